@@ -1,0 +1,59 @@
+"""Exceptions raised by the engine.
+
+Every exception carries a one-line message meant for a person; the ones about rules also carry the id of
+the clause that decided, so a caller can look it up (``arbiter rules ID``).
+
+>>> err = IllegalAction("T6-SELECT-1", "card 7 is not in player 0's hand")
+>>> err.clause, str(err)
+('T6-SELECT-1', 'T6-SELECT-1: card 7 is not in player 0\\'s hand')
+"""
+
+from __future__ import annotations
+
+
+class ArbiterError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class SpecError(ArbiterError):
+    """A rule table in ``spec/`` is malformed: names the table, the row and the field."""
+
+
+class InputError(ArbiterError, ValueError):
+    """External input (a record, JSON state, CLI argument, peer reply) is malformed.
+
+    ``field`` names the offending field (a JSON path such as ``header.players`` or ``line 7: action``).
+
+    >>> str(InputError("header.players", "expected an integer from 2 to 10, got 'four'"))
+    "header.players: expected an integer from 2 to 10, got 'four'"
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class RuleViolation(ArbiterError, ValueError):
+    """An action or a set-up breaks a rule; ``clause`` is the id of the rule (e.g. ``T6-PLACE-2``)."""
+
+    def __init__(self, clause: str, message: str) -> None:
+        super().__init__(f"{clause}: {message}")
+        self.clause = clause
+        self.message = message
+
+
+class IllegalAction(RuleViolation):
+    """The action is not legal in this state; the state it was applied to is unchanged."""
+
+
+class NotYourTurn(IllegalAction):
+    """The acting player is not among the players who must act now."""
+
+
+class GameOver(IllegalAction):
+    """No action is legal because the game has ended."""
+
+
+class IllegalSetup(RuleViolation):
+    """A game could not be created: wrong player count, unknown variant, inconsistent explicit deal."""

@@ -1,0 +1,164 @@
+"""The shape every game of the engine has, and the registry that finds them by name.
+
+A game is a module-level object implementing :class:`Game`: metadata as data, then pure functions from a
+state (a frozen value) and an action (a frozen value naming its player) to a new state.  Chance is explicit:
+a game is created from a seed or from an explicit set-up, and every later step is deterministic.
+
+Two tiers apply an action (as ``push_san`` and ``push`` do in python-chess):
+
+* :meth:`Game.apply` checks the action against the rules and raises an
+  :class:`~engine.errors.IllegalAction` naming the clause id; the old state is untouched (it is immutable).
+* :meth:`Game.apply_unchecked` trusts that the action came from :meth:`Game.legal_actions` of that very
+  state, and applies it with the same transition code without re-validating it.  For playouts.
+
+>>> game = get_game("take6")
+>>> state = game.new_game(4, seed=1)
+>>> game.to_act(state)
+(0, 1, 2, 3)
+>>> state = game.apply(state, game.legal_actions(state, 0)[0])
+>>> game.to_act(state)
+(1, 2, 3)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+
+from attrs import frozen
+
+from engine.errors import InputError
+from engine.spec import ClauseBook
+
+__all__ = ["GAME_MODULES", "Game", "Result", "game_names", "get_game"]
+
+
+@frozen
+class Result:
+    """The outcome of a finished game.
+
+    ``scores`` are the game's own numbers, one per seat (6 nimmt!: bullheads taken; Saint Petersburg: VP).
+    ``winners`` are the seats that share first place; ``ranking`` lists seats best first, ties broken by
+    seat; ``tiebreak`` holds the numbers used to break ties (Saint Petersburg: roubles), else ``()``.
+
+    >>> Result(scores=(12, 70), winners=(0,), ranking=(0, 1)).winners
+    (0,)
+    """
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    ranking: tuple[int, ...]
+    tiebreak: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """Canonical JSON form."""
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "ranking": list(self.ranking),
+            "tiebreak": list(self.tiebreak),
+        }
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What every game module exports as ``GAME``.  States and actions are frozen values."""
+
+    name: str
+    """Registry name: ``take6`` or ``petersburg``."""
+    title: str
+    min_players: int
+    max_players: int
+    variants: tuple[str, ...]
+    """Named variants (the first is the default)."""
+    clauses: ClauseBook
+
+    def new_game(
+        self,
+        players: int,
+        *,
+        seed: int = 0,
+        variant: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        setup: Any = None,
+    ) -> Any:
+        """A new game; ``setup`` (game-specific) replaces the seeded shuffle with explicit deals/orders."""
+        ...
+
+    def to_act(self, state: Any) -> tuple[int, ...]:
+        """The seats that must act now (several at once for simultaneous selection); ``()`` when over."""
+        ...
+
+    def legal_actions(self, state: Any, player: int) -> tuple[Any, ...]:
+        """Every legal action of ``player`` now, in a canonical order; ``()`` if the player need not act."""
+        ...
+
+    def apply(self, state: Any, action: Any) -> Any:
+        """Checked tier: validate then transition; raises IllegalAction (with a clause id)."""
+        ...
+
+    def apply_unchecked(self, state: Any, action: Any) -> Any:
+        """Unchecked tier: the action must come from ``legal_actions`` of this state."""
+        ...
+
+    def is_terminal(self, state: Any) -> bool:
+        """True when the game is over."""
+        ...
+
+    def result(self, state: Any) -> Result:
+        """The outcome of a terminal state (raises IllegalAction otherwise)."""
+        ...
+
+    def observation(self, state: Any, player: int) -> dict[str, Any]:
+        """What ``player`` may see, as JSON-ready data: never other players' hidden information."""
+        ...
+
+    def state_to_json(self, state: Any) -> dict[str, Any]:
+        """Canonical JSON form of the whole state (round-trips exactly through ``state_from_json``)."""
+        ...
+
+    def state_from_json(self, data: Any) -> Any:
+        """Parse and validate a JSON state; raises InputError naming the field."""
+        ...
+
+    def action_to_json(self, action: Any) -> dict[str, Any]:
+        """Canonical JSON form of an action."""
+        ...
+
+    def action_from_json(self, data: Any) -> Any:
+        """Parse and validate a JSON action; raises InputError naming the field."""
+        ...
+
+    def narrate(self, before: Any, action: Any, after: Any) -> tuple[str, ...]:
+        """Readable log lines for one step: the action (with its cost or placement) and everything the
+        transition did as a consequence (rows taken, scorings, refills, a new round, the end)."""
+        ...
+
+    def describe_state(self, state: Any) -> tuple[str, ...]:
+        """A few readable lines showing the public position (rows, scores, whose turn)."""
+        ...
+
+
+GAME_MODULES: dict[str, str] = {
+    "take6": "engine.take6",
+    "petersburg": "engine.petersburg",
+}
+
+
+def game_names() -> tuple[str, ...]:
+    """Names of the games the engine knows."""
+    return tuple(GAME_MODULES)
+
+
+def get_game(name: str) -> Game:
+    """The game called ``name``; an unknown name raises InputError.
+
+    >>> get_game("take6").name
+    'take6'
+    """
+    if name not in GAME_MODULES:
+        raise InputError("game", f"unknown game {name!r} (known: {', '.join(GAME_MODULES)})")
+    module = importlib.import_module(GAME_MODULES[name])
+    game: Game = module.GAME
+    return game

@@ -1,0 +1,420 @@
+"""Loading and checking the rule tables in ``spec/``.
+
+The rules live as TOML tables; this module reads them and checks them against declared schemas before any
+engine code runs, in the manner of a card-script linter: an unknown key, a missing or mistyped field, a
+dangling clause id or a citation whose quote is not in its seed document fails loudly with a
+:class:`~engine.errors.SpecError` naming the table, the row and the field.
+
+Layout::
+
+    spec/seeds.toml              the citable source documents (key -> file)
+    spec/<game>/clauses.toml     every rule of a game as a clause: id, topic, wording, citations
+    spec/<game>/*.toml           data tables (decks, scoring tables, set-up, variants ...)
+
+A clause::
+
+    [[clause]]
+    id = "T6-PLACE-1"                      # stable id: GAME-TOPIC-N
+    topic = "placement"
+    text = "One sentence of our own wording."
+    cites = [{ seed = "004", where = "Геймплей, rule 2", quote = "verbatim words from the seed" }]
+    ruling = "..."                         # optional: the seeds disagree or are silent; why we ruled so
+    alternative = "professional"           # optional: the variant/option selecting the other reading
+    variants = ["professional"]            # optional: the clause applies only in these variants
+
+>>> book = load_clauses("take6")
+>>> book["T6-PLACE-1"].game
+'take6'
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from attrs import frozen
+
+from engine.errors import SpecError
+
+__all__ = [
+    "Citation",
+    "Clause",
+    "ClauseBook",
+    "Field",
+    "all_clauses",
+    "check_rows",
+    "data_root",
+    "load_clauses",
+    "load_table",
+    "read_toml",
+    "seed_document",
+    "seed_index",
+    "spec_dir",
+]
+
+CLAUSE_ID = re.compile(r"^(T6|SP)-[A-Z0-9]+(-[A-Z0-9]+)*-\d+$")
+GAME_PREFIX = {"take6": "T6", "petersburg": "SP"}
+
+
+@functools.cache
+def data_root() -> Path:
+    """The folder holding ``spec/`` and ``seeds/``: inside the installed wheel, else the repository.
+
+    >>> (data_root() / "spec" / "seeds.toml").is_file()
+    True
+    """
+    packaged = Path(__file__).resolve().parent / "_data"
+    if (packaged / "spec").is_dir():
+        return packaged
+    repo = Path(__file__).resolve().parent.parent
+    if (repo / "spec").is_dir():
+        return repo
+    raise SpecError(f"spec tables not found in {packaged} or {repo}")
+
+
+def spec_dir(game: str | None = None) -> Path:
+    """The ``spec/`` folder, or one game's subfolder of it."""
+    root = data_root() / "spec"
+    return root / game if game else root
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Read a TOML file; a syntax error becomes a :class:`SpecError` naming the file."""
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError as exc:
+        raise SpecError(f"{path.name}: table file missing ({path})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path.name}: not valid TOML: {exc}") from exc
+
+
+# --------------------------------------------------------------------------------------------------
+# Declarative row schemas
+
+
+@frozen
+class Field:
+    """One field of a table row: its name, accepted type(s), whether required, and an optional check.
+
+    ``check`` returns an error message (or ``None``) for a value of the right type.  ``clause_ref`` marks a
+    field holding a clause id (or a list of them) that must exist in the game's clause book.
+
+    >>> Field("cost", int, check=lambda v: None if v >= 0 else "must be >= 0").name
+    'cost'
+    """
+
+    name: str
+    type: type | tuple[type, ...]
+    required: bool = True
+    check: Callable[[Any], str | None] | None = None
+    clause_ref: bool = False
+    default: Any = None
+
+
+def _type_name(t: type | tuple[type, ...]) -> str:
+    if isinstance(t, tuple):
+        return " or ".join(x.__name__ for x in t)
+    return t.__name__
+
+
+def check_rows(
+    table: str,
+    rows: object,
+    fields: Sequence[Field],
+    *,
+    clause_ids: Iterable[str] | None = None,
+    key: str | None = None,
+) -> tuple[dict[str, Any], ...]:
+    """Check a list of rows against a schema; return them with defaults filled in.
+
+    Fails on a non-list, a non-table row, an unknown key, a missing required field, a wrong type, a failed
+    ``check``, a clause reference not in ``clause_ids``, or (with ``key``) a duplicate key value.
+
+    >>> check_rows("demo", [{"n": 1}], [Field("n", int), Field("tag", str, required=False, default="-")])
+    ({'n': 1, 'tag': '-'},)
+    >>> check_rows("demo", [{"n": 1, "x": 2}], [Field("n", int)])
+    Traceback (most recent call last):
+    ...
+    engine.errors.SpecError: demo row 1: unknown field 'x' (known: n)
+    """
+    if not isinstance(rows, list):
+        raise SpecError(f"{table}: expected a list of rows, got {type(rows).__name__}")
+    known = {f.name: f for f in fields}
+    ids = set(clause_ids) if clause_ids is not None else None
+    out: list[dict[str, Any]] = []
+    seen: set[Any] = set()
+    for index, row in enumerate(rows, start=1):
+        where = f"{table} row {index}"
+        if not isinstance(row, dict):
+            raise SpecError(f"{where}: expected a table, got {type(row).__name__}")
+        if key is not None and key in row:
+            where = f"{table} row {index} ({key}={row[key]!r})"
+        for name in row:
+            if name not in known:
+                raise SpecError(f"{where}: unknown field {name!r} (known: {', '.join(known)})")
+        clean: dict[str, Any] = {}
+        for f in fields:
+            if f.name not in row:
+                if f.required:
+                    raise SpecError(f"{where}: missing field {f.name!r}")
+                clean[f.name] = f.default
+                continue
+            value = row[f.name]
+            if isinstance(value, bool) and f.type is not bool and not (
+                isinstance(f.type, tuple) and bool in f.type
+            ):
+                raise SpecError(f"{where}: field {f.name!r} must be {_type_name(f.type)}, got bool")
+            if not isinstance(value, f.type):
+                raise SpecError(
+                    f"{where}: field {f.name!r} must be {_type_name(f.type)}, got {type(value).__name__}"
+                )
+            if f.check is not None:
+                problem = f.check(value)
+                if problem:
+                    raise SpecError(f"{where}: field {f.name!r}: {problem}")
+            if f.clause_ref and ids is not None:
+                refs = value if isinstance(value, list) else [value]
+                for ref in refs:
+                    if ref not in ids:
+                        raise SpecError(f"{where}: field {f.name!r} names unknown clause {ref!r}")
+            clean[f.name] = value
+        if key is not None:
+            if clean[key] in seen:
+                raise SpecError(f"{where}: duplicate {key} {clean[key]!r}")
+            seen.add(clean[key])
+        out.append(clean)
+    return tuple(out)
+
+
+def load_table(
+    game: str,
+    filename: str,
+    array: str,
+    fields: Sequence[Field],
+    *,
+    key: str | None = None,
+    allowed_top: Iterable[str] = (),
+) -> tuple[dict[str, Any], ...]:
+    """Load ``spec/<game>/<filename>``'s array of tables ``array`` and check it against ``fields``.
+
+    Clause references are checked against the game's clause book.  Top-level keys other than ``array`` and
+    ``allowed_top`` are rejected.
+    """
+    path = spec_dir(game) / filename
+    doc = read_toml(path)
+    allowed = {array, *allowed_top}
+    for name in doc:
+        if name not in allowed:
+            raise SpecError(f"{game}/{filename}: unknown top-level key {name!r} (known: {', '.join(sorted(allowed))})")
+    if array not in doc:
+        raise SpecError(f"{game}/{filename}: missing [[{array}]] rows")
+    book = load_clauses(game)
+    return check_rows(f"{game}/{filename} [[{array}]]", doc[array], fields, clause_ids=book.ids(), key=key)
+
+
+# --------------------------------------------------------------------------------------------------
+# Seeds and clauses
+
+
+@frozen
+class Seed:
+    """A citable source document."""
+
+    key: str
+    file: str
+    language: str
+    title: str
+
+
+@functools.cache
+def seed_index() -> dict[str, Seed]:
+    """The citable documents by key (``000``, ``001``, ``003``, ``004``, ``ref``)."""
+    doc = read_toml(spec_dir() / "seeds.toml")
+    rows = check_rows(
+        "seeds.toml [[seed]]",
+        doc.get("seed"),
+        [Field("key", str), Field("file", str), Field("language", str), Field("title", str)],
+        key="key",
+    )
+    return {r["key"]: Seed(r["key"], r["file"], r["language"], r["title"]) for r in rows}
+
+
+@functools.cache
+def seed_document(key: str) -> str:
+    """The full text of a seed document, by key.
+
+    >>> "33" in seed_document("004")
+    True
+    """
+    index = seed_index()
+    if key not in index:
+        raise SpecError(f"unknown seed {key!r} (known: {', '.join(index)})")
+    path = data_root() / "seeds" / index[key].file
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise SpecError(f"seed {key!r}: file {path} missing") from exc
+
+
+_WS = re.compile(r"\s+")
+
+
+def _squash(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+@functools.cache
+def _squashed_seed(key: str) -> str:
+    return _squash(seed_document(key))
+
+
+@frozen
+class Citation:
+    """A passage of a seed document: its key, where in it, and the verbatim words."""
+
+    seed: str
+    where: str
+    quote: str
+
+    def locate(self) -> int:
+        """Offset of the quote in the (whitespace-folded) seed text; -1 if absent."""
+        return _squashed_seed(self.seed).find(_squash(self.quote))
+
+
+@frozen
+class Clause:
+    """One rule: stable id, game, topic, our wording, citations, and (for rulings) why and the alternative."""
+
+    id: str
+    game: str
+    topic: str
+    text: str
+    cites: tuple[Citation, ...]
+    ruling: str | None = None
+    alternative: str | None = None
+    variants: tuple[str, ...] = ()
+
+    @property
+    def disputed(self) -> bool:
+        """True when the clause is a ruling where the seeds disagree or are silent."""
+        return self.ruling is not None
+
+
+class ClauseBook(Mapping[str, Clause]):
+    """The clauses of one game, in file order, looked up by id."""
+
+    def __init__(self, game: str, clauses: Sequence[Clause]) -> None:
+        self.game = game
+        self._by_id = {c.id: c for c in clauses}
+
+    def __getitem__(self, key: str) -> Clause:
+        return self._by_id[key]
+
+    def __iter__(self) -> Any:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def ids(self) -> frozenset[str]:
+        """All clause ids of the game."""
+        return frozenset(self._by_id)
+
+    def require(self, clause_id: str) -> str:
+        """Return ``clause_id`` if it exists, else fail: engine code names clauses through this."""
+        if clause_id not in self._by_id:
+            raise SpecError(f"{self.game}: engine refers to unknown clause {clause_id!r}")
+        return clause_id
+
+
+_CITE_FIELDS = [Field("seed", str), Field("where", str), Field("quote", str)]
+
+
+def _check_clause_id(game: str) -> Callable[[Any], str | None]:
+    prefix = GAME_PREFIX.get(game, "")
+
+    def check(value: Any) -> str | None:
+        if not CLAUSE_ID.match(value):
+            return f"{value!r} is not a clause id like T6-PLACE-1"
+        if prefix and not value.startswith(prefix + "-"):
+            return f"{value!r} must start with {prefix}-"
+        return None
+
+    return check
+
+
+def _nonempty(value: Any) -> str | None:
+    return None if value.strip() else "must not be empty"
+
+
+@functools.cache
+def load_clauses(game: str) -> ClauseBook:
+    """Load and check ``spec/<game>/clauses.toml``: ids well formed and unique, every citation's quote
+    found verbatim in its seed, every clause cited at least once."""
+    table = f"{game}/clauses.toml [[clause]]"
+    doc = read_toml(spec_dir(game) / "clauses.toml")
+    for name in doc:
+        if name != "clause":
+            raise SpecError(f"{game}/clauses.toml: unknown top-level key {name!r} (known: clause)")
+    rows = check_rows(
+        table,
+        doc.get("clause"),
+        [
+            Field("id", str, check=_check_clause_id(game)),
+            Field("topic", str, check=_nonempty),
+            Field("text", str, check=_nonempty),
+            Field("cites", list),
+            Field("ruling", str, required=False),
+            Field("alternative", str, required=False),
+            Field("variants", list, required=False, default=[]),
+        ],
+        key="id",
+    )
+    seeds = seed_index()
+    clauses: list[Clause] = []
+    for row in rows:
+        where = f"{table} ({row['id']})"
+        if not row["cites"]:
+            raise SpecError(f"{where}: field 'cites' must name at least one seed passage")
+        cites = check_rows(f"{where} cites", row["cites"], _CITE_FIELDS)
+        citations = []
+        for i, c in enumerate(cites, start=1):
+            if c["seed"] not in seeds:
+                raise SpecError(f"{where} cite {i}: unknown seed {c['seed']!r} (known: {', '.join(seeds)})")
+            cit = Citation(c["seed"], c["where"], c["quote"])
+            if not _squash(cit.quote):
+                raise SpecError(f"{where} cite {i}: empty quote")
+            if cit.locate() < 0:
+                raise SpecError(f"{where} cite {i}: quote not found in seed {c['seed']}: {cit.quote[:60]!r}")
+            citations.append(cit)
+        if row["alternative"] is not None and row["ruling"] is None:
+            raise SpecError(f"{where}: 'alternative' given without a 'ruling'")
+        if not all(isinstance(v, str) for v in row["variants"]):
+            raise SpecError(f"{where}: field 'variants' must be a list of strings")
+        clauses.append(
+            Clause(
+                id=row["id"],
+                game=game,
+                topic=row["topic"],
+                text=row["text"],
+                cites=tuple(citations),
+                ruling=row["ruling"],
+                alternative=row["alternative"],
+                variants=tuple(row["variants"]),
+            )
+        )
+    return ClauseBook(game, clauses)
+
+
+def all_clauses() -> dict[str, Clause]:
+    """Every clause of every game, by id."""
+    out: dict[str, Clause] = {}
+    for game in GAME_PREFIX:
+        if (spec_dir(game) / "clauses.toml").is_file():
+            out.update(load_clauses(game))
+    return out
