@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.bots import BOTS
 from engine.errors import InputError
-from engine.game import Game, get_game, game_names
+from engine.game import Game, game_names, get_game
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:

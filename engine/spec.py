@@ -50,6 +50,7 @@ __all__ = [
     "data_root",
     "load_clauses",
     "load_table",
+    "parse_clauses",
     "read_toml",
     "seed_document",
     "seed_index",
@@ -210,7 +211,8 @@ def load_table(
     allowed = {array, *allowed_top}
     for name in doc:
         if name not in allowed:
-            raise SpecError(f"{game}/{filename}: unknown top-level key {name!r} (known: {', '.join(sorted(allowed))})")
+            known = ", ".join(sorted(allowed))
+            raise SpecError(f"{game}/{filename}: unknown top-level key {name!r} (known: {known})")
     if array not in doc:
         raise SpecError(f"{game}/{filename}: missing [[{array}]] rows")
     book = load_clauses(game)
@@ -354,10 +356,20 @@ def _nonempty(value: Any) -> str | None:
 
 @functools.cache
 def load_clauses(game: str) -> ClauseBook:
-    """Load and check ``spec/<game>/clauses.toml``: ids well formed and unique, every citation's quote
-    found verbatim in its seed, every clause cited at least once."""
+    """Load and check ``spec/<game>/clauses.toml`` (see :func:`parse_clauses`)."""
+    return parse_clauses(game, read_toml(spec_dir(game) / "clauses.toml"))
+
+
+def parse_clauses(game: str, doc: Mapping[str, Any]) -> ClauseBook:
+    """Check a parsed clauses document: ids well formed and unique, every clause citing at least one
+    passage, every citation's quote found verbatim (whitespace-folded) in its seed document.
+
+    >>> doc = {"clause": [{"id": "T6-DEMO-1", "topic": "demo", "text": "Cards are numbered.",
+    ...        "cites": [{"seed": "004", "where": "Резюме", "quote": "В игре 104 карты"}]}]}
+    >>> parse_clauses("take6", doc)["T6-DEMO-1"].cites[0].seed
+    '004'
+    """
     table = f"{game}/clauses.toml [[clause]]"
-    doc = read_toml(spec_dir(game) / "clauses.toml")
     for name in doc:
         if name != "clause":
             raise SpecError(f"{game}/clauses.toml: unknown top-level key {name!r} (known: clause)")
