@@ -3,9 +3,9 @@
 Every exception carries a one-line message meant for a person; the ones about rules also carry the id of
 the clause that decided, so a caller can look it up (``arbiter rules ID``).
 
->>> err = IllegalAction("T6-SELECT-1", "card 7 is not in player 0's hand")
+>>> err = IllegalAction("T6-SELECT-1", "card 7 is not in hand")
 >>> err.clause, str(err)
-('T6-SELECT-1', 'T6-SELECT-1: card 7 is not in player 0\\'s hand')
+('T6-SELECT-1', 'T6-SELECT-1: card 7 is not in hand')
 """
 
 from __future__ import annotations

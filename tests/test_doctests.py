@@ -1,0 +1,28 @@
+"""The runnable examples in the public API's docstrings run, so the documentation cannot drift."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import engine
+
+
+def modules() -> list[str]:
+    names = ["engine"]
+    for info in pkgutil.walk_packages(engine.__path__, "engine."):
+        if info.name.endswith("__main__"):
+            continue
+        names.append(info.name)
+    return sorted(names)
+
+
+@pytest.mark.parametrize("name", modules())
+def test_docstring_examples_run(name: str) -> None:
+    """Every ``>>>`` example in the module's docstrings produces the output it shows."""
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} docstring examples failed"
