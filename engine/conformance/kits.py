@@ -1,0 +1,75 @@
+"""Per-game conformance adapters: what records and vectors need beyond the ``Game`` protocol.
+
+A kit knows, for one game:
+
+* the JSON form of the game's explicit set-up (``setup_to_json`` / ``setup_from_json``);
+* how to recover, from the states of a seeded game, the explicit set-up that reproduces it
+  (``explicit_setup``: every round's deal for 6 nimmt!, the stack orders and markers for Saint Petersburg);
+* the **facts** of a state that a record may claim and a vector may expect (``facts``): a JSON object in a
+  fixed, documented vocabulary (``to_act``, ``scores``, ``rows``, ``hands`` ...), normalised so that two
+  implementations agree on the spelling (hands sorted, seats in seat order);
+* which clauses govern each fact (``fact_clauses``), named in a divergence report.
+
+>>> get_kit("take6").name
+'take6'
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from engine.errors import InputError
+
+__all__ = ["KIT_MODULES", "GameKit", "get_kit"]
+
+
+class GameKit(Protocol):
+    """The conformance adapter of one game (see the module docstring)."""
+
+    name: str
+    fact_names: tuple[str, ...]
+    """Every fact name, in the order reports show them."""
+
+    def action_player(self, action: Any) -> int:
+        """The seat that takes ``action``."""
+        ...
+
+    def setup_to_json(self, setup: Any) -> Any:
+        """JSON form of an explicit set-up."""
+        ...
+
+    def setup_from_json(self, data: Any) -> Any:
+        """Parse an explicit set-up; raises InputError naming the field."""
+        ...
+
+    def explicit_setup(self, states: Sequence[Any]) -> Any:
+        """The explicit set-up reproducing the game whose successive states are ``states``."""
+        ...
+
+    def facts(self, state: Any) -> dict[str, Any]:
+        """Every claimable fact of ``state`` (JSON values)."""
+        ...
+
+    def normalise(self, fact: str, value: Any) -> Any:
+        """A claimed value in the canonical spelling of ``facts`` (e.g. a hand sorted)."""
+        ...
+
+    def fact_clauses(self, fact: str) -> tuple[str, ...]:
+        """The clause ids that decide the value of ``fact``."""
+        ...
+
+
+KIT_MODULES: Mapping[str, str] = {
+    "take6": "engine.conformance.kit_take6",
+    "petersburg": "engine.conformance.kit_petersburg",
+}
+
+
+def get_kit(name: str) -> GameKit:
+    """The conformance kit of game ``name``."""
+    if name not in KIT_MODULES:
+        raise InputError("game", f"no conformance kit for {name!r} (known: {', '.join(KIT_MODULES)})")
+    kit: GameKit = importlib.import_module(KIT_MODULES[name]).KIT
+    return kit
