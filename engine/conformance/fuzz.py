@@ -1,0 +1,604 @@
+"""Differential fuzzing: play Hypothesis-generated games on a peer and on the reference, step by step.
+
+For every generated game the harness starts a fresh peer, sends ``hello`` and ``new`` (an explicit set-up,
+so both sides deal the same cards), then repeats:
+
+1. **compare the positions** — ``state``: terminal status, the seats that must act, the scores, the
+   winners once over, and every fact the peer claims (the record vocabulary of
+   :mod:`engine.conformance.kits`); then ``legal`` for each seat that must act: the two sets of actions
+   must be equal (order does not matter);
+2. **choose an action** — a legal one (drawn by Hypothesis among the reference's legal actions of a seat
+   that must act), or now and then an *illegal probe*: an action seen earlier in the game that the
+   reference refuses now; the peer must refuse it too and stay where it was;
+3. **apply it** on both sides.
+
+The first difference stops the game and raises a divergence; Hypothesis then shrinks the game (fewer
+players, the first variant, smaller set-up draws, earlier choices, fewer steps) and the harness reports the
+minimal one, as a game record that ``arbiter check`` replays: the actions both sides applied, then the
+peer's side of the disagreement as the record can express it — the peer's claimed facts on the last action
+line (``check`` reports the wrong claim), or the action the peer wrongly accepts or offers (``check``
+reports it illegal).  A disagreement the record cannot express (the peer refuses or omits a legal action,
+crashes, hangs or prints garbage) is written as the game up to that point plus the action that triggered
+it, with a ``comment`` saying what the peer did.
+
+A peer that crashes, exceeds the per-message timeout or prints something that is not a valid reply is a
+divergence of kind ``crash`` / ``timeout`` / ``garbage``: the harness kills it and carries on with a new
+process for the next game.
+
+>>> from engine.conformance.peers.base import ReferencePeer
+>>> report = fuzz(in_process(ReferencePeer), games=("take6",), examples=3, max_steps=40, seed=1)
+>>> report.divergence is None, report.games
+(True, 3)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from attrs import evolve, field, frozen
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
+
+from engine.conformance.protocol import (
+    Hello,
+    InProcessTransport,
+    LegalReport,
+    PeerFailure,
+    ProtocolError,
+    Refusal,
+    StateReport,
+    SubprocessTransport,
+    Transport,
+    apply_request,
+    canonical,
+    hello_request,
+    legal_request,
+    new_request,
+    state_request,
+)
+from engine.conformance.records import ActionLine, Header, Record
+from engine.errors import InputError, RuleViolation
+from engine.game import Game, get_game
+
+__all__ = [
+    "DIVERGENCE_KINDS",
+    "Divergence",
+    "FuzzReport",
+    "GameSetup",
+    "PeerFactory",
+    "fuzz",
+    "in_process",
+    "play_game",
+    "subprocess_peer",
+]
+
+PeerFactory = Callable[[], Transport]
+"""Starts a fresh peer (one per game)."""
+
+DIVERGENCE_KINDS: Mapping[str, str] = {
+    "terminal": "the peer and the rules disagree on whether the game is over",
+    "to_act": "the peer and the rules disagree on who must act",
+    "scores": "the peer's scores differ",
+    "winners": "the peer's winners differ",
+    "claim": "a fact the peer claims differs",
+    "legal-extra": "the peer offers an action the rules refuse",
+    "legal-missing": "the peer does not offer an action the rules allow",
+    "refused-legal": "the peer refuses a legal action",
+    "accepted-illegal": "the peer accepts an illegal action",
+    "setup": "the peer refuses the set-up",
+    "crash": "the peer process died",
+    "timeout": "the peer did not answer in time",
+    "garbage": "the peer's reply is not a valid protocol message",
+}
+"""Every kind of divergence, with a one-line meaning."""
+
+PROBE_ONE_IN = 8
+"""About one step in this many tries an illegal probe (when the game offers one)."""
+
+
+@frozen
+class GameSetup:
+    """What a generated game starts from: game, variant, player count, options and explicit set-up (JSON)."""
+
+    game: str
+    variant: str
+    players: int
+    setup: Any = field(eq=False)
+    options: Mapping[str, Any] = field(factory=dict, eq=False)
+
+
+@frozen
+class Divergence:
+    """The first difference between the peer and the rules in one game.
+
+    ``actions`` are the ``(player, action JSON)`` pairs both sides applied before it; ``trigger`` the action
+    being applied when it happened (``None`` for a difference in a position); ``peer_claims`` the facts the
+    peer claimed in that position; ``clauses`` the clause ids the reference named, if any.
+    """
+
+    kind: str
+    message: str
+    setup: GameSetup
+    actions: tuple[tuple[int, Any], ...]
+    trigger: tuple[int, Any] | None = None
+    peer_claims: Mapping[str, Any] | None = None
+    clauses: tuple[str, ...] = ()
+    peer_name: str = ""
+
+    @property
+    def steps(self) -> int:
+        """Actions applied before the divergence."""
+        return len(self.actions)
+
+    def to_record(self) -> Record:
+        """The game as a record ``arbiter check`` replays (see the module docstring for what it shows)."""
+        s = self.setup
+        comment = f"arbiter fuzz: {self.kind}: {self.message}"
+        source = {"implementation": self.peer_name or "peer", "version": "fuzzed"}
+        lines = [ActionLine(i, p, a) for i, (p, a) in enumerate(self.actions)]
+        header_claims: Mapping[str, Any] | None = None
+        if self.trigger is not None:
+            p, a = self.trigger
+            lines.append(ActionLine(len(lines), p, a, comment=comment))
+        elif self.peer_claims:
+            if lines:
+                last = lines[-1]
+                lines[-1] = evolve(last, claims=dict(self.peer_claims), comment=comment)
+            else:
+                header_claims = dict(self.peer_claims)
+        elif lines:
+            lines[-1] = evolve(lines[-1], comment=comment)
+        header = Header(game=s.game, variant=s.variant, options=dict(s.options), players=s.players,
+                        setup=s.setup, source=source, claims=header_claims,
+                        comment=comment if not lines else None)
+        return Record(header, tuple(lines))
+
+    def describe(self) -> list[str]:
+        """Readable lines for a terminal."""
+        s = self.setup
+        where = f"after {self.steps} action{'s' if self.steps != 1 else ''}"
+        lines = [f"divergence ({self.kind}) {where}: {self.message}",
+                 f"  game: {s.game}, variant {s.variant}, {s.players} players"]
+        if self.clauses:
+            lines.append(f"  clauses: {', '.join(self.clauses)}")
+        if self.trigger is not None:
+            lines.append(f"  action: seat {self.trigger[0]} {canonical(self.trigger[1])}")
+        return lines
+
+
+class DivergenceFound(Exception):
+    """Raised inside a Hypothesis example so it fails and shrinks; carries the divergence."""
+
+    def __init__(self, divergence: Divergence) -> None:
+        super().__init__(f"{divergence.kind}: {divergence.message}")
+        self.divergence = divergence
+
+
+# One exception class per kind, so shrinking keeps the kind of the divergence it started from.
+_FOUND: dict[str, type[DivergenceFound]] = {
+    kind: type(f"Divergence_{kind.replace('-', '_')}", (DivergenceFound,), {}) for kind in DIVERGENCE_KINDS
+}
+
+
+@frozen
+class FuzzReport:
+    """What a fuzzing run did and found (``divergence`` is the shrunk one, ``None`` when none)."""
+
+    peer: str
+    games: int
+    steps: int
+    probes: int
+    seconds: float
+    divergence: Divergence | None = None
+    first: Divergence | None = None
+    """The divergence as first found, before shrinking."""
+    shrunk: bool = False
+    skipped: tuple[str, ...] = ()
+    """Games requested but not offered by the peer."""
+
+
+# --------------------------------------------------------------------------------------------------------
+# Peers
+
+
+def subprocess_peer(
+    command: str | Sequence[str], *, timeout: float = 5.0, cwd: str | None = None
+) -> PeerFactory:
+    """A factory starting ``command`` as a child process for every game."""
+
+    def start() -> Transport:
+        return SubprocessTransport(command, timeout=timeout, cwd=cwd)
+
+    return start
+
+
+def in_process(make_peer: Callable[[], Any]) -> PeerFactory:
+    """A factory for a peer object living in this process (anything with ``handle_line(str) -> str``)."""
+
+    def start() -> Transport:
+        peer = make_peer()
+        return InProcessTransport(peer.handle_line)
+
+    return start
+
+
+# --------------------------------------------------------------------------------------------------------
+# Set-ups
+
+
+def seeded_setup(game: Game, kit: Any, setup: GameSetup, seed: int) -> Any:
+    """An explicit set-up (JSON) drawn from ``seed`` by the reference engine.
+
+    The reference plays a random game from the seed to its end, and the kit turns the states it went
+    through into the explicit set-up that reproduces every chance event of that game (every round's deal).
+    """
+    state = game.new_game(setup.players, seed=seed, variant=setup.variant, options=dict(setup.options))
+    states = [state]
+    rng = random.Random(seed)
+    while not game.is_terminal(state):
+        acting = game.to_act(state)
+        actions = game.legal_actions(state, acting[0])
+        state = game.apply_unchecked(state, actions[rng.randrange(len(actions))])
+        states.append(state)
+    return kit.setup_to_json(kit.explicit_setup(states))
+
+
+def setups(
+    offered: Mapping[str, Sequence[str]], players: Sequence[int] | None = None
+) -> st.SearchStrategy[GameSetup]:
+    """Game set-ups for the games/variants ``offered`` (shrinking: first game, first variant, fewest
+    players, seed 0)."""
+    from engine.conformance.kits import get_kit
+
+    @st.composite
+    def draw(data: st.DrawFn) -> GameSetup:
+        name = data(st.sampled_from(sorted(offered)))
+        game = get_game(name)
+        variant = data(st.sampled_from(list(offered[name])))
+        counts = [n for n in range(game.min_players, game.max_players + 1) if not players or n in players]
+        if not counts:
+            raise InputError("--players", f"{name} is played by {game.min_players} to {game.max_players}")
+        n = data(st.sampled_from(counts))
+        seed = data(st.integers(0, 2**32 - 1))
+        base = GameSetup(name, variant, n, None)
+        return evolve(base, setup=seeded_setup(game, get_kit(name), base, seed))
+
+    return draw()
+
+
+# --------------------------------------------------------------------------------------------------------
+# One game
+
+
+class Chooser:
+    """Where the harness's choices come from (Hypothesis draws in :func:`fuzz`)."""
+
+    def __init__(self, draw: Callable[[st.SearchStrategy[Any]], Any]) -> None:
+        self._draw = draw
+
+    def index(self, n: int) -> int:
+        """A number in ``range(n)``."""
+        return 0 if n <= 1 else int(self._draw(st.integers(0, n - 1)))
+
+    def probe(self) -> bool:
+        """Whether to try an illegal action now."""
+        return int(self._draw(st.integers(0, PROBE_ONE_IN - 1))) == PROBE_ONE_IN - 1
+
+
+class _Game:
+    """The state of one game on both sides."""
+
+    def __init__(self, setup: GameSetup, transport: Transport, peer_name: str) -> None:
+        from engine.conformance.kits import get_kit
+
+        self.setup = setup
+        self.game = get_game(setup.game)
+        self.kit = get_kit(setup.game)
+        self.transport = transport
+        self.peer_name = peer_name
+        self.state = self.game.new_game(setup.players, variant=setup.variant, options=dict(setup.options),
+                                        setup=self.kit.setup_from_json(setup.setup))
+        self.actions: list[tuple[int, Any]] = []
+        self.seen: dict[str, Any] = {}
+        self.probes = 0
+
+    def diverge(self, kind: str, message: str, *, trigger: tuple[int, Any] | None = None,
+                claims: Mapping[str, Any] | None = None, clauses: Sequence[str] = ()) -> DivergenceFound:
+        div = Divergence(kind, message, self.setup, tuple(self.actions), trigger, claims, tuple(clauses),
+                         self.peer_name)
+        return _FOUND[kind](div)
+
+    def ask(self, message: Mapping[str, Any], trigger: tuple[int, Any] | None = None) -> Any:
+        try:
+            return self.transport.request(message, self.setup.players)
+        except PeerFailure as exc:
+            raise self.diverge(exc.kind, str(exc), trigger=trigger) from None
+
+    # -- comparing ---------------------------------------------------------------------------------------
+
+    def compare(self) -> bool:
+        """Compare the positions; returns whether the game is over."""
+        reply = self.ask(state_request())
+        if isinstance(reply, Refusal):
+            raise self.diverge("garbage", f"the peer refused 'state': {reply.error}: {reply.message}")
+        if not isinstance(reply, StateReport):  # pragma: no cover - parse_reply returns the right type
+            raise self.diverge("garbage", "unexpected reply to 'state'")
+        game, state = self.game, self.state
+        facts = self.kit.facts(state)
+        claims = self.peer_claims(reply)
+        terminal = game.is_terminal(state)
+        to_act = tuple(game.to_act(state))
+        scores = tuple(facts["scores"]) if "scores" in facts else reply.scores
+        shown = {"to_act": list(reply.to_act), "scores": list(reply.scores), **claims}
+        if reply.terminal != terminal:
+            say = "over" if reply.terminal else "not over"
+            rules = "over" if terminal else f"not over (seats {list(to_act)} must act)"
+            raise self.diverge("terminal", f"the peer says the game is {say}; the rules say it is {rules}",
+                               claims=shown)
+        if tuple(sorted(reply.to_act)) != tuple(sorted(to_act)):
+            raise self.diverge("to_act", f"the peer says seats {list(reply.to_act)} must act; "
+                               f"the rules say {list(to_act)}", claims={"to_act": list(reply.to_act)})
+        if reply.scores != scores:
+            raise self.diverge("scores", f"the peer's scores are {list(reply.scores)}; the rules say "
+                               f"{list(scores)}", claims={"scores": list(reply.scores)})
+        if terminal:
+            winners = tuple(sorted(game.result(state).winners))
+            assert reply.winners is not None
+            if tuple(sorted(reply.winners)) != winners:
+                raise self.diverge("winners", f"the peer's winners are {sorted(reply.winners)}; "
+                                   f"the rules say {list(winners)}")
+        for name, value in claims.items():
+            if value != facts.get(name):
+                raise self.diverge("claim", f"the peer claims {name} = {_short(value)}; the rules say "
+                                   f"{_short(facts.get(name))}", claims={name: value},
+                                   clauses=self.kit.fact_clauses(name))
+        if terminal:
+            return True
+        for seat in to_act:
+            self.compare_legal(seat)
+        return False
+
+    def peer_claims(self, reply: StateReport) -> dict[str, Any]:
+        raw = reply.claims or {}
+        out: dict[str, Any] = {}
+        for name, value in raw.items():
+            if name not in self.kit.fact_names:
+                known = ", ".join(self.kit.fact_names)
+                raise self.diverge("garbage",
+                                   f"reply to 'state': claims.{name}: unknown fact (known: {known})")
+            try:
+                out[name] = self.kit.normalise(name, value)
+            except InputError as exc:
+                raise self.diverge("garbage", f"reply to 'state': claims.{name}: {exc.message}") from None
+        return out
+
+    def compare_legal(self, seat: int) -> None:
+        reply = self.ask(legal_request(seat))
+        if isinstance(reply, Refusal):
+            raise self.diverge("garbage", f"the peer refused 'legal' for seat {seat}: {reply.message}")
+        assert isinstance(reply, LegalReport)
+        ours = {canonical(self.game.action_to_json(a)): self.game.action_to_json(a)
+                for a in self.game.legal_actions(self.state, seat)}
+        self.seen.update(ours)
+        theirs = dict(zip(reply.actions, reply.values, strict=True))
+        extra = [t for t in reply.actions if t not in ours]
+        missing = [t for t in ours if t not in theirs]
+        if extra:
+            value = theirs[extra[0]]
+            why, clauses = self.why_illegal(seat, value)
+            raise self.diverge(
+                "legal-extra", f"the peer offers seat {seat} {extra[0]}, which the rules refuse ({why})"
+                + _others(len(extra) - 1, "more extra"), trigger=(seat, value), clauses=clauses)
+        if missing:
+            raise self.diverge(
+                "legal-missing", f"the peer does not offer seat {seat} {missing[0]}, which the rules allow"
+                + _others(len(missing) - 1, "more missing"))
+
+    def why_illegal(self, seat: int, value: Any) -> tuple[str, tuple[str, ...]]:
+        try:
+            action = self.game.action_from_json(value)
+        except InputError as exc:
+            return f"not an action of this game: {exc}", ()
+        try:
+            self.game.apply(self.state, action)
+        except RuleViolation as exc:
+            return str(exc), (exc.clause,)
+        return "the rules accept it", ()  # pragma: no cover - it was not in the legal set
+
+    # -- acting ------------------------------------------------------------------------------------------
+
+    def step(self, chooser: Chooser) -> None:
+        to_act = self.game.to_act(self.state)
+        if chooser.probe() and self.try_probe(chooser):
+            return
+        seat = to_act[chooser.index(len(to_act))]
+        legal = self.game.legal_actions(self.state, seat)
+        action = legal[chooser.index(len(legal))]
+        value = self.game.action_to_json(action)
+        reply = self.ask(apply_request(seat, value), trigger=(seat, value))
+        if isinstance(reply, Refusal):
+            raise self.diverge("refused-legal", f"the peer refuses a legal action of seat {seat}: "
+                               f"{reply.error}: {reply.message}", trigger=(seat, value))
+        self.state = self.game.apply_unchecked(self.state, action)
+        self.actions.append((seat, value))
+
+    def try_probe(self, chooser: Chooser) -> bool:
+        """Try an action seen earlier in the game that the rules refuse now; ``False`` if there is none."""
+        candidates: list[tuple[Any, Any, RuleViolation]] = []
+        for value in self.seen.values():
+            action = self.game.action_from_json(value)
+            try:
+                self.game.apply(self.state, action)
+            except RuleViolation as err:
+                candidates.append((value, action, err))
+        if not candidates:
+            return False
+        value, action, why = candidates[chooser.index(len(candidates))]
+        seat = self.kit.action_player(action)
+        self.probes += 1
+        reply = self.ask(apply_request(seat, value), trigger=(seat, value))
+        if not isinstance(reply, Refusal):
+            raise self.diverge("accepted-illegal", f"the peer accepts an illegal action of seat {seat}: "
+                               f"{why}", trigger=(seat, value), clauses=(why.clause,))
+        return True
+
+
+def _short(value: Any, limit: int = 100) -> str:
+    text = canonical(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _others(n: int, what: str) -> str:
+    return f" (and {n} {what})" if n else ""
+
+
+def play_game(setup: GameSetup, chooser: Chooser, transport: Transport, *, max_steps: int = 1000,
+              peer_name: str = "") -> tuple[int, int]:
+    """Play one game on the peer and the reference; returns ``(steps, probes)``; raises DivergenceFound."""
+    g = _Game(setup, transport, peer_name)
+    hello = g.ask(hello_request())
+    if not isinstance(hello, Hello):
+        raise g.diverge("garbage", f"the peer refused 'hello': {_refusal(hello)}")
+    reply = g.ask(new_request(setup.game, setup.variant, setup.players, setup.setup, setup.options))
+    if isinstance(reply, Refusal):
+        raise g.diverge("setup", f"the peer refuses the set-up: {reply.error}: {reply.message}")
+    while len(g.actions) < max_steps:
+        if g.compare():
+            break
+        g.step(chooser)
+    return len(g.actions), g.probes
+
+
+def _refusal(reply: Any) -> str:
+    return f"{reply.error}: {reply.message}" if isinstance(reply, Refusal) else type(reply).__name__
+
+
+# --------------------------------------------------------------------------------------------------------
+# The run
+
+
+def peer_hello(factory: PeerFactory) -> Hello:
+    """Start the peer once and ask what it plays; a broken peer raises PeerFailure."""
+    transport = factory()
+    try:
+        reply = transport.request(hello_request())
+    finally:
+        transport.close()
+    if not isinstance(reply, Hello):
+        raise ProtocolError("reply to 'hello'", f"refused: {_refusal(reply)}")
+    return reply
+
+
+def fuzz(
+    factory: PeerFactory,
+    *,
+    games: Sequence[str] | None = None,
+    variants: Sequence[str] | None = None,
+    players: Sequence[int] | None = None,
+    examples: int = 100,
+    max_steps: int = 1000,
+    seed: int | None = None,
+    shrink: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> FuzzReport:
+    """Fuzz the peer that ``factory`` starts; returns a report with the shrunk divergence, if any.
+
+    ``games`` / ``variants`` / ``players`` restrict what is generated (default: everything the peer offers
+    in its ``hello``); ``examples`` is the number of games generated before shrinking; ``max_steps`` caps a
+    game's length; ``seed`` makes the run reproducible.  A peer that fails ``hello`` raises PeerFailure.
+    """
+    started = time.perf_counter()
+    hello = peer_hello(factory)
+    offered, skipped = _offered(hello, games, variants)
+    if not offered:
+        raise InputError("--game", f"the peer offers no game to fuzz (it offers {dict(hello.games)})")
+    counters = {"games": 0, "steps": 0, "probes": 0}
+    found: list[Divergence] = []
+    strategy = setups(offered, players)
+
+    def run_one(data: st.DataObject) -> None:
+        setup = data.draw(strategy, label="set-up")
+        chooser = Chooser(data.draw)
+        transport = factory()
+        try:
+            steps, probes = play_game(setup, chooser, transport, max_steps=max_steps, peer_name=hello.name)
+            counters["steps"] += steps
+            counters["probes"] += probes
+        except DivergenceFound as exc:
+            counters["steps"] += exc.divergence.steps
+            if not found and progress is not None:
+                progress(f"found: {exc.divergence.kind} after {exc.divergence.steps} actions; shrinking ...")
+            found.append(exc.divergence)
+            raise
+        finally:
+            counters["games"] += 1
+            transport.close()
+
+    phases = [Phase.explicit, Phase.generate] + ([Phase.shrink] if shrink else [])
+    test = settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        derandomize=False,
+        phases=phases,
+        suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,
+        report_multiple_bugs=False,
+        print_blob=False,
+    )(given(st.data())(run_one))
+    if seed is not None:
+        test = hypothesis_seed(seed)(test)
+    final: Divergence | None = None
+    try:
+        test()
+    except DivergenceFound as exc:
+        final = exc.divergence
+    except (HypothesisException, ExceptionGroup):
+        # A divergence that does not reproduce (a peer failing at random, say): report the last one seen.
+        final = found[-1] if found else None
+        if final is None:
+            raise
+    return FuzzReport(
+        peer=hello.name,
+        games=counters["games"],
+        steps=counters["steps"],
+        probes=counters["probes"],
+        seconds=time.perf_counter() - started,
+        divergence=final,
+        first=found[0] if found else None,
+        shrunk=shrink and final is not None and final is not found[0],
+        skipped=tuple(skipped),
+    )
+
+
+def _offered(hello: Hello, games: Sequence[str] | None,
+             variants: Sequence[str] | None) -> tuple[dict[str, tuple[str, ...]], list[str]]:
+    from engine.game import game_names
+
+    known = game_names()
+    wanted = list(games) if games else [g for g in known if g in hello.games]
+    skipped: list[str] = []
+    offered: dict[str, tuple[str, ...]] = {}
+    for name in wanted:
+        if name not in known:
+            raise InputError("--game", f"unknown game {name!r} (known: {', '.join(known)})")
+        if name not in hello.games:
+            skipped.append(name)
+            continue
+        ours = get_game(name).variants
+        theirs = [v for v in hello.games[name] if v in ours]
+        if variants:
+            bad = [v for v in variants if not any(v in get_game(g).variants for g in wanted)]
+            if bad:
+                raise InputError("--variant", f"unknown variant {bad[0]!r}")
+            theirs = [v for v in theirs if v in variants]
+        if theirs:
+            offered[name] = tuple(theirs)
+        else:
+            skipped.append(name)
+    return offered, skipped

@@ -1,0 +1,33 @@
+"""Peers for ``arbiter fuzz``: programs that speak the protocol of :mod:`engine.conformance.protocol`.
+
+Each module here is runnable (``python -m engine.conformance.peers.NAME``) and reads requests on stdin,
+one JSON object per line, answering each on stdout.
+
+* ``reference``: this engine itself; the harness must find no divergence against it.
+* Deliberately wrong peers, each built on the reference with one documented defect, which the fuzzer must
+  catch and shrink (they are the harness's own tests):
+
+  - ``take6_fewest_heads``: 6 nimmt!; a card lower than every row end goes, without asking the player,
+    to the row with the fewest bullheads (T6-PLACE rulings say the player chooses);
+  - ``petersburg_free_cards``: Saint Petersburg; forgets the minimum cost of 1 rouble, so a card whose
+    reductions reach its price is free;
+  - ``lenient``: any game; accepts an illegal action (answers ``ok`` and ignores it);
+  - ``crash``: any game; the process dies the first time a player scores;
+  - ``hang``: any game; stops answering at the first action of the second turn (a timeout);
+  - ``garbage``: any game; prints a debug line on stdout the first time a single player must act.
+
+:mod:`engine.conformance.peers.base` holds the server loop they share; :data:`PEERS` lists them.
+"""
+
+from __future__ import annotations
+
+PEERS: dict[str, str] = {
+    "reference": "the reference engine (no divergence)",
+    "take6_fewest_heads": "6 nimmt!: puts a low card on the row with fewest bullheads without asking",
+    "petersburg_free_cards": "Saint Petersburg: forgets the minimum cost of 1 rouble",
+    "lenient": "accepts illegal actions and ignores them",
+    "crash": "exits the first time a player scores",
+    "hang": "stops answering at the first action of the second turn",
+    "garbage": "prints a debug line on stdout the first time a single player must act",
+}
+"""Module name (under ``engine.conformance.peers``) → its one-line defect."""
