@@ -20,6 +20,8 @@ from engine.errors import ArbiterError
 COMMAND_MODULES: tuple[str, ...] = (
     "engine.play",
     "engine.bench",
+    "engine.conformance.cli_fuzz",
+    "engine.query.cli",
 )
 
 

@@ -1,0 +1,255 @@
+"""The ``rules``, ``ask`` and ``explain`` commands.
+
+* ``arbiter rules`` — clauses by game and topic; ``arbiter rules ID`` — one clause with its citations and
+  the tests, properties and vectors that check it; ``--disputed`` — the rulings; ``--write-docs DIR`` /
+  ``--check-docs DIR`` — write or check the generated ``docs/rules/`` pages.
+* ``arbiter ask KIND ...`` — a structured question (``arbiter ask`` alone lists them).
+* ``arbiter explain GAME --state FILE --action JSON`` — is this action legal here, and why.
+
+Every command takes ``--json`` for machines.  Bad input prints one line naming the field and exits 2.
+
+>>> from engine.cli import main
+>>> main(["rules", "--topics", "--game", "take6"])  # doctest: +ELLIPSIS
+take6: deck, bullheads, ...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.errors import InputError
+from engine.game import GAME_MODULES
+from engine.query import rulesref
+from engine.query.model import Answer
+from engine.query.questions import Param, Question, all_questions
+from engine.query.render import dumps, render_answer, table, terminal_width
+
+__all__ = ["answer_for", "register", "run_ask", "run_explain", "run_rules"]
+
+
+def _emit(lines: Sequence[str]) -> None:
+    for line in lines:
+        print(line)
+
+
+# --------------------------------------------------------------------------------------------------
+# arbiter rules
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    """Entry point of ``arbiter rules``."""
+    width = terminal_width()
+    if args.write_docs is not None:
+        changed = rulesref.write_docs(Path(args.write_docs))
+        done = ", ".join(changed) if changed else "already up to date"
+        print(f"docs written to {args.write_docs}: {done}")
+        return 0
+    if args.check_docs is not None:
+        stale = rulesref.stale_pages(Path(args.check_docs))
+        if stale:
+            print(f"{args.check_docs} is stale: {', '.join(stale)}; run "
+                  f"'arbiter rules --write-docs {args.check_docs}'")
+            return 1
+        print(f"{args.check_docs} is up to date")
+        return 0
+    if args.id is not None:
+        clause = rulesref.find_clause(args.id)
+        checks = rulesref.checks_for(clause.id) + rulesref.vectors_for(clause.id)
+        if args.json:
+            print(dumps(rulesref.clause_json(clause, checks=checks)))
+        else:
+            _emit(rulesref.clause_lines(clause, width=width, checks=checks))
+        return 0
+    if args.topics:
+        games = [args.game] if args.game else list(rulesref.games_with_clauses())
+        found = {g: list(rulesref.topics(g)) for g in games}
+        if args.json:
+            print(dumps(found))
+        else:
+            for g, ts in found.items():
+                print(f"{g}: {', '.join(ts) if ts else '(no clauses yet)'}")
+        return 0
+    clauses = rulesref.select(args.game, args.topic, disputed_only=args.disputed)
+    if args.json:
+        print(dumps([rulesref.clause_json(c) for c in clauses]))
+    elif args.disputed:
+        _emit(rulesref.disputed_lines(clauses, width=width))
+    elif not clauses:
+        print("(no clauses match)")
+    else:
+        _emit(rulesref.list_lines(clauses, width=width))
+    return 0
+
+
+def _register_rules(sub: Any) -> None:
+    p = sub.add_parser("rules", help="the rule reference: clauses, citations, rulings, generated docs",
+                       description="List clauses by game and topic, show one clause with its citations and "
+                       "checks, list the rulings where the seeds disagree, or write/check docs/rules/.")
+    p.add_argument("id", nargs="?", metavar="ID", help="a clause id (e.g. T6-PLACE-2): show it in full")
+    p.add_argument("--game", choices=tuple(GAME_MODULES), help="only this game")
+    p.add_argument("--topic", help="only this topic (see --topics)")
+    p.add_argument("--topics", action="store_true", help="list the topics")
+    p.add_argument("--disputed", action="store_true",
+                   help="only the rulings (seeds disagree or are silent) and the variant for the other "
+                   "reading")
+    p.add_argument("--write-docs", metavar="DIR", help="write the generated rule pages (docs/rules)")
+    p.add_argument("--check-docs", metavar="DIR", help="exit 1 when the pages in DIR are stale")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run_rules)
+
+
+# --------------------------------------------------------------------------------------------------
+# arbiter ask
+
+
+def _add_param(p: argparse.ArgumentParser, param: Param) -> None:
+    conv: Any = int if param.type is int else str
+    kwargs: dict[str, Any] = {"help": param.help}
+    if param.type is bool:
+        p.add_argument(f"--{param.name.replace('_', '-')}", dest=param.name, action="store_true",
+                       default=None, help=param.help)
+        return
+    if param.choices and not param.many:
+        kwargs["choices"] = param.choices
+    if param.metavar:
+        kwargs["metavar"] = param.metavar
+    if param.required:
+        p.add_argument(param.name, type=conv, nargs="+" if param.many else None, **kwargs)
+    else:
+        flag = f"--{param.name.replace('_', '-')}"
+        if param.many:
+            p.add_argument(flag, dest=param.name, type=conv, nargs="+", action="extend", **kwargs)
+        else:
+            p.add_argument(flag, dest=param.name, type=conv, **kwargs)
+
+
+def _question_parser(sub: Any, q: Question) -> None:
+    epilog = ("examples:\n" + "\n".join(f"  {e}" for e in q.examples)) if q.examples else None
+    game = f" [{q.game}]" if q.game else ""
+    p = sub.add_parser(q.name, help=q.help + game, description=q.help + game, epilog=epilog,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    for param in q.params:
+        _add_param(p, param)
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p.add_argument("--brief", action="store_true", help="print only the question and the answer")
+    p.set_defaults(question=q.name)
+
+
+def answer_for(args: argparse.Namespace) -> Answer:
+    """The answer to a parsed ``arbiter ask`` command line (what the FAQ tests run)."""
+    q = all_questions()[args.question]
+    params = {p.name: getattr(args, p.name, None) for p in q.params}
+    return q.handler(**q.bind(params))
+
+
+def run_ask(args: argparse.Namespace) -> int:
+    """Entry point of ``arbiter ask``."""
+    if getattr(args, "question", None) is None:
+        rows = [[q.name, q.game or "any", q.help] for q in all_questions().values()]
+        _emit(table(["question", "game", "what it answers"], rows, width=terminal_width()))
+        print("\n'arbiter ask KIND --help' shows a question's parameters and examples.")
+        return 0
+    answer = answer_for(args)
+    if args.json:
+        print(dumps(answer.to_json()))
+    else:
+        _emit(render_answer(answer, brief=args.brief))
+    return 0
+
+
+def _register_ask(sub: Any) -> None:
+    p = sub.add_parser("ask", help="answer a structured rules question, with the clauses behind it",
+                       description="Answer a rules question without building a game. "
+                       "'arbiter ask' alone lists the questions.")
+    kinds = p.add_subparsers(dest="question", metavar="KIND", parser_class=type(p))
+    for q in all_questions().values():
+        _question_parser(kinds, q)
+    p.set_defaults(run=run_ask, json=False, brief=False)
+
+
+def parse_ask(command: str) -> argparse.Namespace:
+    """Parse an ``arbiter ask ...`` command line (a string, as written in the FAQ) into its arguments.
+
+    A malformed line raises InputError naming ``command`` (argparse's own message kept).
+    """
+    from engine.cli import build_parser
+
+    words = shlex.split(command)
+    if words[:1] == ["arbiter"]:
+        words = words[1:]
+    if words[:1] != ["ask"]:
+        raise InputError("command", f"expected 'arbiter ask ...', got {command!r}")
+    parser = build_parser()
+    try:
+        args = parser.parse_args(words)
+    except SystemExit as exc:
+        raise InputError("command", f"{command!r} does not parse (exit {exc.code})") from exc
+    return args
+
+
+# --------------------------------------------------------------------------------------------------
+# arbiter explain
+
+
+def _read_json_arg(field: str, text: str) -> Any:
+    """JSON given inline, or ``@path`` / a path to a file holding it."""
+    raw = text
+    if text.startswith("@") or (not text.lstrip().startswith(("{", "[", '"')) and Path(text).is_file()):
+        path = Path(text[1:] if text.startswith("@") else text)
+        try:
+            raw = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InputError(field, f"cannot read {path}: {exc.strerror}") from exc
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError(field, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """Entry point of ``arbiter explain``."""
+    from engine.query import explain
+
+    sources = [x for x in (args.state, args.record) if x is not None]
+    if len(sources) != 1:
+        raise InputError("--state/--record", "give exactly one of --state FILE or --record FILE")
+    if args.state is not None:
+        state = explain.state_from_file(args.game, _read_json_arg("--state", args.state))
+    else:
+        state = explain.state_from_record(args.game, Path(args.record), upto=args.upto)
+    action = _read_json_arg("--action", args.action)
+    answer = explain.explain(args.game, state, action)
+    if args.json:
+        print(dumps(answer.to_json()))
+    else:
+        _emit(render_answer(answer))
+    return 0
+
+
+def _register_explain(sub: Any) -> None:
+    p = sub.add_parser("explain", help="is an action legal in a state, and why (the clauses applied)",
+                       description="Explain an action: legal or not, the chain of clauses, the cost "
+                       "derivation or the 6 nimmt! placement, and what would make an illegal action legal.")
+    p.add_argument("game", choices=tuple(GAME_MODULES), help="which game")
+    p.add_argument("--state", metavar="JSON|FILE",
+                   help="the state, as the game's JSON form (inline or a file)")
+    p.add_argument("--record", metavar="FILE", help="a game record (arbiter-record JSON Lines)")
+    p.add_argument("--upto", type=int, default=None, metavar="N",
+                   help="with --record: replay the first N actions (default: all)")
+    p.add_argument("--action", required=True, metavar="JSON|FILE", help="the action, in the game's JSON form")
+    p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p.set_defaults(run=run_explain)
+
+
+def register(sub: Any) -> None:
+    """Add ``rules``, ``ask`` and ``explain`` to the command line."""
+    _register_rules(sub)
+    _register_ask(sub)
+    _register_explain(sub)
+

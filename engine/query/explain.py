@@ -1,0 +1,209 @@
+"""Explain an action: is it legal in this state, and why — the chain of clauses applied.
+
+The verdict comes from the engine's own checked tier (:meth:`Game.apply`): an action is legal exactly when
+``apply`` accepts it, and an illegal action is refused with the clause id the engine names.  Each game adds
+its own derivation through a registered explainer (a Saint Petersburg cost broken down by
+``cost_breakdown``; a 6 nimmt! card's row found by the engine's placement function), and, for an illegal
+action, what would make it legal.
+
+A state comes from the game's JSON form (:func:`state_from_file`), or from a game record replayed on the
+reference engine up to a given number of actions (:func:`state_from_record`).
+
+>>> from engine.game import get_game
+>>> game = get_game("take6")
+>>> state = game.new_game(2, seed=1)
+>>> card = game.legal_actions(state, 0)[0]
+>>> explain("take6", state, game.action_to_json(card)).value["legal"]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from attrs import field, frozen
+
+from engine.errors import InputError, RuleViolation
+from engine.game import Game, get_game
+from engine.query.model import Answer, Step
+
+__all__ = [
+    "EXPLAINERS", "Explanation", "explain", "register_explainer", "state_from_file", "state_from_record",
+]
+
+
+@frozen
+class Explanation:
+    """What a game's explainer adds: the derivation steps, a table, notes, and extra machine fields."""
+
+    steps: tuple[Step, ...] = ()
+    headers: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+    notes: tuple[str, ...] = ()
+    value: dict[str, Any] = field(factory=dict)
+
+
+# (game, state, action, refusal or None) -> Explanation
+Explainer = Callable[[Game, Any, Any, RuleViolation | None], Explanation]
+EXPLAINERS: dict[str, Explainer] = {}
+
+
+def register_explainer(game: str) -> Callable[[Explainer], Explainer]:
+    """Decorator: register the explainer of ``game``'s actions."""
+
+    def wrap(fn: Explainer) -> Explainer:
+        EXPLAINERS[game] = fn
+        return fn
+
+    return wrap
+
+
+def _load_explainers() -> None:
+    import importlib
+
+    for name in ("engine.query.take6_questions", "engine.query.petersburg_questions"):
+        importlib.import_module(name)
+
+
+# --------------------------------------------------------------------------------------------------
+# States
+
+
+def state_from_file(game: str, data: Any) -> Any:
+    """A state from the game's JSON form (``GAME.state_from_json``); InputError names the bad field."""
+    g = get_game(game)
+    try:
+        return g.state_from_json(data)
+    except InputError as exc:
+        raise InputError(f"--state: {exc.field}", exc.message) from None
+
+
+def _record_lines(path: Path) -> Iterator[Any]:
+    from engine.conformance.records import iter_record
+
+    yield from iter_record(path)
+
+
+def state_from_record(game: str, path: Path, *, upto: int | None = None) -> Any:
+    """The state after replaying the first ``upto`` actions (all when ``None``) of a game record.
+
+    The record's header must name ``game``; its explicit set-up is dealt, then each action is applied
+    through the checked tier.  InputError names the file and line of any problem.
+    """
+    from engine.conformance.kits import get_kit
+
+    if upto is not None and upto < 0:
+        raise InputError("--upto", f"expected a number of actions >= 0, got {upto}")
+    if not path.is_file():
+        raise InputError("--record", f"no such file: {path}")
+    g = get_game(game)
+    state: Any = None
+    done = 0
+    for line in _record_lines(path):
+        where = f"{path.name} line {line.line}"
+        if line.type == "header":
+            if line.game != game:
+                raise InputError(f"{where}: game", f"the record is a {line.game} game, not {game}")
+            kit = get_kit(game)
+            setup = kit.setup_from_json(line.setup)
+            try:
+                state = g.new_game(line.players, variant=line.variant, options=line.options, setup=setup)
+            except RuleViolation as exc:
+                raise InputError(f"{where}: setup", str(exc)) from None
+            continue
+        if line.type != "action" or (upto is not None and done >= upto):
+            break
+        try:
+            state = g.apply(state, g.action_from_json(line.action))
+        except (RuleViolation, InputError) as exc:
+            raise InputError(f"{where}: action", f"cannot replay action {line.index}: {exc}") from None
+        done += 1
+    if state is None:
+        raise InputError("--record", f"{path.name} holds no header line")
+    if upto is not None and done < upto:
+        raise InputError("--upto", f"the record holds only {done} actions, not {upto}")
+    return state
+
+
+# --------------------------------------------------------------------------------------------------
+# The explanation
+
+
+def _action_player(action: Any) -> int | None:
+    player = getattr(action, "player", None)
+    return player if isinstance(player, int) else None
+
+
+def explain(game: str, state: Any, action_json: Any) -> Answer:
+    """Is ``action_json`` (the game's JSON form of an action) legal in ``state``, and why.
+
+    ``value`` holds ``legal`` (bool), ``clause`` (the refusing clause, when illegal), ``player`` and the
+    game's own fields (the cost, the row ...).  A malformed action raises InputError naming ``--action``.
+    """
+    _load_explainers()
+    g = get_game(game)
+    try:
+        action = g.action_from_json(action_json)
+    except InputError as exc:
+        raise InputError(f"--action: {exc.field}", exc.message) from None
+    except RuleViolation as exc:
+        return _refused_outright(g, state, action_json, exc)
+    refusal: RuleViolation | None = None
+    after: Any = None
+    try:
+        after = g.apply(state, action)
+    except RuleViolation as exc:
+        refusal = exc
+    explainer = EXPLAINERS.get(game)
+    extra = explainer(g, state, action, refusal) if explainer else Explanation()
+    player = _action_player(action)
+    shown = _show(g.action_to_json(action))
+    value: dict[str, Any] = {"legal": refusal is None, "player": player,
+                             "clause": refusal.clause if refusal else None, **extra.value}
+    steps = list(extra.steps)
+    notes = list(extra.notes)
+    if refusal is not None:
+        steps.append(Step.of(refusal.clause, f"refused: {refusal.message}"))
+        summary = f"illegal — {refusal.clause}: {refusal.message}"
+        if not any(n.startswith("To make it legal") for n in notes):
+            notes.append(_legal_hint(g, state, player))
+    else:
+        summary = "legal" + (f" — {extra.value['summary']}" if "summary" in extra.value else "")
+        notes.extend(f"then: {line}" for line in g.narrate(state, action, after))
+    value.pop("summary", None)
+    who = f"player {player}" if player is not None else "the player"
+    return Answer(
+        kind="explain", game=game, question=f"May {who} play {shown} here, and what happens?",
+        summary=summary, value=value, steps=steps, headers=extra.headers, rows=extra.rows, notes=notes,
+    )
+
+
+def _refused_outright(g: Game, state: Any, action_json: Any, exc: RuleViolation) -> Answer:
+    return Answer(
+        kind="explain", game=g.name, question=f"May this action be played: {_show(action_json)}?",
+        summary=f"illegal — {exc.clause}: {exc.message}",
+        value={"legal": False, "player": None, "clause": exc.clause},
+        steps=[Step.of(exc.clause, f"refused: {exc.message}")],
+        notes=[_legal_hint(g, state, None)],
+    )
+
+
+def _show(data: Any) -> str:
+    import json
+
+    return json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _legal_hint(g: Game, state: Any, player: int | None, limit: int = 12) -> str:
+    """What would be legal instead: who must act now, and that player's legal actions."""
+    if g.is_terminal(state):
+        return "To make it legal: nothing — the game is over."
+    acting = g.to_act(state)
+    if player is None or player not in acting:
+        return f"To make it legal: it must be the turn of one of seats {list(acting)} (they must act now)."
+    actions = g.legal_actions(state, player)
+    shown = ", ".join(_show(g.action_to_json(a)) for a in actions[:limit])
+    more = f" … and {len(actions) - limit} more" if len(actions) > limit else ""
+    return f"To make it legal: choose one of player {player}'s {len(actions)} legal actions: {shown}{more}."

@@ -1,0 +1,382 @@
+"""6 nimmt! questions: bullheads of a card, where a card goes on given rows, a whole turn's resolution, set-up
+and end of game — each answered by the engine's own tables and functions (``engine.take6.rules`` and the
+pure placement function ``engine.take6.placement.place`` that the engine resolves every card with).
+
+>>> from engine.query.questions import ask
+>>> ask("bullheads", {"cards": [55]}).value
+7
+>>> ask("row", {"card": 33, "rows": [[12, 14, 19], [30], [29, 41, 52, 60, 71], [88]]}).value["row"]
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.errors import IllegalSetup, InputError, RuleViolation
+from engine.game import Game
+from engine.query.explain import Explanation, register_explainer
+from engine.query.model import Answer, Step
+from engine.query.questions import Param, Question, game_handler, register
+from engine.spec import load_clauses, read_toml, spec_dir
+
+GAME = "take6"
+
+
+def _rules_module() -> Any:
+    from engine.take6 import rules
+
+    return rules
+
+
+def _place(rows: Sequence[Sequence[int]], card: int, variant: str | None, options: Mapping[str, Any]) -> Any:
+    from engine.take6.placement import place
+
+    return place(rows, card, variant, options)
+
+
+def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    from engine.play import parse_options
+
+    return parse_options(list(pairs))
+
+
+def _rules_for(variant: str | None, players: int, options: Mapping[str, Any]) -> Any:
+    try:
+        return _rules_module().rules_for(variant, players, options)
+    except IllegalSetup as exc:
+        field = "--variant" if exc.clause == "T6-VAR-1" and "variant" in exc.message else "--option"
+        if exc.clause == "T6-SETUP-1":
+            field = "players"
+        raise InputError(field, str(exc)) from None
+
+
+def _title(variant: str | None) -> str:
+    rules = _rules_module()
+    name = variant or rules.GAME_INFO.default_variant
+    return f"{name} ({rules.VARIANTS[name].title})" if name in rules.VARIANTS else name
+
+
+VARIANT = Param("variant", str, "variant (default standard)", required=False)
+OPTION = Param("option", str, "a variant option NAME=VALUE (repeatable)", required=False, many=True,
+               metavar="NAME=VALUE")
+
+
+# --------------------------------------------------------------------------------------------------
+# bullheads
+
+
+def bullhead_rule(card: int) -> tuple[int, str]:
+    """The bullheads of ``card`` and the clause of the table row that decides them.
+
+    The number is the engine's own :func:`engine.take6.rules.bullheads`; the clause is the first row of
+    ``spec/take6/bullheads.toml`` that matches (the table the engine evaluated), and the two are checked to
+    agree.
+
+    >>> bullhead_rule(55), bullhead_rule(66), bullhead_rule(70), bullhead_rule(65), bullhead_rule(64)
+    ((7, 'T6-BULL-1'), (5, 'T6-BULL-2'), (3, 'T6-BULL-3'), (2, 'T6-BULL-4'), (1, 'T6-BULL-5'))
+    """
+    value: int = _rules_module().bullheads(card)
+    for row in read_toml(spec_dir(GAME) / "bullheads.toml")["rule"]:
+        kind, n = row["when"], row.get("n")
+        if kind == "otherwise" or (kind == "equals" and card == n) or (kind == "multiple_of" and card % n == 0):
+            if row["bullheads"] != value:  # the table moved under us: say so rather than disagree
+                raise InputError("card", f"bullhead table and engine disagree on {card}")
+            return value, str(row["clause"])
+    raise InputError("card", f"no bullhead rule matches {card}")
+
+
+def _check_card(card: int, field: str = "card") -> int:
+    rules = _rules_module()
+    top = len(rules.BULLHEADS) - 1
+    if not 1 <= card <= top:
+        raise InputError(field, f"a 6 nimmt! card is a number from 1 to {top}, got {card}")
+    return card
+
+
+def _bullheads(cards: list[int]) -> Answer:
+    steps = []
+    total = 0
+    for card in cards:
+        _check_card(card, "cards")
+        value, clause = bullhead_rule(card)
+        total += value
+        steps.append(Step.of(clause, f"card {card}: {value} bullhead{'s' if value != 1 else ''}", value))
+    steps.append(Step.of("T6-BULL-6", "the first matching rule of the table decides"))
+    if len(cards) == 1:
+        question = f"How many bullheads does card {cards[0]} carry?"
+        summary = f"{total} bullhead{'s' if total != 1 else ''}"
+    else:
+        question = f"How many bullheads do cards {', '.join(map(str, cards))} carry together?"
+        summary = f"{total} bullheads in all"
+    return Answer(kind="bullheads", game=GAME, question=question, summary=summary, value=total, steps=steps)
+
+
+register(Question(
+    "bullheads", GAME, "bullheads of one card, or the total of several (a row you would take)",
+    (Param("cards", int, "card number(s)", many=True, metavar="CARD"),),
+    _bullheads,
+    ("arbiter ask bullheads 55", "arbiter ask bullheads 21 22 25 30 33"),
+))
+
+
+# --------------------------------------------------------------------------------------------------
+# row: where one card goes
+
+
+def _check_rows(rows: Sequence[Sequence[int]], card: int | None, capacity: int) -> list[list[int]]:
+    seen: set[int] = set()
+    out = []
+    for i, row in enumerate(rows):
+        if not row:
+            raise InputError(f"rows[{i}]", "a row holds at least one card")
+        if len(row) > capacity:
+            raise InputError(f"rows[{i}]", f"a row holds at most {capacity} cards, got {len(row)}")
+        for c in row:
+            _check_card(c, f"rows[{i}]")
+            if c in seen:
+                raise InputError(f"rows[{i}]", f"card {c} appears twice on the table")
+            seen.add(c)
+        if list(row) != sorted(row):
+            raise InputError(f"rows[{i}]", f"a row's cards ascend from its first card, got {list(row)}")
+        out.append(list(row))
+    if card is not None and card in seen:
+        raise InputError("card", f"card {card} is already on the table")
+    return out
+
+
+def _row_table(rows: Sequence[Sequence[int]], placement: Any) -> list[list[str]]:
+    by_row = {c.row: c for c in placement.candidates}
+    out = []
+    for i, row in enumerate(rows):
+        cand = by_row.get(i)
+        if cand is None:
+            fit = "—"
+        else:
+            where = "after" if cand.side == "end" else "before"
+            fit = f"{where} {cand.neighbour}: difference {cand.difference}"
+            if placement.row == i:
+                fit += "  ← chosen"
+        heads = sum(_rules_module().bullheads(c) for c in row)
+        out.append([str(i), " ".join(map(str, row)), f"{len(row)}", str(heads), fit])
+    return out
+
+
+def placement_steps(rows: Sequence[Sequence[int]], placement: Any, capacity: int) -> list[Step]:
+    """The clause chain of a placement, one step per clause the placement function named."""
+    steps: list[Step] = []
+    card = placement.card
+    rules = _rules_module()
+    if placement.row is None:
+        heads = [sum(rules.bullheads(c) for c in r) for r in rows]
+        options = ", ".join(f"row {i} ({h} bullheads)" for i, h in enumerate(heads))
+        for clause in placement.clauses:
+            steps.append(Step.of(clause, f"{card} is lower than every row's last card"
+                                 + (" and higher than every row's first card" if clause == "T6-PRO-5" else "")
+                                 + f": its player chooses a row to take — {options}"))
+        steps.append(Step.of("T6-PILE-1", "the taken cards go to the player's penalty pile"))
+        return steps
+    chosen = next(c for c in placement.candidates if c.row == placement.row and c.side == placement.side)
+    others = [c for c in placement.candidates if c is not chosen]
+    where = "after the end" if chosen.side == "end" else "before the start"
+    for clause in placement.clauses:
+        if clause in ("T6-PLACE-1", "T6-PRO-1"):
+            rivals = "; ".join(f"row {c.row} {c.side} {c.neighbour}: {c.difference}" for c in others)
+            detail = (f"{card} goes {where} {chosen.neighbour} of row {chosen.row} "
+                      f"(difference {chosen.difference}" + (f"; others: {rivals})" if rivals else ", the only "
+                                                             "candidate)"))
+            steps.append(Step.of(clause, detail, placement.row))
+        elif clause == "T6-PRO-2":
+            steps.append(Step.of(clause, "only a row's first or last card counts, never a gap inside it"))
+        elif clause == "T6-PRO-3":
+            steps.append(Step.of(clause, f"a tie at difference {chosen.difference}: the {chosen.side} wins"))
+        elif clause in ("T6-PLACE-2", "T6-PRO-4"):
+            taken = list(rows[placement.row])
+            heads = sum(rules.bullheads(c) for c in taken)
+            steps.append(Step.of(clause, f"row {placement.row} already holds {len(taken)} cards (capacity "
+                                 f"{capacity}): {card} is its 6th card — its player takes {taken} "
+                                 f"({heads} bullheads) and {card} starts the row", heads))
+            steps.append(Step.of("T6-PILE-1", "the taken cards go to the player's penalty pile"))
+        else:
+            steps.append(Step.of(clause, "applies"))
+    return steps
+
+
+def placement_value(rows: Sequence[Sequence[int]], placement: Any) -> dict[str, Any]:
+    """The machine form of a placement: row, side, 6th card, cards taken and their bullheads, candidates."""
+    rules = _rules_module()
+    taken = list(rows[placement.row]) if placement.sixth and placement.row is not None else []
+    return {
+        "card": placement.card,
+        "fits": placement.row is not None,
+        "row": placement.row,
+        "side": placement.side,
+        "sixth": placement.sixth,
+        "takes": taken,
+        "penalty": sum(rules.bullheads(c) for c in taken),
+        "candidates": [{"row": c.row, "side": c.side, "neighbour": c.neighbour, "difference": c.difference}
+                       for c in placement.candidates],
+        "clauses": list(placement.clauses),
+    }
+
+
+def _row(card: int, rows: list[list[int]], variant: str | None, option: list[str]) -> Answer:
+    _check_card(card)
+    options = _parse_options(option)
+    rules = _rules_for(variant, _rules_module().GAME_INFO.min_players, options)
+    if not rows:
+        raise InputError("rows", "give the rows on the table, e.g. --rows '12 14 19' 30 '29 41' 88")
+    clean = _check_rows(rows, card, rules.capacity)
+    placement = _place(clean, card, variant, options)
+    value = placement_value(clean, placement)
+    if placement.row is None:
+        summary = f"{card} fits no row: its player must choose a row to take, and {card} starts it"
+    elif placement.sixth:
+        summary = (f"row {placement.row}, as its 6th card: the player takes {value['takes']} "
+                   f"({value['penalty']} bullheads) and {card} starts row {placement.row}")
+    else:
+        where = "after" if placement.side == "end" else "before"
+        neighbour = clean[placement.row][-1] if placement.side == "end" else clean[placement.row][0]
+        summary = f"row {placement.row}, {where} {neighbour}"
+    shown = " | ".join(" ".join(map(str, r)) for r in clean)
+    notes = []
+    if variant not in (None, "standard"):
+        notes.append(f"Variant: {_title(variant)}.")
+    return Answer(
+        kind="row", game=GAME, question=f"Where does card {card} go on the rows {shown}?", summary=summary,
+        value=value, steps=placement_steps(clean, placement, rules.capacity),
+        headers=("row", "cards", "n", "bullheads", "fits"), rows=_row_table(clean, placement), notes=notes,
+    )
+
+
+register(Question(
+    "row", GAME, "which row a card goes to on given rows (candidates, differences, 6th card, low card)",
+    (Param("card", int, "the card played"),
+     Param("rows", list, "the rows on the table, each as its cards in order ('12 14 19')", required=False,
+           many=True, metavar="ROW"),
+     VARIANT, OPTION),
+    _row,
+    ("arbiter ask row 33 --rows '12 14 19' 30 '29 41 52 60 71' 88",
+     "arbiter ask row 10 --rows 20 '30 40' 50 60 --variant professional"),
+))
+
+
+# --------------------------------------------------------------------------------------------------
+# turn: the cards of one turn resolved together (through the engine itself)
+
+
+def _turn(rows: list[list[int]], cards: list[int], choose: list[str], variant: str | None,
+          option: list[str]) -> Answer:
+    from engine.query.take6_turn import resolve_turn
+
+    return resolve_turn(rows, cards, choose, variant, _parse_options(option))
+
+
+register(Question(
+    "turn", GAME, "a whole turn: the revealed cards placed in ascending order on given rows, low cards "
+    "waiting for their player's row choice",
+    (Param("rows", list, "the rows on the table ('12 14 19')", many=True, required=False, metavar="ROW"),
+     Param("cards", int, "the cards revealed this turn, one per player (seat order)", many=True,
+           required=False, metavar="CARD"),
+     Param("choose", str, "a low card's row choice CARD=ROW (repeatable)", many=True, required=False,
+           metavar="CARD=ROW"),
+     VARIANT, OPTION),
+    _turn,
+    ("arbiter ask turn --rows 20 30 40 50 --cards 3 7 45",
+     "arbiter ask turn --rows 20 30 40 50 --cards 3 7 45 --choose 3=0 7=1"),
+))
+
+
+# --------------------------------------------------------------------------------------------------
+# set-up, end, variants
+
+
+@game_handler("setup", GAME)
+def setup_answer(players: int, variant: str | None, options: Mapping[str, Any]) -> Answer:
+    """Set-up of a 6 nimmt! game for ``players`` in ``variant``, from the resolved rule tables."""
+    r = _rules_for(variant, players, options)
+    rules = _rules_module()
+    spec = rules.VARIANTS[r.variant]
+    book = load_clauses(GAME)
+    steps = [Step.of("T6-SETUP-1", f"{players} players (the game takes {rules.GAME_INFO.min_players} to "
+                     f"{rules.GAME_INFO.max_players})")]
+    deck_clause = "T6-TACT-1" if r.deck[-1] < 104 else "T6-DECK-1"
+    steps.append(Step.of(deck_clause, f"deck: cards {r.deck[0]} to {r.deck[-1]} ({len(r.deck)} cards, "
+                         f"{sum(rules.bullheads(c) for c in r.deck)} bullheads)", len(r.deck)))
+    hand = "a face-down pile" if r.play == "flip" else "a hand"
+    how = "drafted face up one card at a time" if r.deal == "draft" else "dealt from the shuffled deck"
+    steps.append(Step.of("T6-KIDS-1" if r.play == "flip" else "T6-SETUP-2",
+                         f"each player gets {hand} of {r.hand_size} cards, {how}", r.hand_size))
+    steps.append(Step.of("T6-KIDS-1" if r.play == "flip" else "T6-SETUP-3",
+                         f"{r.rows} cards start {r.rows} rows", r.rows))
+    steps.append(Step.of("T6-PLACE-2", f"a row holds at most {r.capacity} cards", r.capacity))
+    left = len(r.deck) - r.cards_dealt
+    for cid in spec.clauses:
+        if cid not in {s.clause for s in steps} and cid in book and book[cid].topic in ("logic", "kids", "tactics"):
+            steps.append(Step.of(cid, book[cid].topic))
+    value = {"variant": r.variant, "players": players, "deck": [r.deck[0], r.deck[-1]], "deck_size": len(r.deck),
+             "hand_size": r.hand_size, "rows": r.rows, "row_capacity": r.capacity, "left_over": left,
+             "deal": r.deal, "play": r.play}
+    return Answer(
+        kind="setup", game=GAME, question=f"How is a {players}-player game of 6 nimmt! set up ({_title(variant)})?",
+        summary=f"{r.hand_size} cards each, {r.rows} rows of one card, deck {r.deck[0]}..{r.deck[-1]}; "
+                f"{left} card(s) stay out of play",
+        value=value, steps=steps,
+    )
+
+
+@game_handler("end", GAME)
+def end_answer(variant: str | None, options: Mapping[str, Any]) -> Answer:
+    """When a 6 nimmt! game ends and who wins, in ``variant``, from the resolved end table."""
+    rules = _rules_module()
+    r = _rules_for(variant, rules.GAME_INFO.min_players, options)
+    steps: list[Step] = []
+    if r.end == "threshold":
+        if r.display == "countdown":
+            steps.append(Step.of("T6-COUNT-1", f"everyone starts at {r.countdown_from} points and loses one per "
+                                 "bullhead; the game ends after a round in which someone is at 0 or below"))
+        steps.append(Step.of("T6-ROUND-2", "each round's bullheads are added to the players' totals"))
+        steps.append(Step.of("T6-END-1", f"the game ends after a round in which a total reaches {r.threshold}",
+                             r.threshold))
+        summary = (f"after the round in which some player's total reaches {r.threshold} bullheads; "
+                   f"the {r.winner} total wins, ties share")
+    else:
+        steps.append(Step.of("T6-KIDS-3", f"the game is {r.rounds} round; it ends when every pile is played out",
+                             r.rounds))
+        summary = f"after {r.rounds} round, when every pile is played; the {r.winner} total wins, ties share"
+    steps.append(Step.of("T6-KIDS-4" if r.winner == "highest" else "T6-END-2",
+                         f"the {'most' if r.winner == 'highest' else 'fewest'} bullheads win"))
+    steps.append(Step.of("T6-END-3", "tied players share the win"))
+    value = {"variant": r.variant, "kind": r.end, "threshold": r.threshold, "rounds": r.rounds,
+             "winner": r.winner, "ties": "share"}
+    return Answer(kind="end", game=GAME, question=f"When does a game of 6 nimmt! end, and who wins "
+                  f"({_title(variant)})?", summary=summary, value=value, steps=steps)
+
+
+@game_handler("variants", GAME)
+def variants_answer() -> Answer:
+    """The 6 nimmt! variants and options, from the variants and options tables."""
+    rules = _rules_module()
+    rows = []
+    for name, spec in rules.VARIANTS.items():
+        opts = [f"{o.name} ({'/'.join(o.values)})" for o in rules.OPTIONS.values() if name in o.variants]
+        rows.append([name, spec.title, ", ".join(opts) or "—", ", ".join(spec.clauses)])
+    steps = [Step.of("T6-VAR-1", "each variant is a row of the variants table")]
+    steps += [Step.of(o.clause, f"option {o.name} = {' | '.join(o.values)}: {o.doc}") for o in rules.OPTIONS.values()]
+    return Answer(kind="variants", game=GAME, question="Which variants and options does 6 nimmt! have?",
+                  summary=", ".join(rules.VARIANTS), value=list(rules.VARIANTS), steps=steps,
+                  headers=("variant", "what changes", "options", "clauses"), rows=rows)
+
+
+# --------------------------------------------------------------------------------------------------
+# explain: a 6 nimmt! action in a state
+
+
+@register_explainer(GAME)
+def explain_take6(game: Game, state: Any, action: Any, refusal: RuleViolation | None) -> Explanation:
+    """Where a selected card will go on the current rows, or what a row choice takes."""
+    from engine.query.take6_turn import explain_action
+
+    result: Explanation = explain_action(game, state, action, refusal)
+    return result
