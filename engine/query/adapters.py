@@ -1,8 +1,8 @@
 """The few game-specific facts the generic query code needs, read from each game's own tables and functions.
 
-Nothing here re-implements a rule: card names come from the game's names table, and every number an answer
-gives comes from the functions the engine itself calls (see :mod:`engine.query.questions`).  A game whose
-package cannot be imported simply contributes no card names.
+Nothing here re-implements a rule: card names come from the game's names table (``spec/<game>/names.toml``),
+and every number an answer gives comes from the functions the engine itself calls (see
+:mod:`engine.query.questions`).  A game without a names table contributes no card names.
 
 >>> isinstance(card_names("take6"), tuple)
 True
@@ -19,6 +19,7 @@ from attrs import frozen
 
 from engine.errors import InputError
 from engine.game import GAME_MODULES
+from engine.spec import read_toml, spec_dir
 
 __all__ = ["CardNames", "card_names", "game_module"]
 
@@ -50,29 +51,36 @@ def game_module(game: str) -> ModuleType:
         raise InputError("game", f"the {game} engine is not installed ({exc})") from exc
 
 
+LANGUAGES = ("en", "de", "ru")
+
+
 @functools.cache
 def _names_of(game: str) -> tuple[CardNames, ...]:
-    try:
-        module = game_module(game)
-    except InputError:
+    """The game's names table (``spec/<game>/names.toml``, already checked by the game's loader), with the
+    clause each card's catalog row cites (``spec/<game>/cards.toml``)."""
+    names_path = spec_dir(game) / "names.toml"
+    if not names_path.is_file():
         return ()
-    provider = getattr(module, "card_names", None)
-    if provider is None:
-        return ()
+    clause_of: dict[str, list[str]] = {}
+    cards_path = spec_dir(game) / "cards.toml"
+    if cards_path.is_file():
+        for row in read_toml(cards_path).get("card", []):
+            if isinstance(row, dict) and isinstance(row.get("name"), str):
+                refs = [row[k] for k in ("clause",) if isinstance(row.get(k), str)]
+                clause_of[row["name"]] = refs
     out: list[CardNames] = []
-    for item in provider():
-        out.append(_to_card_names(game, item))
+    for row in read_toml(names_path).get("name", []):
+        if not isinstance(row, dict) or not isinstance(row.get("card"), str):
+            continue
+        key = row["card"]
+        pairs: list[tuple[str, str]] = [("en", key)]
+        for lang in (*LANGUAGES, "seed_terms"):
+            for name in row.get(lang, []) or []:
+                label = "seed" if lang == "seed_terms" else lang
+                if isinstance(name, str) and all(name != have for _l, have in pairs):
+                    pairs.append((label, name))
+        out.append(CardNames(game, key, tuple(pairs), tuple(clause_of.get(key, ()))))
     return tuple(out)
-
-
-def _to_card_names(game: str, item: Any) -> CardNames:
-    if isinstance(item, CardNames):
-        return item
-    key = str(getattr(item, "key", getattr(item, "name", item)))
-    raw = getattr(item, "names", ())
-    names = tuple((str(lang), str(name)) for lang, name in raw) or (("en", key),)
-    clauses = tuple(str(c) for c in getattr(item, "clauses", ()))
-    return CardNames(game, key, names, clauses)
 
 
 def card_names(game: str | None = None) -> tuple[CardNames, ...]:

@@ -183,8 +183,9 @@ def _search(text: list[str], game: str | None, kind: list[str], limit: int | Non
         ref = f"{h.ref} {h.where}".strip() if h.kind == "seed" else h.ref
         rows.append([h.kind, ref, " ".join(h.text.split())])
     counts = {k: sum(1 for h in hits if h.kind == k) for k in ("card", "clause", "seed")}
-    summary = (f"{counts['card']} card(s), {counts['clause']} clause(s), {counts['seed']} seed passage(s)"
-               if hits else "nothing matches every word")
+    labels = {"card": "card(s)", "clause": "clause(s)", "seed": "seed passage(s)"}
+    found = [f"{n} {labels[k]}" for k, n in counts.items() if n]
+    summary = ", ".join(found) if found else "nothing matches every word"
     return Answer(
         kind="search", game=game, question=f"Where do the rules or the seeds mention {query!r}?",
         summary=summary, value=[h.to_json() for h in hits], headers=("kind", "where", "text") if hits else (),

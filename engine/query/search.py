@@ -27,6 +27,7 @@ from engine.spec import Clause, all_clauses, seed_document, seed_index
 __all__ = [
     "Hit",
     "Passage",
+    "cards_in",
     "find_cards",
     "mentions",
     "normalize",
@@ -257,23 +258,50 @@ def search(
     return out
 
 
+@functools.cache
+def _name_index(game: str | None) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """Every card name (as words) with its card key, longest first (so "Warehouse Manager" beats
+    "Warehouse")."""
+    pairs = {(words(name), entry.key) for entry in card_names(game) for _lang, name in entry.names}
+    return tuple(sorted((p for p in pairs if p[0]), key=lambda p: (-len(p[0]), p[1])))
+
+
+def cards_in(text_words: Sequence[str], game: str | None = None) -> set[str]:
+    """The cards named in a text (longest names first; a name inside a longer card name does not count)."""
+    covered = [False] * len(text_words)
+    found: set[str] = set()
+    for name, key in _name_index(game):
+        n = len(name)
+        for i in range(len(text_words) - n + 1):
+            if tuple(text_words[i:i + n]) == name and not any(covered[i:i + n]):
+                found.add(key)
+                for j in range(i, i + n):
+                    covered[j] = True
+    return found
+
+
 def mentions(term: str, *, game: str | None = None) -> tuple[list[CardNames], list[Clause]]:
-    """Every clause that mentions ``term`` — or, when ``term`` names a card, any of the card's names or a
-    clause its table row points to.  Returns the matched cards and the clauses, in clause-book order."""
+    """Every clause that mentions ``term`` — or, when ``term`` names a card, the card under any of its
+    names (not merely inside a longer card name) or a clause its catalog row cites.  Returns the matched
+    cards and the clauses, in clause-book order."""
     phrase = words(term)
     phrase = tuple(w for w in phrase if w not in STOP) or phrase
     if not phrase:
         raise InputError("TERM", "give a card name or a word")
     cards = find_cards(term, game)
     exact = [c for c in cards if any(words(n) == words(term) for _l, n in c.names)]
-    chosen = exact or cards[:1]
-    names = [phrase] + [words(n) for c in chosen for _l, n in c.names]
+    chosen = exact[:1]
     pointed = {cid for c in chosen for cid in c.clauses}
+    keys = {c.key for c in chosen}
     out: list[Clause] = []
     for c in all_clauses().values():
         if game is not None and c.game != game:
             continue
         cw = words(_clause_text(c))
-        if c.id in pointed or any(_phrase_in(n, cw, prefix=True) for n in names if n):
+        if chosen:
+            hit = c.id in pointed or bool(keys & cards_in(cw, game))
+        else:
+            hit = _phrase_in(phrase, cw, prefix=True)
+        if hit:
             out.append(c)
     return chosen, out
