@@ -20,6 +20,7 @@ from engine.errors import ArbiterError
 COMMAND_MODULES: tuple[str, ...] = (
     "engine.play",
     "engine.bench",
+    "engine.conformance.cli_check",
     "engine.conformance.cli_fuzz",
     "engine.query.cli",
 )

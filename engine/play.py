@@ -45,10 +45,12 @@ def play_game(
     variant: str | None = None,
     options: Mapping[str, Any] | None = None,
     bot: str = "random",
+    record: str | None = None,
 ) -> tuple[list[str], Any]:
     """Play a whole game with bots; return the log lines and the final state.
 
-    The bots draw from their own ``random.Random(seed)``, separate from the game's seeded deal.
+    The bots draw from their own ``random.Random(seed)``, separate from the game's seeded deal.  With
+    ``record`` the game is also written to that path as a game record (see :mod:`engine.conformance.records`).
     """
     game: Game = get_game(name)
     if bot not in BOTS:
@@ -67,6 +69,11 @@ def play_game(
         lines.extend(game.narrate(state, action, after))
         actions.append(action)
         state = after
+    if record is not None:
+        from engine.conformance.records import record_game, write_record
+
+        write_record(record, record_game(name, players=players, seed=seed, variant=variant, options=options,
+                                         actions=actions, claims=True))
     return lines, state
 
 
@@ -79,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         variant=args.variant,
         options=parse_options(args.option),
         bot=args.bot,
+        record=args.record,
     )
     if args.quiet:
         lines = lines[-12:]
@@ -96,5 +104,6 @@ def register(sub: Any) -> None:
     p.add_argument("--variant", default=None, help="variant name (default: the standard game)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
     p.add_argument("--bot", default="random", help="bot for every seat (default random)")
+    p.add_argument("--record", metavar="FILE", help="also write the game as a record (JSON Lines) to FILE")
     p.add_argument("--quiet", action="store_true", help="print only the last lines (the standings)")
     p.set_defaults(run=run)

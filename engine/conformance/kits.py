@@ -17,7 +17,8 @@ A kit knows, for one game:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from engine.errors import InputError
@@ -58,6 +59,17 @@ class GameKit(Protocol):
 
     def fact_clauses(self, fact: str) -> tuple[str, ...]:
         """The clause ids that decide the value of ``fact``."""
+        ...
+
+    game_over_clause: str
+    """The clause refusing any action once the game has ended."""
+
+    def step_clauses(self, game: Any, before: Any, action: Any, after: Any) -> tuple[str, ...]:
+        """The clauses a legal step exercises (tags of generated accept vectors)."""
+        ...
+
+    def illegal_candidates(self, game: Any, state: Any, rng: random.Random) -> Iterable[tuple[Any, str]]:
+        """Illegal actions worth trying at ``state`` (JSON form, one-line description), for reject vectors."""
         ...
 
 

@@ -486,8 +486,11 @@ class RecordWriter:
 def write_record(target: str | Path | IO[str], record: Record) -> None:
     """Write a whole record to a path or a text stream."""
     if isinstance(target, str | Path):
-        with Path(target).open("w", encoding="utf-8") as fh:
-            write_record(fh, record)
+        try:
+            with Path(target).open("w", encoding="utf-8") as fh:
+                write_record(fh, record)
+        except OSError as exc:
+            raise InputError(str(target), f"cannot write: {exc.strerror or exc}") from None
         return
     w = RecordWriter(target)
     w.header(record.header)
