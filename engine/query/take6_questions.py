@@ -80,7 +80,9 @@ def bullhead_rule(card: int) -> tuple[int, str]:
     value: int = _rules_module().bullheads(card)
     for row in read_toml(spec_dir(GAME) / "bullheads.toml")["rule"]:
         kind, n = row["when"], row.get("n")
-        if kind == "otherwise" or (kind == "equals" and card == n) or (kind == "multiple_of" and card % n == 0):
+        matches = (kind == "otherwise" or (kind == "equals" and card == n)
+                   or (kind == "multiple_of" and card % n == 0))
+        if matches:
             if row["bullheads"] != value:  # the table moved under us: say so rather than disagree
                 raise InputError("card", f"bullhead table and engine disagree on {card}")
             return value, str(row["clause"])
@@ -183,9 +185,9 @@ def placement_steps(rows: Sequence[Sequence[int]], placement: Any, capacity: int
     for clause in placement.clauses:
         if clause in ("T6-PLACE-1", "T6-PRO-1"):
             rivals = "; ".join(f"row {c.row} {c.side} {c.neighbour}: {c.difference}" for c in others)
+            tail = f"; others: {rivals})" if rivals else ", the only candidate)"
             detail = (f"{card} goes {where} {chosen.neighbour} of row {chosen.row} "
-                      f"(difference {chosen.difference}" + (f"; others: {rivals})" if rivals else ", the only "
-                                                             "candidate)"))
+                      f"(difference {chosen.difference}{tail}")
             steps.append(Step.of(clause, detail, placement.row))
         elif clause == "T6-PRO-2":
             steps.append(Step.of(clause, "only a row's first or last card counts, never a gap inside it"))
@@ -313,13 +315,16 @@ def setup_answer(players: int, variant: str | None, options: Mapping[str, Any]) 
     steps.append(Step.of("T6-PLACE-2", f"a row holds at most {r.capacity} cards", r.capacity))
     left = len(r.deck) - r.cards_dealt
     for cid in spec.clauses:
-        if cid not in {s.clause for s in steps} and cid in book and book[cid].topic in ("logic", "kids", "tactics"):
+        done = {s.clause for s in steps}
+        if cid not in done and cid in book and book[cid].topic in ("logic", "kids", "tactics"):
             steps.append(Step.of(cid, book[cid].topic))
-    value = {"variant": r.variant, "players": players, "deck": [r.deck[0], r.deck[-1]], "deck_size": len(r.deck),
+    value = {"variant": r.variant, "players": players, "deck": [r.deck[0], r.deck[-1]],
+             "deck_size": len(r.deck), "bullheads": sum(rules.bullheads(c) for c in r.deck),
              "hand_size": r.hand_size, "rows": r.rows, "row_capacity": r.capacity, "left_over": left,
              "deal": r.deal, "play": r.play}
     return Answer(
-        kind="setup", game=GAME, question=f"How is a {players}-player game of 6 nimmt! set up ({_title(variant)})?",
+        kind="setup", game=GAME,
+        question=f"How is a {players}-player game of 6 nimmt! set up ({_title(variant)})?",
         summary=f"{r.hand_size} cards each, {r.rows} rows of one card, deck {r.deck[0]}..{r.deck[-1]}; "
                 f"{left} card(s) stay out of play",
         value=value, steps=steps,
@@ -334,16 +339,17 @@ def end_answer(variant: str | None, options: Mapping[str, Any]) -> Answer:
     steps: list[Step] = []
     if r.end == "threshold":
         if r.display == "countdown":
-            steps.append(Step.of("T6-COUNT-1", f"everyone starts at {r.countdown_from} points and loses one per "
-                                 "bullhead; the game ends after a round in which someone is at 0 or below"))
+            steps.append(Step.of("T6-COUNT-1", f"everyone starts at {r.countdown_from} points and loses one "
+                                 "per bullhead; the game ends after a round in which someone is at 0 or "
+                                 "below"))
         steps.append(Step.of("T6-ROUND-2", "each round's bullheads are added to the players' totals"))
-        steps.append(Step.of("T6-END-1", f"the game ends after a round in which a total reaches {r.threshold}",
-                             r.threshold))
+        steps.append(Step.of("T6-END-1", "the game ends after a round in which a total reaches "
+                             f"{r.threshold}", r.threshold))
         summary = (f"after the round in which some player's total reaches {r.threshold} bullheads; "
                    f"the {r.winner} total wins, ties share")
     else:
-        steps.append(Step.of("T6-KIDS-3", f"the game is {r.rounds} round; it ends when every pile is played out",
-                             r.rounds))
+        steps.append(Step.of("T6-KIDS-3", f"the game is {r.rounds} round; it ends when every pile is "
+                             "played out", r.rounds))
         summary = f"after {r.rounds} round, when every pile is played; the {r.winner} total wins, ties share"
     steps.append(Step.of("T6-KIDS-4" if r.winner == "highest" else "T6-END-2",
                          f"the {'most' if r.winner == 'highest' else 'fewest'} bullheads win"))
@@ -363,7 +369,8 @@ def variants_answer() -> Answer:
         opts = [f"{o.name} ({'/'.join(o.values)})" for o in rules.OPTIONS.values() if name in o.variants]
         rows.append([name, spec.title, ", ".join(opts) or "—", ", ".join(spec.clauses)])
     steps = [Step.of("T6-VAR-1", "each variant is a row of the variants table")]
-    steps += [Step.of(o.clause, f"option {o.name} = {' | '.join(o.values)}: {o.doc}") for o in rules.OPTIONS.values()]
+    steps += [Step.of(o.clause, f"option {o.name} = {' | '.join(o.values)}: {o.doc}")
+              for o in rules.OPTIONS.values()]
     return Answer(kind="variants", game=GAME, question="Which variants and options does 6 nimmt! have?",
                   summary=", ".join(rules.VARIANTS), value=list(rules.VARIANTS), steps=steps,
                   headers=("variant", "what changes", "options", "clauses"), rows=rows)

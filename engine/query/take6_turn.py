@@ -80,7 +80,8 @@ def resolve_turn(rows: list[list[int]], cards: list[int], choose: list[str], var
         raise InputError("cards", "give the revealed cards of at least 2 players (one per seat)")
     rules = _rules_for(variant, len(cards), options)
     if rules.play != "simultaneous":
-        raise InputError("--variant", f"{rules.variant} has no simultaneous turn (cards are flipped one at a time)")
+        raise InputError("--variant", f"{rules.variant} has no simultaneous turn (cards are flipped one at "
+                         "a time)")
     if len(rows) != rules.rows:
         raise InputError("rows", f"{rules.variant} is played with {rules.rows} rows, got {len(rows)}")
     for c in cards:
@@ -97,7 +98,8 @@ def resolve_turn(rows: list[list[int]], cards: list[int], choose: list[str], var
     for r in clean:
         for c in r:
             if c not in rules.deck:
-                raise InputError("rows", f"card {c} is not in the {rules.variant} deck for {len(cards)} players")
+                raise InputError("rows", f"card {c} is not in the {rules.variant} deck for {len(cards)} "
+                                 "players")
     choices = _parse_choices(choose, cards)
     # A mid-round position the engine accepts: each player holds the revealed card and one spare (so the
     # round goes on after this turn); cards already played this round lie in the penalty piles (their
@@ -107,7 +109,8 @@ def resolve_turn(rows: list[list[int]], cards: list[int], choose: list[str], var
     spares, free = free[:n], free[n:]
     played = rules.cards_dealt - len(on_table) - 2 * n
     if played < 0:
-        raise InputError("rows", f"{len(on_table)} cards on the table is more than a round of {n} players deals")
+        raise InputError("rows", f"{len(on_table)} cards on the table: more than a round of {n} players "
+                         "deals")
     filler, stock = free[:played], sorted(free[played:])
     piles: list[list[int]] = [sorted(filler[p::n]) for p in range(n)]
     start_pen = [sum(t6.bullheads(c) for c in pile) for pile in piles]
@@ -157,8 +160,8 @@ def resolve_turn(rows: list[list[int]], cards: list[int], choose: list[str], var
                          for i, (r, h) in enumerate(zip(state.rows, heads, strict=True)))
         summary = (f"placed in ascending order; P{waiting['player']}'s {waiting['card']} fits no row, so the "
                    f"turn waits for P{waiting['player']} to choose a row to take")
-        notes.append(f"P{waiting['player']} may take any row: {opts}. The engine never chooses for the player; "
-                     f"give --choose {waiting['card']}=ROW to continue.")
+        notes.append(f"P{waiting['player']} may take any row: {opts}. The engine never chooses for the "
+                     f"player; give --choose {waiting['card']}=ROW to continue.")
     else:
         summary = "rows after the turn: " + " | ".join(" ".join(map(str, r)) for r in state.rows)
         took = [f"P{p} took {k} bullheads" for p, k in enumerate(value["penalties"]) if k]
@@ -196,13 +199,14 @@ def explain_action(game: Game, state: Any, action: Any, refusal: RuleViolation |
             placement = _place(state.rows, card, state.variant, dict(state.options))
             steps.extend(placement_steps(state.rows, placement, rules.capacity))
             value["placement"] = placement_value(state.rows, placement)
-            value["summary"] = (f"on the current rows {card} goes to row {placement.row}" if placement.row is not None
+            value["summary"] = (f"on the current rows {card} goes to row {placement.row}"
+                                if placement.row is not None
                                 else f"{card} fits no row: its player will choose a row to take")
             lower = [c for c, _p in state.pending if c < card]
             if isinstance(action, t6.Select):
-                notes.append("Cards revealed in the same turn are placed lowest first (T6-TURN-1), each on the rows "
-                             "as the earlier ones left them (T6-TURN-2); a lower card played by another player "
-                             "this turn can change where this one goes.")
+                notes.append("Cards revealed in the same turn are placed lowest first (T6-TURN-1), each on "
+                             "the rows as the earlier ones left them (T6-TURN-2); a lower card played by "
+                             "another player this turn can change where this one goes.")
             if lower:
                 notes.append(f"Lower cards still to be placed first: {lower}.")
     elif isinstance(action, t6.TakeRow):
@@ -224,7 +228,8 @@ def explain_action(game: Game, state: Any, action: Any, refusal: RuleViolation |
             headers = ("row", "cards", "bullheads")
             rows_t = tuple((str(i), " ".join(map(str, r)), str(h))
                            for i, (r, h) in enumerate(zip(state.rows, heads_all, strict=True)))
-            notes.append("Any row may be taken; the player chooses (the engine never chooses for the player).")
+            notes.append("Any row may be taken; the player chooses (the engine never chooses for the "
+                         "player).")
     if refusal is not None and refusal.clause == "T6-CHOOSE-1" and state.phase != "choose":
         notes.append("To make it legal: a row may be taken only when your revealed card fits no row and the "
                      "turn waits for your choice (T6-PLACE-3); now select a card instead.")
