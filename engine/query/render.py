@@ -29,8 +29,8 @@ def terminal_width(default: int = 100) -> int:
 def wrap(text: str, width: int, indent: str = "", first: str | None = None) -> list[str]:
     """Wrap ``text`` to ``width`` columns; ``first`` prefixes the first line (default ``indent``).
 
-    >>> wrap("one two three four", 12, indent="  ")
-    ['  one two', '  three four']
+    >>> wrap("one two three four five six seven eight", 24, indent="  ")
+    ['  one two three four', '  five six seven eight']
     """
     lead = indent if first is None else first
     out = textwrap.wrap(
