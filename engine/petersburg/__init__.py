@@ -1,0 +1,99 @@
+"""Saint Petersburg: the rules of ``spec/petersburg/`` interpreted behind the engine's Game protocol.
+
+Public API (names are stable; the conformance kit and the rules-query tool use them):
+
+* ``GAME`` - the :class:`engine.game.Game` object: ``new_game(players, seed=, variant=, options=, setup=)``,
+  ``to_act``, ``legal_actions``, ``apply`` (checked), ``apply_unchecked``, ``is_terminal``, ``result``,
+  ``observation``, ``state_to_json`` / ``state_from_json``, ``action_to_json`` / ``action_from_json``,
+  ``narrate``, ``describe_state``.  Variants: ``first`` (default), ``second``.  Options:
+  ``trading_discount`` (default true, SP-COST-5).
+* ``State`` - the immutable state (see :mod:`engine.petersburg.model` for its fields).
+* Actions (frozen, evaluable repr, each names its ``player``): ``Buy(player, card, source, displace)``,
+  ``Take(player, card, source)``, ``Play(player, card, displace)``, ``Pass(player)``,
+  ``Observe(player, stack)``, ``Discard(player, card)``, ``PubBuy(player, vp)``.
+* ``Setup(stacks=..., markers=...)`` - an explicit set-up; ``Setup.seeded(players, seed=)`` the seeded one.
+* ``cost_breakdown(state, player, card, *, source, displaced=None) -> CostBreakdown`` - the derivation the
+  engine charges; ``fast_cost`` is its hot-path twin (a property test checks they agree).
+* ``can_displace(trading_card, target) -> (ok, clause_id, reason)``; ``displacement_targets(state, player,
+  trading_card)``; ``variety_bonus(n)``; ``hand_limit(rules, area)``.
+* Catalog: ``CARDS`` (first edition), ``catalog(edition)``, ``Card``, ``card_names()`` (en/de/ru names),
+  ``resolve_card(name)``, ``ruleset(variant, options)``; effect registry ``HANDLERS``.
+
+>>> from engine.petersburg import GAME, cost_breakdown
+>>> state = GAME.new_game(4, seed=7)
+>>> len(state.upper), state.money
+(8, (25, 25, 25, 25))
+>>> cost_breakdown(state, 0, "Market", source="upper").cost
+5
+"""
+
+from engine.petersburg.catalog import (
+    CARDS,
+    Card,
+    Names,
+    Ruleset,
+    card_names,
+    catalog,
+    resolve_card,
+    ruleset,
+    variety_bonus,
+)
+from engine.petersburg.core import (
+    can_displace,
+    cost_breakdown,
+    displacement_targets,
+    fast_cost,
+    final_breakdown,
+    hand_limit,
+    seeded_setup,
+)
+from engine.petersburg.effects import HANDLERS
+from engine.petersburg.game import GAME, PetersburgGame
+from engine.petersburg.model import (
+    Action,
+    Buy,
+    CostBreakdown,
+    Discard,
+    Observe,
+    Pass,
+    Play,
+    PubBuy,
+    Reduction,
+    Setup,
+    State,
+    Take,
+)
+
+__all__ = [
+    "CARDS",
+    "GAME",
+    "HANDLERS",
+    "Action",
+    "Buy",
+    "Card",
+    "CostBreakdown",
+    "Discard",
+    "Names",
+    "Observe",
+    "Pass",
+    "PetersburgGame",
+    "Play",
+    "PubBuy",
+    "Reduction",
+    "Ruleset",
+    "Setup",
+    "State",
+    "Take",
+    "can_displace",
+    "card_names",
+    "catalog",
+    "cost_breakdown",
+    "displacement_targets",
+    "fast_cost",
+    "final_breakdown",
+    "hand_limit",
+    "resolve_card",
+    "ruleset",
+    "seeded_setup",
+    "variety_bonus",
+]
