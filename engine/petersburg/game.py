@@ -3,10 +3,10 @@
 >>> from engine.petersburg import GAME, Buy
 >>> s = GAME.new_game(2, seed=1)
 >>> GAME.to_act(s)
-(1,)
->>> a = next(a for a in GAME.legal_actions(s, 1) if isinstance(a, Buy))
+(0,)
+>>> a = next(a for a in GAME.legal_actions(s, 0) if isinstance(a, Buy))
 >>> GAME.narrate(s, a, GAME.apply(s, a))[0]
-'P1 buys Lumberjack from the upper row for 3 R (22 R left)'
+'P0 buys Shepherd from the upper row for 5 R (20 R left)'
 """
 
 from __future__ import annotations
