@@ -249,14 +249,14 @@ class Take6Kit:
                 if len(cards) > 1:
                     tags += ["T6-TURN-1", "T6-TURN-2"]
         elif isinstance(action, TakeRow):
-            tags += ["T6-CHOOSE-1", "T6-CHOOSE-2", "T6-PILE-1"]
+            tags += ["T6-ACT-1", "T6-CHOOSE-1", "T6-CHOOSE-2", "T6-PILE-1"]
             tags.append("T6-PRO-5" if rules.placement == "ends_and_starts" else "T6-PLACE-3")
             card = b.pending[0][0]
             tags += [self._bull[c] for c in b.rows[action.row]]
             rows[action.row] = (card,)
             cards = list(b.pending[1:])
         elif isinstance(action, Flip):
-            tags.append("T6-KIDS-2")
+            tags += ["T6-KIDS-2", "T6-ACT-1"]
             cards = [(b.hands[action.player][0], action.player)]
         elif isinstance(action, Draft):
             tags.append("T6-LOGIC-1")
@@ -284,8 +284,9 @@ class Take6Kit:
                 result = game.result(a)
                 if len(result.winners) > 1:
                     tags.append("T6-END-3")
-                tags += [c for c in self._variant_clauses(b.variant)
-                         if c in ("T6-KIDS-3", "T6-KIDS-4", "T6-COUNT-1")]
+                tags += [c for c in self._variant_clauses(b.variant) if c in ("T6-KIDS-3", "T6-KIDS-4")]
+                if rules.display == "countdown":
+                    tags.append("T6-COUNT-1")
             elif rules.deal == "draft":
                 tags.append("T6-LOGIC-3")
             if any(a.penalties[i] > b.penalties[i] for i in range(b.players)):

@@ -33,7 +33,8 @@ Public API
   ``result``); :func:`write_record` writes a whole :class:`Record` to a path or stream.
 * :func:`record_game`: the record of a game played by the reference engine from a seed, given its actions
   (replays it to capture the explicit set-up and, optionally, claims after every action).
-* :func:`schema` / :func:`validator`: the shipped schemas, for other tools.
+* :func:`schema` / :func:`validator` / :func:`fast_check`: the shipped schemas, for other tools
+  (``validator`` explains errors with ``jsonschema``; ``fast_check`` only answers yes or no, quickly).
 
 >>> import io
 >>> out = io.StringIO()
@@ -58,6 +59,7 @@ from attrs import field, frozen
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
+from engine.conformance.fastschema import Check, compile_schema
 from engine.errors import InputError
 
 __all__ = [
@@ -70,6 +72,7 @@ __all__ = [
     "RecordWriter",
     "ResultLine",
     "dumps_line",
+    "fast_check",
     "iter_record",
     "json_path",
     "read_record",
@@ -164,8 +167,25 @@ def schema_error(v: Draft202012Validator, data: Any) -> tuple[str, str] | None:
     return json_path(path), message
 
 
-def _check(v: Draft202012Validator, data: Any, where: str, prefix: Sequence[Any] = ()) -> None:
-    problem = schema_error(v, data)
+@functools.cache
+def fast_check(name: str, definition: str | None = None) -> Check:
+    """A compiled yes/no checker (:mod:`engine.conformance.fastschema`) for a schema or a ``$defs`` entry.
+
+    >>> fast_check("record", "result")({"type": "result", "scores": [1], "winners": []})
+    True
+    """
+    doc = schema(name)
+    if definition is None:
+        return compile_schema(doc)
+    if definition not in doc.get("$defs", {}):
+        raise InputError("schema", f"{name}.schema.json has no definition {definition!r}")
+    return compile_schema({"$ref": f"#/$defs/{definition}"}, doc)
+
+
+def _check(name: str, definition: str | None, data: Any, where: str, prefix: Sequence[Any] = ()) -> None:
+    if fast_check(name, definition)(data):
+        return
+    problem = schema_error(validator(name, definition), data)
     if problem is not None:
         path, message = problem
         full = json_path([*prefix, *([path] if path else [])])
@@ -303,10 +323,6 @@ def dumps_line(data: Mapping[str, Any]) -> str:
 # Reading
 
 
-def _game_schema_check(game: str, what: str, data: Any, where: str, prefix: Sequence[Any]) -> None:
-    _check(validator(game, what), data, where, prefix)
-
-
 def _parse_line(raw: str, where: str) -> dict[str, Any]:
     try:
         data = json.loads(raw)
@@ -355,8 +371,7 @@ def _iter_lines(fh: IO[str], label: str, validate_game: bool) -> Iterator[Record
     header: Header | None = None
     result_seen = False
     expected_index = 0
-    action_v = validator("record", "action")
-    game_action_v = game_claims_v = None
+    game: str | None = None
     lineno = 0
     try:
         for lineno, raw in enumerate(fh, start=1):
@@ -370,38 +385,37 @@ def _iter_lines(fh: IO[str], label: str, validate_game: bool) -> Iterator[Record
             if header is None:
                 if kind != "header":
                     raise InputError(f"{where}: type", f"the first line must be the header, got {kind!r}")
-                _check(validator("record", "header"), data, where)
-                game = data["game"]
+                _check("record", "header", data, where)
                 if validate_game:
-                    _game_schema_check(game, "setup", data["setup"], where, ["setup"])
+                    game = data["game"]
+                    _check(data["game"], "setup", data["setup"], where, ["setup"])
                     if "claims" in data:
-                        _game_schema_check(game, "claims", data["claims"], where, ["claims"])
-                    game_action_v = validator(game, "action")
-                    game_claims_v = validator(game, "claims")
+                        _check(data["game"], "claims", data["claims"], where, ["claims"])
                 header = Header(
-                    game=game, variant=data["variant"], options=data["options"], players=data["players"],
-                    setup=data["setup"], seed=data.get("seed"), source=data.get("source"),
-                    claims=data.get("claims"), comment=data.get("comment"), line=lineno,
+                    game=data["game"], variant=data["variant"], options=data["options"],
+                    players=data["players"], setup=data["setup"], seed=data.get("seed"),
+                    source=data.get("source"), claims=data.get("claims"), comment=data.get("comment"),
+                    line=lineno,
                 )
                 yield header
             elif kind == "header":
                 raise InputError(f"{where}: type", "a second header line (one record per file)")
             elif kind == "action":
-                _check(action_v, data, where)
+                _check("record", "action", data, where)
                 if data["index"] != expected_index:
                     raise InputError(f"{where}: index", f"expected {expected_index}, got {data['index']}")
                 if data["player"] >= header.players:
                     raise InputError(f"{where}: player",
                                      f"seat {data['player']} in a {header.players}-player game")
-                if game_action_v is not None:
-                    _check(game_action_v, data["action"], where, ["action"])
-                    if game_claims_v is not None and "claims" in data:
-                        _check(game_claims_v, data["claims"], where, ["claims"])
+                if game is not None:
+                    _check(game, "action", data["action"], where, ["action"])
+                    if "claims" in data:
+                        _check(game, "claims", data["claims"], where, ["claims"])
                 expected_index += 1
                 yield ActionLine(data["index"], data["player"], data["action"], data.get("claims"),
                                  data.get("comment"), line=lineno)
             else:
-                _check(validator("record", "result"), data, where)
+                _check("record", "result", data, where)
                 for key in ("scores", "ranking", "tiebreak"):
                     if key in data and key != "tiebreak" and len(data[key]) != header.players:
                         raise InputError(f"{where}: {key}",
