@@ -1,0 +1,491 @@
+"""Saint Petersburg questions: the cost of a card for a buyer owning some cards, whether a trading card may
+displace a card, the aristocrat variety bonus, a card's facts and names, the hand limit, the Pub, the final
+scoring, set-up and end of game — each answered by the engine's own functions (``cost_breakdown``,
+``can_displace``, ``variety_bonus``, ``hand_limit``, ``pub_capacity``, ``final_breakdown`` and the catalog).
+
+A "what if" position is the engine's own start position (``initial_state`` from a seeded set-up) with the
+asking player's play area, roubles and hand set as given; the cost and scoring functions read exactly those.
+
+>>> from engine.query.questions import ask
+>>> ask("cost", {"card": "Market", "owns": ["Market", "Market"]}).value["cost"]
+3
+>>> ask("bonus", {"distinct": 7}).value
+28
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.errors import IllegalSetup, InputError, RuleViolation
+from engine.game import Game
+from engine.query.explain import Explanation, register_explainer
+from engine.query.model import Answer, Step
+from engine.query.questions import Param, Question, game_handler, register
+from engine.spec import load_clauses, read_toml, spec_dir
+
+GAME = "petersburg"
+SOURCES = ("upper", "lower", "hand", "drawn")
+
+
+def _catalog() -> Any:
+    return importlib.import_module("engine.petersburg.catalog")
+
+
+def _core() -> Any:
+    return importlib.import_module("engine.petersburg.core")
+
+
+def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    from engine.play import parse_options
+
+    return parse_options(list(pairs))
+
+
+def _ruleset(variant: str | None, options: Mapping[str, Any]) -> Any:
+    try:
+        return _catalog().ruleset(variant, options)
+    except IllegalSetup as exc:
+        raise InputError("--variant" if exc.clause == "SP-VARIANT-1" else "--option", str(exc)) from None
+
+
+def kind_of(rs: Any, name: str, field: str) -> int:
+    """The card kind called ``name`` (the edition's name or any alias); InputError naming ``field``."""
+    k = rs.kind.get(name)
+    if k is None:
+        k = _catalog().resolve_card(name)
+    if k is None:
+        import difflib
+
+        hint = difflib.get_close_matches(name, list(rs.kind), n=3)
+        extra = f"; did you mean {', '.join(hint)}?" if hint else ""
+        raise InputError(field, f"no Saint Petersburg card called {name!r}{extra}")
+    return int(k)
+
+
+def position(rs: Any, owns: Sequence[str], money: int, hand: Sequence[str] = ()) -> Any:
+    """The engine's start position (2 players, seed 0) with seat 0's area, roubles and hand as given."""
+    core = _core()
+    start = core.initial_state(2, rs, core.seeded_setup(2, seed=0, variant=rs.variant))
+    area = tuple(sorted(kind_of(rs, n, "owns") for n in owns))
+    hand_k = tuple(sorted(kind_of(rs, n, "hand") for n in hand))
+    return start._replace(areas=(area, ()), money=(money, start.money[1]), hands=(hand_k, ()))
+
+
+def _owned_text(owns: Sequence[str]) -> str:
+    if not owns:
+        return "nothing"
+    counts: dict[str, int] = {}
+    for n in owns:
+        counts[n] = counts.get(n, 0) + 1
+    return ", ".join(f"{n} ×{c}" if c > 1 else n for n, c in counts.items())
+
+
+VARIANT = Param("variant", str, "edition: first (default) or second", required=False)
+OPTION = Param("option", str, "a game option NAME=VALUE, e.g. trading_discount=false (repeatable)",
+               required=False, many=True, metavar="NAME=VALUE")
+
+
+# --------------------------------------------------------------------------------------------------
+# cost
+
+
+def cost_steps(b: Any) -> list[Step]:
+    """The clause chain of an engine ``CostBreakdown``: printed cost, displaced card, each reduction,
+    the minimum of 1, and (when roubles are known) whether the buyer can pay."""
+    running = b.printed
+    steps = [Step.of("SP-COST-1", f"{b.card}: printed cost {b.printed}", running)]
+    if b.displaced is not None:
+        running -= b.displaced_value
+        steps.append(Step.of("SP-COST-7", f"displacing {b.displaced}: minus its value {b.displaced_value}",
+                             running))
+        if b.displaced_clause and b.displaced_clause != "SP-COST-7":
+            steps.append(Step.of(b.displaced_clause, f"{b.displaced} counts {b.displaced_value} when displaced"))
+    for r in b.reductions:
+        running -= r.amount
+        steps.append(Step.of(r.clause, f"minus {r.amount} {r.reason}", running))
+    if b.raw < b.minimum:
+        steps.append(Step.of("SP-COST-6", f"{b.raw} is below the minimum: the card costs {b.minimum}", b.cost))
+    else:
+        steps.append(Step.of("SP-COST-6", f"reductions add up; at least {b.minimum} rouble: {b.cost}", b.cost))
+    return steps
+
+
+def _cost(card: str, owns: list[str], row: str | None, displace: str | None, money: int | None,
+          variant: str | None, option: list[str]) -> Answer:
+    rs = _ruleset(variant, _parse_options(option))
+    core = _core()
+    k = kind_of(rs, card, "card")
+    name = rs.names[k]
+    owned = list(owns)
+    notes: list[str] = []
+    steps: list[Step] = []
+    if displace is not None:
+        t = kind_of(rs, displace, "displace")
+        ok, clause, reason = core.can_displace(name, rs.names[t], variant=rs.variant)
+        steps.append(Step.of(clause, reason, ok))
+        if not ok:
+            return Answer(kind="cost", game=GAME, question=f"What does {name} cost displacing {rs.names[t]}?",
+                          summary=f"{name} cannot displace {rs.names[t]}, so it cannot be bought that way",
+                          value={"cost": None, "legal": False, "clause": clause}, steps=steps)
+        if all(kind_of(rs, o, "owns") != t for o in owned):
+            owned.append(rs.names[t])
+            notes.append(f"The buyer must own the {rs.names[t]} to displace it (SP-TRADE-1); it is counted as "
+                         "owned.")
+    elif rs.is_trading[k]:
+        targets = sorted({rs.names[t] for t in rs.targets_of[k]})
+        raise InputError("displace", f"{name} is a trading card: say which card it displaces (--displace), "
+                         f"one of {', '.join(targets)} (SP-TRADE-1)")
+    source = row or ("hand" if False else "upper")
+    state = position(rs, owned, money if money is not None else 0)
+    try:
+        b = core.cost_breakdown(state, 0, name, source=source,
+                                displaced=rs.names[kind_of(rs, displace, "displace")] if displace else None)
+    except RuleViolation as exc:
+        raise InputError("card", str(exc)) from None
+    steps.extend(cost_steps(b))
+    if money is not None:
+        steps.append(Step.of("SP-BUY-2", f"the buyer has {money} roubles: "
+                             + ("enough" if b.affordable else f"{b.cost - money} short"), b.affordable))
+    if source == "hand":
+        notes.append("Played from the hand there is no lower-row reduction (SP-HAND-4).")
+    elif source == "drawn":
+        notes.append("A card drawn with the Observatory has no lower-row reduction (SP-OBS-4).")
+    value = {"card": b.card, "cost": b.cost, "printed": b.printed, "displaced": b.displaced,
+             "displaced_value": b.displaced_value, "reductions": [[r.amount, r.clause] for r in b.reductions],
+             "raw": b.raw, "minimum": b.minimum, "affordable": b.affordable if money is not None else None}
+    where = {"upper": "the upper row", "lower": "the lower row", "hand": "the hand",
+             "drawn": "the Observatory's draw"}[source]
+    disp = f", displacing {b.displaced}" if b.displaced else ""
+    summary = f"{b.cost} rouble{'s' if b.cost != 1 else ''}"
+    if money is not None:
+        summary += " — affordable" if b.affordable else f" — not affordable with {money}"
+    return Answer(
+        kind="cost", game=GAME,
+        question=f"What does {b.card} cost from {where}{disp} for a player owning {_owned_text(owned)}?",
+        summary=summary, value=value, steps=steps, notes=notes,
+    )
+
+
+register(Question(
+    "cost", GAME, "the cost of a card for a buyer owning some cards, from a row or the hand, with the derivation",
+    (Param("card", str, "the card to buy or play"),
+     Param("owns", str, "cards in the buyer's play area (repeat a name for copies)", required=False, many=True,
+           metavar="CARD"),
+     Param("row", str, "where the card comes from (default upper)", required=False, choices=SOURCES),
+     Param("displace", str, "for a trading card: the card it displaces", required=False, metavar="CARD"),
+     Param("money", int, "the buyer's roubles (to say whether they can pay)", required=False),
+     VARIANT, OPTION),
+    _cost,
+    ("arbiter ask cost Market --owns Market Market",
+     "arbiter ask cost Bank --displace \"Potjomkin's Village\" --owns 'Carpenter Workshop' --row lower"),
+))
+
+
+# --------------------------------------------------------------------------------------------------
+# displace
+
+
+def _displace(trading: str, target: str, variant: str | None) -> Answer:
+    rs = _ruleset(variant, {})
+    k = kind_of(rs, trading, "trading")
+    t = kind_of(rs, target, "target")
+    ok, clause, reason = _core().can_displace(rs.names[k], rs.names[t], variant=rs.variant)
+    steps = [Step.of(clause, reason, ok)]
+    if ok:
+        steps.append(Step.of("SP-TRADE-1", f"the displaced {rs.names[t]} goes to the discard pile"))
+        steps.append(Step.of("SP-COST-7", f"{rs.names[k]} then costs {rs.cost[k]} minus {rs.names[t]}'s value "
+                             f"{rs.dval[t]}, before the usual reductions, at least 1"))
+    else:
+        targets = sorted({rs.names[x] for x in rs.targets_of[k]})
+        if targets:
+            steps.append(Step(None, f"{rs.names[k]} may displace: {', '.join(targets)}"))
+    return Answer(kind="displace", game=GAME, question=f"Can {rs.names[k]} displace {rs.names[t]}?",
+                  summary=("yes — " if ok else "no — ") + reason, value=ok, steps=steps)
+
+
+register(Question(
+    "displace", GAME, "whether a trading card may displace a given card (pairings, colours, trading cards)",
+    (Param("trading", str, "the trading card", metavar="TRADING_CARD"),
+     Param("target", str, "the card it would displace", metavar="CARD"), VARIANT),
+    _displace,
+    ("arbiter ask displace 'Gold Smelter' 'Czar and Carpenter'", "arbiter ask displace Bank Harbor"),
+))
+
+
+# --------------------------------------------------------------------------------------------------
+# bonus
+
+
+def _variety_clause(n: int) -> str:
+    rows = read_toml(spec_dir(GAME) / "scoring.toml").get("variety", [])
+    last = max((r["distinct"] for r in rows), default=0)
+    for r in rows:
+        if r["distinct"] == min(n, last):
+            return str(r["clause"])
+    return "SP-END-4"
+
+
+def _bonus(distinct: int) -> Answer:
+    if distinct < 0:
+        raise InputError("distinct", f"a number of different aristocrats is 0 or more, got {distinct}")
+    vp = _catalog().variety_bonus(distinct)
+    steps = [Step.of(_variety_clause(distinct), f"{min(distinct, 10)} different aristocrats: {vp} VP", vp)]
+    if distinct > 10:
+        steps.append(Step.of("SP-END-5", f"{distinct} different aristocrats score as 10", vp))
+    return Answer(kind="bonus", game=GAME,
+                  question=f"How many VP are {distinct} different aristocrats worth at the final scoring?",
+                  summary=f"{vp} VP", value=vp, steps=steps,
+                  notes=["Red trading cards count as aristocrats; each name counts once (SP-END-4)."])
+
+
+register(Question(
+    "bonus", GAME, "the final-scoring bonus for n different aristocrats",
+    (Param("distinct", int, "number of different aristocrats", metavar="N"),),
+    _bonus,
+    ("arbiter ask bonus 7", "arbiter ask bonus 12"),
+))
+
+
+# --------------------------------------------------------------------------------------------------
+# card facts
+
+
+def _card(name: str, variant: str | None) -> Answer:
+    rs = _ruleset(variant, {})
+    k = kind_of(rs, name, "name")
+    c = rs.cards[k]
+    names = _catalog().card_names().get(c.key)
+    income = []
+    if c.roubles:
+        income.append(f"{c.roubles} R")
+    if c.vp:
+        income.append(f"{c.vp} VP")
+    effect = f"{c.effect} ({', '.join(f'{a}={b}' for a, b in c.params)})" if c.effect else "—"
+    rows = [["stack", c.stack], ["colour", c.colour], ["cost", str(c.cost)],
+            ["income", " + ".join(income) or "—"], ["copies", str(c.copies)], ["effect", effect]]
+    if c.trading:
+        rows.append(["displaces", ", ".join(sorted({rs.names[t] for t in rs.targets_of[k]}))])
+    if names is not None:
+        rows.append(["names", "; ".join([*names.en, *names.de, *names.ru])])
+    book = load_clauses(GAME)
+    steps = [Step.of(c.clause, f"{c.name}: {c.stack} card, cost {c.cost}, {c.copies} cop"
+                     f"{'y' if c.copies == 1 else 'ies'}")]
+    if c.effect:
+        for cid, clause in book.items():
+            if f"effect {c.effect}" in clause.text and cid != c.clause:
+                steps.append(Step.of(cid, f"effect {c.effect}"))
+    value = {"key": c.key, "name": c.name, "stack": c.stack, "colour": c.colour, "cost": c.cost,
+             "roubles": c.roubles, "vp": c.vp, "copies": c.copies, "effect": c.effect,
+             "trading": c.trading}
+    return Answer(kind="card", game=GAME, question=f"What is the card {c.name}?",
+                  summary=f"{c.colour} {c.stack} card, cost {c.cost}, income {' + '.join(income) or 'none'}, "
+                          f"{c.copies} in the stack",
+                  value=value, headers=("fact", "value"), rows=rows, steps=steps)
+
+
+register(Question(
+    "card", GAME, "a card's facts: stack, colour, cost, income, copies, effect, names in every language",
+    (Param("name", str, "a card name in any language or edition (e.g. 'Zar Peter')", metavar="CARD"), VARIANT),
+    _card,
+    ("arbiter ask card 'Zar Peter'", "arbiter ask card Abbot --variant second"),
+))
+
+
+# --------------------------------------------------------------------------------------------------
+# hand limit, Pub
+
+
+def _handlimit(owns: list[str], variant: str | None) -> Answer:
+    rs = _ruleset(variant, {})
+    area = tuple(sorted(kind_of(rs, n, "owns") for n in owns))
+    limit = _core().hand_limit(rs, area)
+    steps = [Step.of("SP-HAND-2", f"the hand limit is 3 unless an effect raises it: {limit}", limit)]
+    if any(rs.hand_limit[k] > 3 for k in area):
+        steps.append(Step.of("SP-WAREHOUSE-1", f"a hand_limit effect in the area raises it to {limit}", limit))
+    return Answer(kind="handlimit", game=GAME,
+                  question=f"How many cards may a player owning {_owned_text(owns)} hold in hand?",
+                  summary=f"{limit} cards", value=limit, steps=steps,
+                  notes=["Losing the raising card keeps the cards in hand, but no card may be taken until the "
+                         "hand is below the limit again (SP-HAND-3)."])
+
+
+register(Question(
+    "handlimit", GAME, "the hand limit of a player owning some cards",
+    (Param("owns", str, "cards in the player's area", required=False, many=True, metavar="CARD"), VARIANT),
+    _handlimit,
+    ("arbiter ask handlimit --owns Warehouse",),
+))
+
+
+def _pub(money: int, owns: list[str], variant: str | None) -> Answer:
+    rs = _ruleset(variant, {})
+    if money < 0:
+        raise InputError("money", f"roubles are 0 or more, got {money}")
+    area = tuple(sorted(kind_of(rs, n, "owns") for n in owns))
+    vp = _core().pub_capacity(rs, area, money)
+    pubs = sum(1 for k in area if rs.pub_max[k])
+    steps = [Step.of("SP-PUB-1", f"{pubs} Pub(s) owned, {money} roubles: at most {vp} VP this building scoring",
+                     vp)]
+    return Answer(kind="pub", game=GAME,
+                  question=f"How many VP can a player owning {_owned_text(owns)} buy at the Pub with {money} "
+                           "roubles?",
+                  summary=f"at most {vp} VP", value=vp, steps=steps)
+
+
+register(Question(
+    "pub", GAME, "how many VP a player can buy at the Pub right after the building scoring",
+    (Param("money", int, "the player's roubles"),
+     Param("owns", str, "cards in the player's area (Pubs)", required=False, many=True, metavar="CARD"),
+     VARIANT),
+    _pub,
+    ("arbiter ask pub 9 --owns Pub", "arbiter ask pub 30 --owns Pub Pub"),
+))
+
+
+# --------------------------------------------------------------------------------------------------
+# final scoring
+
+
+def _final(owns: list[str], money: int, hand: list[str], variant: str | None) -> Answer:
+    rs = _ruleset(variant, {})
+    if money < 0:
+        raise InputError("money", f"roubles are 0 or more, got {money}")
+    state = position(rs, owns, money, hand)
+    b = _core().final_breakdown(state, 0)
+    steps = [
+        Step.of(_variety_clause(b["distinct"]), f"{b['distinct']} different aristocrats: {b['variety']} VP",
+                b["variety"]),
+        Step.of("SP-END-6", f"{money} roubles: {b['money']} VP", b["money"]),
+        Step.of("SP-END-7", f"{len(hand)} card(s) in hand: {b['hand']} VP", b["hand"]),
+    ]
+    if b["distinct"] > 10:
+        steps.insert(1, Step.of("SP-END-5", "more than 10 different aristocrats score as 10"))
+    return Answer(kind="final", game=GAME,
+                  question=f"What does the final scoring add for a player owning {_owned_text(owns)}, with "
+                           f"{money} roubles and {len(hand)} card(s) in hand?",
+                  summary=f"{b['total']:+d} VP", value=b, steps=steps,
+                  notes=["The roubles are kept: they break a tie on VP (SP-END-8)."])
+
+
+register(Question(
+    "final", GAME, "the final-scoring VP of a player: aristocrat variety, money, cards in hand",
+    (Param("owns", str, "cards in the player's area", required=False, many=True, metavar="CARD"),
+     Param("money", int, "the player's roubles", required=False, default=0),
+     Param("hand", str, "cards in the player's hand", required=False, many=True, metavar="CARD"),
+     VARIANT),
+    _final,
+    ("arbiter ask final --owns Author Administrator Pope --money 27 --hand Market",),
+))
+
+
+# --------------------------------------------------------------------------------------------------
+# set-up, end, variants
+
+
+@game_handler("setup", GAME)
+def setup_answer(players: int, variant: str | None, options: Mapping[str, Any]) -> Answer:
+    """Set-up of a Saint Petersburg game for ``players``, from the set-up table the engine deals with."""
+    catalog = _catalog()
+    rs = _ruleset(variant, options)
+    if players not in catalog.SETUPS:
+        raise InputError("players", f"Saint Petersburg is for {min(catalog.SETUPS)} to {max(catalog.SETUPS)} "
+                         f"players, got {players}")
+    spec = catalog.SETUPS[players]
+    stacks = {s: sum(rs.cards[k].copies for k in kinds) for s, kinds in zip(catalog.STACKS, rs.stack_kinds,
+                                                                              strict=True)}
+    steps = [
+        Step.of("SP-GAME-1", f"{players} player(s)"),
+        Step.of("SP-SETUP-1", "four shuffled stacks: " + ", ".join(f"{s} {n}" for s, n in stacks.items())),
+        Step.of("SP-SETUP-2", f"each player starts with {spec.money} roubles, 0 VP, empty hand and area",
+                spec.money),
+        Step.of(spec.clause, f"start-player markers per seat: {sorted(spec.markers, reverse=True)}"),
+        Step.of("SP-SETUP-4", f"{spec.first_workers} workers face up in the upper row", spec.first_workers),
+    ]
+    value = {"players": players, "money": spec.money, "first_workers": spec.first_workers,
+             "markers": sorted(spec.markers, reverse=True), "stacks": stacks}
+    return Answer(kind="setup", game=GAME, question=f"How is a {players}-player game of Saint Petersburg set up?",
+                  summary=f"{spec.money} roubles each, {spec.first_workers} workers in the upper row, "
+                          f"markers {sorted(spec.markers, reverse=True)}",
+                  value=value, steps=steps)
+
+
+@game_handler("end", GAME)
+def end_answer(variant: str | None, options: Mapping[str, Any]) -> Answer:
+    """When Saint Petersburg ends and how the final scoring and the winner are decided."""
+    _ruleset(variant, options)
+    catalog = _catalog()
+    book = load_clauses(GAME)
+    ids = [c.id for c in book.values() if c.topic in ("end", "final scoring", "result")]
+    steps = [Step.of(cid, book[cid].topic) for cid in ids]
+    final = dict(catalog.FINAL)
+    value = {"clauses": ids, "roubles_per_vp": final.get("roubles_per_vp"),
+             "vp_per_hand_card": final.get("vp_per_hand_card"), "variety_max": catalog.variety_bonus(99)}
+    return Answer(kind="end", game=GAME, question="When does a game of Saint Petersburg end, and who wins?",
+                  summary="after the trading card phase of the round in which a stack placed its last card; "
+                          "then variety bonus, 1 VP per 10 roubles, -5 VP per card in hand; most VP wins, "
+                          "ties to the most roubles",
+                  value=value, steps=steps)
+
+
+@game_handler("variants", GAME)
+def variants_answer() -> Answer:
+    """The editions and options of Saint Petersburg."""
+    catalog = _catalog()
+    rows = [[name, edition, "SP-VARIANT-1" + (", SP-EDITION-1, SP-MARI-2" if edition != "first" else "")]
+            for name, edition in catalog.VARIANTS.items()]
+    steps = [Step.of("SP-VARIANT-1", "two editions")]
+    steps += [Step.of(o.clause, f"option {o.name} (default {str(o.default).lower()}): {o.description}")
+              for o in catalog.OPTIONS.values()]
+    return Answer(kind="variants", game=GAME, question="Which variants and options does Saint Petersburg have?",
+                  summary=", ".join(catalog.VARIANTS) + "; options: " + ", ".join(catalog.OPTIONS),
+                  value={"variants": list(catalog.VARIANTS), "options": list(catalog.OPTIONS)},
+                  headers=("variant", "edition", "clauses"), rows=rows, steps=steps)
+
+
+# --------------------------------------------------------------------------------------------------
+# explain
+
+
+@register_explainer(GAME)
+def explain_petersburg(game: Game, state: Any, action: Any, refusal: RuleViolation | None) -> Explanation:
+    """The cost derivation of a buy or a play (through ``cost_breakdown``), and what would make it legal."""
+    core = _core()
+    model = importlib.import_module("engine.petersburg.model")
+    steps: list[Step] = []
+    notes: list[str] = []
+    value: dict[str, Any] = {}
+    if isinstance(action, (model.Buy, model.Play)):
+        source = "hand" if isinstance(action, model.Play) else action.source
+        try:
+            b = core.cost_breakdown(state, action.player, action.card, source=source, displaced=action.displace)
+        except RuleViolation:
+            b = None
+        if b is not None:
+            steps.extend(cost_steps(b))
+            steps.append(Step.of("SP-BUY-2", f"player {action.player} has {b.money} roubles: "
+                                 + ("enough" if b.affordable else f"{b.cost - b.money} short"), b.affordable))
+            value["cost"] = b.cost
+            value["summary"] = f"costs {b.cost} rouble{'s' if b.cost != 1 else ''}"
+            if not b.affordable:
+                notes.append(f"To make it legal: have at least {b.cost} roubles ({b.cost - b.money} more), or "
+                             "lower the cost (an identical card owned, the lower row, a Carpenter Workshop / "
+                             "Gold Smelter).")
+        rs = state.rules
+        k = rs.kind.get(action.card)
+        if k is not None and rs.is_trading[k]:
+            try:
+                targets = core.displacement_targets(state, action.player, action.card)
+            except RuleViolation:
+                targets = ()
+            if refusal is not None and refusal.clause in ("SP-TRADE-1", "SP-TRADE-3", "SP-TRADE-5"):
+                if targets:
+                    notes.append(f"To make it legal: displace one of {', '.join(targets)}.")
+                else:
+                    allowed = sorted({rs.names[t] for t in rs.targets_of[k]})
+                    notes.append(f"To make it legal: first own a card {action.card} may displace "
+                                 f"({', '.join(allowed)}); a trading card may still be taken into hand "
+                                 "without a target (SP-HAND-5).")
+    return Explanation(steps=tuple(steps), notes=tuple(notes), value=value)
