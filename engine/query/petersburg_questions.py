@@ -102,18 +102,21 @@ def cost_steps(b: Any) -> list[Step]:
         steps.append(Step.of("SP-COST-7", f"displacing {b.displaced}: minus its value {b.displaced_value}",
                              running))
         if b.displaced_clause and b.displaced_clause != "SP-COST-7":
-            steps.append(Step.of(b.displaced_clause, f"{b.displaced} counts {b.displaced_value} when displaced"))
+            steps.append(Step.of(b.displaced_clause,
+                                 f"{b.displaced} counts {b.displaced_value} when displaced"))
     for r in b.reductions:
         running -= r.amount
         steps.append(Step.of(r.clause, f"minus {r.amount} {r.reason}", running))
     if b.raw < b.minimum:
-        steps.append(Step.of("SP-COST-6", f"{b.raw} is below the minimum: the card costs {b.minimum}", b.cost))
+        steps.append(Step.of("SP-COST-6", f"{b.raw} is below the minimum: the card costs {b.minimum}",
+                             b.cost))
     else:
-        steps.append(Step.of("SP-COST-6", f"reductions add up; at least {b.minimum} rouble: {b.cost}", b.cost))
+        steps.append(Step.of("SP-COST-6", f"reductions add up; at least {b.minimum} rouble: {b.cost}",
+                             b.cost))
     return steps
 
 
-def _cost(card: str, owns: list[str], row: str | None, displace: str | None, money: int | None,
+def _cost(*, card: str, owns: list[str], row: str | None, displace: str | None, money: int | None,
           variant: str | None, option: list[str]) -> Answer:
     rs = _ruleset(variant, _parse_options(option))
     core = _core()
@@ -132,8 +135,8 @@ def _cost(card: str, owns: list[str], row: str | None, displace: str | None, mon
                           value={"cost": None, "legal": False, "clause": clause}, steps=steps)
         if all(kind_of(rs, o, "owns") != t for o in owned):
             owned.append(rs.names[t])
-            notes.append(f"The buyer must own the {rs.names[t]} to displace it (SP-TRADE-1); it is counted as "
-                         "owned.")
+            notes.append(f"The buyer must own the {rs.names[t]} to displace it (SP-TRADE-1); it is counted "
+                         "as owned.")
     elif rs.is_trading[k]:
         targets = sorted({rs.names[t] for t in rs.targets_of[k]})
         raise InputError("displace", f"{name} is a trading card: say which card it displaces (--displace), "
@@ -170,10 +173,11 @@ def _cost(card: str, owns: list[str], row: str | None, displace: str | None, mon
 
 
 register(Question(
-    "cost", GAME, "the cost of a card for a buyer owning some cards, from a row or the hand, with the derivation",
+    "cost", GAME,
+    "the cost of a card for a buyer owning some cards, from a row or the hand, with the derivation",
     (Param("card", str, "the card to buy or play"),
-     Param("owns", str, "cards in the buyer's play area (repeat a name for copies)", required=False, many=True,
-           metavar="CARD"),
+     Param("owns", str, "cards in the buyer's play area (repeat a name for copies)", required=False,
+           many=True, metavar="CARD"),
      Param("row", str, "where the card comes from (default upper)", required=False, choices=SOURCES),
      Param("displace", str, "for a trading card: the card it displaces", required=False, metavar="CARD"),
      Param("money", int, "the buyer's roubles (to say whether they can pay)", required=False),
@@ -196,8 +200,8 @@ def _displace(trading: str, target: str, variant: str | None) -> Answer:
     steps = [Step.of(clause, reason, ok)]
     if ok:
         steps.append(Step.of("SP-TRADE-1", f"the displaced {rs.names[t]} goes to the discard pile"))
-        steps.append(Step.of("SP-COST-7", f"{rs.names[k]} then costs {rs.cost[k]} minus {rs.names[t]}'s value "
-                             f"{rs.dval[t]}, before the usual reductions, at least 1"))
+        steps.append(Step.of("SP-COST-7", f"{rs.names[k]} then costs {rs.cost[k]} minus {rs.names[t]}'s "
+                             f"value {rs.dval[t]}, before the usual reductions, at least 1"))
     else:
         targets = sorted({rs.names[x] for x in rs.targets_of[k]})
         if targets:
@@ -288,7 +292,8 @@ def _card(name: str, variant: str | None) -> Answer:
 
 register(Question(
     "card", GAME, "a card's facts: stack, colour, cost, income, copies, effect, names in every language",
-    (Param("name", str, "a card name in any language or edition (e.g. 'Zar Peter')", metavar="CARD"), VARIANT),
+    (Param("name", str, "a card name in any language or edition (e.g. 'Zar Peter')", metavar="CARD"),
+     VARIANT),
     _card,
     ("arbiter ask card 'Zar Peter'", "arbiter ask card Abbot --variant second"),
 ))
@@ -304,12 +309,13 @@ def _handlimit(owns: list[str], variant: str | None) -> Answer:
     limit = _core().hand_limit(rs, area)
     steps = [Step.of("SP-HAND-2", f"the hand limit is 3 unless an effect raises it: {limit}", limit)]
     if any(rs.hand_limit[k] > 3 for k in area):
-        steps.append(Step.of("SP-WAREHOUSE-1", f"a hand_limit effect in the area raises it to {limit}", limit))
+        steps.append(Step.of("SP-WAREHOUSE-1", f"a hand_limit effect in the area raises it to {limit}",
+                             limit))
     return Answer(kind="handlimit", game=GAME,
                   question=f"How many cards may a player owning {_owned_text(owns)} hold in hand?",
                   summary=f"{limit} cards", value=limit, steps=steps,
-                  notes=["Losing the raising card keeps the cards in hand, but no card may be taken until the "
-                         "hand is below the limit again (SP-HAND-3)."])
+                  notes=["Losing the raising card keeps the cards in hand, but no card may be taken until "
+                         "the hand is below the limit again (SP-HAND-3)."])
 
 
 register(Question(
@@ -327,8 +333,8 @@ def _pub(money: int, owns: list[str], variant: str | None) -> Answer:
     area = tuple(sorted(kind_of(rs, n, "owns") for n in owns))
     vp = _core().pub_capacity(rs, area, money)
     pubs = sum(1 for k in area if rs.pub_max[k])
-    steps = [Step.of("SP-PUB-1", f"{pubs} Pub(s) owned, {money} roubles: at most {vp} VP this building scoring",
-                     vp)]
+    steps = [Step.of("SP-PUB-1", f"{pubs} Pub(s) owned, {money} roubles: at most {vp} VP this building "
+                     "scoring", vp)]
     return Answer(kind="pub", game=GAME,
                   question=f"How many VP can a player owning {_owned_text(owns)} buy at the Pub with {money} "
                            "roubles?",
@@ -406,7 +412,8 @@ def setup_answer(players: int, variant: str | None, options: Mapping[str, Any]) 
     ]
     value = {"players": players, "money": spec.money, "first_workers": spec.first_workers,
              "markers": sorted(spec.markers, reverse=True), "stacks": stacks}
-    return Answer(kind="setup", game=GAME, question=f"How is a {players}-player game of Saint Petersburg set up?",
+    return Answer(kind="setup", game=GAME,
+                  question=f"How is a {players}-player game of Saint Petersburg set up?",
                   summary=f"{spec.money} roubles each, {spec.first_workers} workers in the upper row, "
                           f"markers {sorted(spec.markers, reverse=True)}",
                   value=value, steps=steps)
@@ -439,7 +446,8 @@ def variants_answer() -> Answer:
     steps = [Step.of("SP-VARIANT-1", "two editions")]
     steps += [Step.of(o.clause, f"option {o.name} (default {str(o.default).lower()}): {o.description}")
               for o in catalog.OPTIONS.values()]
-    return Answer(kind="variants", game=GAME, question="Which variants and options does Saint Petersburg have?",
+    return Answer(kind="variants", game=GAME,
+                  question="Which variants and options does Saint Petersburg have?",
                   summary=", ".join(catalog.VARIANTS) + "; options: " + ", ".join(catalog.OPTIONS),
                   value={"variants": list(catalog.VARIANTS), "options": list(catalog.OPTIONS)},
                   headers=("variant", "edition", "clauses"), rows=rows, steps=steps)
@@ -460,7 +468,8 @@ def explain_petersburg(game: Game, state: Any, action: Any, refusal: RuleViolati
     if isinstance(action, (model.Buy, model.Play)):
         source = "hand" if isinstance(action, model.Play) else action.source
         try:
-            b = core.cost_breakdown(state, action.player, action.card, source=source, displaced=action.displace)
+            b = core.cost_breakdown(state, action.player, action.card, source=source,
+                                    displaced=action.displace)
         except RuleViolation:
             b = None
         if b is not None:
@@ -470,9 +479,9 @@ def explain_petersburg(game: Game, state: Any, action: Any, refusal: RuleViolati
             value["cost"] = b.cost
             value["summary"] = f"costs {b.cost} rouble{'s' if b.cost != 1 else ''}"
             if not b.affordable:
-                notes.append(f"To make it legal: have at least {b.cost} roubles ({b.cost - b.money} more), or "
-                             "lower the cost (an identical card owned, the lower row, a Carpenter Workshop / "
-                             "Gold Smelter).")
+                notes.append(f"To make it legal: have at least {b.cost} roubles ({b.cost - b.money} more), "
+                             "or lower the cost (an identical card owned, the lower row, a Carpenter "
+                             "Workshop / Gold Smelter).")
         rs = state.rules
         k = rs.kind.get(action.card)
         if k is not None and rs.is_trading[k]:
