@@ -54,7 +54,8 @@ def format_report(report: FuzzReport, *, out: str | None) -> list[str]:
     lines.append("")
     lines.extend(div.describe())
     if report.first is not None and report.shrunk:
-        lines.append(f"  (first found after {report.first.steps} actions; shrunk to {div.steps})")
+        lines.append(f"  (first found after {report.first.steps} actions, in a {report.first.setup.players}-"
+                     f"player game; shrunk to {div.steps} actions, {div.setup.players} players)")
     lines.append("")
     where = f"written to {out}" if out else "use --out FILE to save it"
     lines.append(f"record ({where}; 'arbiter check' replays it):")
@@ -88,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
             max_steps=args.max_steps,
             seed=args.seed,
             shrink=not args.no_shrink,
+            reuse=args.reuse,
             progress=progress,
         )
     except PeerFailure as exc:
@@ -126,6 +128,9 @@ def register(sub: Any) -> None:
     p.add_argument("--timeout", type=_positive(float, "--timeout"), default=5.0,
                    help="seconds the peer has to answer one message (default 5)")
     p.add_argument("--no-shrink", action="store_true", help="report the first divergence as found")
+    p.add_argument("--reuse", action="store_true",
+                   help="keep a peer that played a game properly for the next one (faster; default: a fresh "
+                   "process per game)")
     p.add_argument("--out", metavar="FILE", help="write the divergence's record to FILE")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.set_defaults(run=run)

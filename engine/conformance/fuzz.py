@@ -61,7 +61,7 @@ from engine.conformance.protocol import (
     new_request,
     state_request,
 )
-from engine.conformance.records import ActionLine, Header, Record
+from engine.conformance.records import ActionLine, Header, Record, ResultLine
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
 
@@ -129,6 +129,8 @@ class Divergence:
     peer_claims: Mapping[str, Any] | None = None
     clauses: tuple[str, ...] = ()
     peer_name: str = ""
+    peer_result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    """The peer's ``(scores, winners)`` of a finished game, when they are what differs."""
 
     @property
     def steps(self) -> int:
@@ -151,12 +153,15 @@ class Divergence:
                 lines[-1] = evolve(last, claims=dict(self.peer_claims), comment=comment)
             else:
                 header_claims = dict(self.peer_claims)
-        elif lines:
+        elif lines and self.peer_result is None:
             lines[-1] = evolve(lines[-1], comment=comment)
         header = Header(game=s.game, variant=s.variant, options=dict(s.options), players=s.players,
                         setup=s.setup, source=source, claims=header_claims,
                         comment=comment if not lines else None)
-        return Record(header, tuple(lines))
+        result = None
+        if self.peer_result is not None:
+            result = ResultLine(self.peer_result[0], self.peer_result[1], comment=comment)
+        return Record(header, tuple(lines), result)
 
     def describe(self) -> list[str]:
         """Readable lines for a terminal."""
@@ -235,7 +240,7 @@ def seeded_setup(game: Game, kit: Any, setup: GameSetup, seed: int) -> Any:
     """An explicit set-up (JSON) drawn from ``seed`` by the reference engine.
 
     The reference plays a random game from the seed to its end, and the kit turns the states it went
-    through into the explicit set-up that reproduces every chance event of that game (every round's deal).
+    through into the explicit set-up that reproduces every chance event of that game.
     """
     state = game.new_game(setup.players, seed=seed, variant=setup.variant, options=dict(setup.options))
     states = [state]
@@ -248,11 +253,59 @@ def seeded_setup(game: Game, kit: Any, setup: GameSetup, seed: int) -> Any:
     return kit.setup_to_json(kit.explicit_setup(states))
 
 
+class SetupMaker:
+    """How set-ups of one game are generated: the generic maker draws a seed and lets the reference deal
+    (:func:`seeded_setup`); a game may register a finer one whose draws shrink card by card."""
+
+    def draw(self, draw: st.DrawFn, game: Game, kit: Any, setup: GameSetup, max_steps: int) -> Any:
+        """The explicit set-up (JSON) of one generated game."""
+        return seeded_setup(game, kit, setup, draw(st.integers(0, 2**32 - 1)))
+
+    def covers(self, setup: GameSetup, state: Any) -> bool:
+        """Whether the set-up still decides every chance event up to ``state`` (else the game stops)."""
+        return True
+
+
+class Take6Setups(SetupMaker):
+    """6 nimmt!: one deal per round, each a permutation of the variant's deck cut into hands then row
+    starters (so shrinking moves toward hands 1..10, 11..20, ...); logic rounds draw the first drafter.
+
+    The number of rounds is drawn too (shrinking toward one); the game stops when it would need a round
+    the set-up does not deal, since the reference would then fall back to its seeded deal.
+    """
+
+    MAX_ROUNDS = 12
+
+    def draw(self, draw: st.DrawFn, game: Game, kit: Any, setup: GameSetup, max_steps: int) -> Any:
+        from engine.take6.rules import rules_for
+
+        rules = rules_for(setup.variant, setup.players, dict(setup.options))
+        n, h = setup.players, rules.hand_size
+        most = max(1, min(self.MAX_ROUNDS, max_steps // max(1, n * h) + 1))
+        rounds = draw(st.integers(1, most))
+        out: list[dict[str, Any]] = []
+        for _ in range(rounds):
+            if rules.deal == "draft":
+                out.append({"type": "draft_start", "player": draw(st.integers(0, n - 1))})
+                continue
+            order = draw(st.permutations(rules.deck))[: rules.cards_dealt]
+            out.append({"type": "deal", "hands": [list(order[p * h : (p + 1) * h]) for p in range(n)],
+                        "rows": list(order[n * h :])})
+        return out
+
+    def covers(self, setup: GameSetup, state: Any) -> bool:
+        return int(state.round) <= len(setup.setup)
+
+
+SETUP_MAKERS: dict[str, SetupMaker] = {"take6": Take6Setups()}
+"""Game name → its set-up maker (others use the generic :class:`SetupMaker`)."""
+
+
 def setups(
-    offered: Mapping[str, Sequence[str]], players: Sequence[int] | None = None
+    offered: Mapping[str, Sequence[str]], players: Sequence[int] | None = None, max_steps: int = 1000
 ) -> st.SearchStrategy[GameSetup]:
     """Game set-ups for the games/variants ``offered`` (shrinking: first game, first variant, fewest
-    players, seed 0)."""
+    players, then the maker's own draws)."""
     from engine.conformance.kits import get_kit
 
     @st.composite
@@ -264,9 +317,9 @@ def setups(
         if not counts:
             raise InputError("--players", f"{name} is played by {game.min_players} to {game.max_players}")
         n = data(st.sampled_from(counts))
-        seed = data(st.integers(0, 2**32 - 1))
         base = GameSetup(name, variant, n, None)
-        return evolve(base, setup=seeded_setup(game, get_kit(name), base, seed))
+        maker = SETUP_MAKERS.get(name, SetupMaker())
+        return evolve(base, setup=maker.draw(data, game, get_kit(name), base, max_steps))
 
     return draw()
 
@@ -308,9 +361,10 @@ class _Game:
         self.probes = 0
 
     def diverge(self, kind: str, message: str, *, trigger: tuple[int, Any] | None = None,
-                claims: Mapping[str, Any] | None = None, clauses: Sequence[str] = ()) -> DivergenceFound:
+                claims: Mapping[str, Any] | None = None, clauses: Sequence[str] = (),
+                result: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> DivergenceFound:
         div = Divergence(kind, message, self.setup, tuple(self.actions), trigger, claims, tuple(clauses),
-                         self.peer_name)
+                         self.peer_name, result)
         return _FOUND[kind](div)
 
     def ask(self, message: Mapping[str, Any], trigger: tuple[int, Any] | None = None) -> Any:
@@ -334,12 +388,11 @@ class _Game:
         terminal = game.is_terminal(state)
         to_act = tuple(game.to_act(state))
         scores = tuple(facts["scores"]) if "scores" in facts else reply.scores
-        shown = {"to_act": list(reply.to_act), "scores": list(reply.scores), **claims}
         if reply.terminal != terminal:
             say = "over" if reply.terminal else "not over"
             rules = "over" if terminal else f"not over (seats {list(to_act)} must act)"
             raise self.diverge("terminal", f"the peer says the game is {say}; the rules say it is {rules}",
-                               claims=shown)
+                               claims={"over": reply.terminal} if "over" in self.kit.fact_names else None)
         if tuple(sorted(reply.to_act)) != tuple(sorted(to_act)):
             raise self.diverge("to_act", f"the peer says seats {list(reply.to_act)} must act; "
                                f"the rules say {list(to_act)}", claims={"to_act": list(reply.to_act)})
@@ -351,7 +404,7 @@ class _Game:
             assert reply.winners is not None
             if tuple(sorted(reply.winners)) != winners:
                 raise self.diverge("winners", f"the peer's winners are {sorted(reply.winners)}; "
-                                   f"the rules say {list(winners)}")
+                                   f"the rules say {list(winners)}", result=(reply.scores, reply.winners))
         for name, value in claims.items():
             if value != facts.get(name):
                 raise self.diverge("claim", f"the peer claims {name} = {_short(value)}; the rules say "
@@ -467,7 +520,8 @@ def play_game(setup: GameSetup, chooser: Chooser, transport: Transport, *, max_s
     reply = g.ask(new_request(setup.game, setup.variant, setup.players, setup.setup, setup.options))
     if isinstance(reply, Refusal):
         raise g.diverge("setup", f"the peer refuses the set-up: {reply.error}: {reply.message}")
-    while len(g.actions) < max_steps:
+    maker = SETUP_MAKERS.get(setup.game, SetupMaker())
+    while len(g.actions) < max_steps and maker.covers(setup, g.state):
         if g.compare():
             break
         g.step(chooser)
@@ -504,6 +558,7 @@ def fuzz(
     max_steps: int = 1000,
     seed: int | None = None,
     shrink: bool = True,
+    reuse: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> FuzzReport:
     """Fuzz the peer that ``factory`` starts; returns a report with the shrunk divergence, if any.
@@ -511,6 +566,9 @@ def fuzz(
     ``games`` / ``variants`` / ``players`` restrict what is generated (default: everything the peer offers
     in its ``hello``); ``examples`` is the number of games generated before shrinking; ``max_steps`` caps a
     game's length; ``seed`` makes the run reproducible.  A peer that fails ``hello`` raises PeerFailure.
+
+    Every game gets a fresh peer process, unless ``reuse``: then a peer that answered a whole game properly
+    plays the next one too (``new`` must reset it completely), and only a failed one is restarted.
     """
     started = time.perf_counter()
     hello = peer_hello(factory)
@@ -519,25 +577,33 @@ def fuzz(
         raise InputError("--game", f"the peer offers no game to fuzz (it offers {dict(hello.games)})")
     counters = {"games": 0, "steps": 0, "probes": 0}
     found: list[Divergence] = []
-    strategy = setups(offered, players)
+    strategy = setups(offered, players, max_steps)
+
+    kept: list[Transport] = []
 
     def run_one(data: st.DataObject) -> None:
         setup = data.draw(strategy, label="set-up")
         chooser = Chooser(data.draw)
-        transport = factory()
+        transport = kept.pop() if kept else factory()
+        healthy = True  # Hypothesis may stop an example between two requests: the peer is still in step
         try:
             steps, probes = play_game(setup, chooser, transport, max_steps=max_steps, peer_name=hello.name)
             counters["steps"] += steps
             counters["probes"] += probes
         except DivergenceFound as exc:
             counters["steps"] += exc.divergence.steps
+            healthy = exc.divergence.kind not in ("crash", "timeout", "garbage")
             if not found and progress is not None:
-                progress(f"found: {exc.divergence.kind} after {exc.divergence.steps} actions; shrinking ...")
+                what = "; shrinking ..." if shrink else ""
+                progress(f"found: {exc.divergence.kind} after {exc.divergence.steps} actions{what}")
             found.append(exc.divergence)
             raise
         finally:
             counters["games"] += 1
-            transport.close()
+            if reuse and healthy:
+                kept.append(transport)
+            else:
+                transport.close()
 
     phases = [Phase.explicit, Phase.generate] + ([Phase.shrink] if shrink else [])
     test = settings(
@@ -563,6 +629,9 @@ def fuzz(
         final = found[-1] if found else None
         if final is None:
             raise
+    finally:
+        for transport in kept:
+            transport.close()
     return FuzzReport(
         peer=hello.name,
         games=counters["games"],

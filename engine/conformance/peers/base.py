@@ -94,7 +94,7 @@ class ReferencePeer:
         for name in game_names():
             try:
                 out[name] = list(get_game(name).variants)
-            except ImportError:
+            except (ImportError, AttributeError):  # a game package not (yet) present
                 continue
         return out
 
