@@ -159,13 +159,13 @@ def explain(game: str, state: Any, action_json: Any) -> Answer:
     explainer = EXPLAINERS.get(game)
     extra = explainer(g, state, action, refusal) if explainer else Explanation()
     player = _action_player(action)
-    shown = _show(g.action_to_json(action))
+    shown = _short(g.action_to_json(action))
     value: dict[str, Any] = {"legal": refusal is None, "player": player,
                              "clause": refusal.clause if refusal else None, **extra.value}
     steps = list(extra.steps)
     notes = list(extra.notes)
     if refusal is not None:
-        steps.append(Step.of(refusal.clause, f"refused: {refusal.message}"))
+        steps.insert(0, Step.of(refusal.clause, f"refused: {refusal.message}"))
         summary = f"illegal — {refusal.clause}: {refusal.message}"
         if not any(n.startswith("To make it legal") for n in notes):
             notes.append(_legal_hint(g, state, player))
@@ -182,7 +182,7 @@ def explain(game: str, state: Any, action_json: Any) -> Answer:
 
 def _refused_outright(g: Game, state: Any, action_json: Any, exc: RuleViolation) -> Answer:
     return Answer(
-        kind="explain", game=g.name, question=f"May this action be played: {_show(action_json)}?",
+        kind="explain", game=g.name, question=f"May this action be played: {_short(action_json)}?",
         summary=f"illegal — {exc.clause}: {exc.message}",
         value={"legal": False, "player": None, "clause": exc.clause},
         steps=[Step.of(exc.clause, f"refused: {exc.message}")],
@@ -196,7 +196,15 @@ def _show(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
 
 
-def _legal_hint(g: Game, state: Any, player: int | None, limit: int = 12) -> str:
+def _short(data: Any) -> str:
+    """An action's JSON form in a few words: ``buy card=Market, source=lower``."""
+    if not isinstance(data, dict):
+        return _show(data)
+    rest = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("type", "player") and v is not None)
+    return f"{data.get('type', '?')} {rest}".strip()
+
+
+def _legal_hint(g: Game, state: Any, player: int | None, limit: int = 8) -> str:
     """What would be legal instead: who must act now, and that player's legal actions."""
     if g.is_terminal(state):
         return "To make it legal: nothing — the game is over."
@@ -204,6 +212,6 @@ def _legal_hint(g: Game, state: Any, player: int | None, limit: int = 12) -> str
     if player is None or player not in acting:
         return f"To make it legal: it must be the turn of one of seats {list(acting)} (they must act now)."
     actions = g.legal_actions(state, player)
-    shown = ", ".join(_show(g.action_to_json(a)) for a in actions[:limit])
+    shown = "; ".join(_short(g.action_to_json(a)) for a in actions[:limit])
     more = f" … and {len(actions) - limit} more" if len(actions) > limit else ""
     return f"To make it legal: choose one of player {player}'s {len(actions)} legal actions: {shown}{more}."

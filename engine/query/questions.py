@@ -252,11 +252,14 @@ register(Question(
 
 def _disputed(game: str | None) -> Answer:
     clauses = rulesref.disputed(game)
-    rows = [[c.id, c.text, c.alternative or "—"] for c in clauses]
+    steps = []
+    for c in clauses:
+        other = f" Other reading: {c.alternative}." if c.alternative else " No variant reads it otherwise."
+        steps.append(Step.of(c.id, f"why: {c.ruling}{other}"))
     return Answer(
         kind="disputed", game=game, question="Where do the seeds disagree or fall silent, and how does the "
-        "engine rule?", summary=f"{len(clauses)} ruling(s)", value=[c.id for c in clauses],
-        headers=("clause", "the engine's ruling", "other reading") if rows else (), rows=rows,
+        "engine rule?", summary=f"{len(clauses)} ruling(s): " + ", ".join(c.id for c in clauses),
+        value=[c.id for c in clauses], steps=steps,
     )
 
 

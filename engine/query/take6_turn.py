@@ -210,7 +210,7 @@ def explain_action(game: Game, state: Any, action: Any, refusal: RuleViolation |
             if lower:
                 notes.append(f"Lower cards still to be placed first: {lower}.")
     elif isinstance(action, t6.TakeRow):
-        if 0 <= action.row < len(state.rows):
+        if 0 <= action.row < len(state.rows) and (refusal is None or state.phase == "choose"):
             row = state.rows[action.row]
             heads = sum(t6.bullheads(c) for c in row)
             card = state.pending[0][0] if state.pending else None

@@ -1,0 +1,48 @@
+"""docs/faq.md runs: every answer's ```faq block is executed through ``arbiter ask`` and must still give the
+value and apply the clauses it shows, so the FAQ cannot drift from the engine."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from engine.query.faq import FaqEntry, check_entry, read_faq
+
+FAQ = Path(__file__).resolve().parent.parent / "docs" / "faq.md"
+ENTRIES = read_faq(FAQ)
+
+
+def test_at_least_thirty_questions_per_game() -> None:
+    """The FAQ holds at least 30 executable questions in each game's section, each under its own question."""
+    counts = Counter(e.section for e in ENTRIES)
+    assert counts["6 nimmt!"] >= 30, counts
+    assert counts["Saint Petersburg"] >= 30, counts
+    questions = [e.question for e in ENTRIES]
+    assert all(q.startswith("Q: ") for q in questions)
+    assert len(set(questions)) == len(questions), "a question is asked twice"
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=[f"line{e.line}" for e in ENTRIES])
+def test_faq_answer_still_holds(entry: FaqEntry) -> None:
+    """The block's command gives the stated value / clauses / summary, or the stated refusal."""
+    problems = check_entry(entry)
+    assert not problems, "\n".join(problems)
+
+
+def test_every_faq_block_checks_something_of_the_engine() -> None:
+    """No block is vacuous: each states a value, a clause, a summary or an error to check."""
+    for e in ENTRIES:
+        assert e.has_value or e.clauses or e.summary or e.error, f"line {e.line}: nothing checked"
+
+
+def test_a_wrong_expectation_is_caught() -> None:
+    """The checker is not vacuous either: a wrong value and a clause the answer does not apply are reported."""
+    wrong = FaqEntry("6 nimmt!", "Q: demo", "arbiter ask bullheads 55", 1, value=5, clauses=("T6-BULL-2",))
+    problems = check_entry(wrong)
+    assert len(problems) == 2
+    refused = FaqEntry("6 nimmt!", "Q: demo", "arbiter ask bullheads 0", 1, error="cards")
+    assert check_entry(refused) == []
+    not_refused = FaqEntry("6 nimmt!", "Q: demo", "arbiter ask bullheads 1", 1, error="cards")
+    assert check_entry(not_refused)
