@@ -1,0 +1,1096 @@
+"""The 6 nimmt! interpreter: set-up, transitions, results, observations, JSON and narration.
+
+Every number comes from the tables of :mod:`engine.take6.rules`; every card is placed by
+:func:`engine.take6.placement.locate` (or, for the standard placement on the hot path, by
+:func:`~engine.take6.placement.fast_end_row`, which a property test checks against it).
+
+Both API tiers share one transition function, :func:`_step`; :meth:`Take6.apply` validates first and
+raises an :class:`~engine.errors.IllegalAction` naming the clause.  :meth:`Take6.narrate` re-runs
+:func:`_step` with a log, so the story it tells is the transition the engine made.
+
+>>> state = GAME.new_game(2, seed=1, setup=Deal(hands=((1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+...                                                    (11, 12, 13, 14, 15, 16, 17, 18, 19, 20)),
+...                                             rows=(30, 40, 50, 60)))
+>>> state = GAME.apply(state, Select(0, 1))
+>>> state = GAME.apply(state, Select(1, 11))
+>>> state.phase, GAME.to_act(state), GAME.legal_actions(state, 0)[:2]
+('choose', (0,), (TakeRow(player=0, row=0), TakeRow(player=0, row=1)))
+>>> state = GAME.apply(state, TakeRow(0, 2))
+>>> state.rows, state.penalties
+(((30,), (40,), (1, 11), (60,)), (3, 0))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.errors import GameOver, IllegalAction, IllegalSetup, InputError, NotYourTurn
+from engine.game import Result
+from engine.spec import ClauseBook
+from engine.take6.model import Action, Deal, Draft, DraftStart, Flip, Select, Setup, State, TakeRow
+from engine.take6.placement import Placement, locate
+from engine.take6.rules import BULLHEADS, CLAUSES, GAME_INFO, OPTIONS, VARIANTS, Rules, rules_for
+
+__all__ = ["GAME", "Take6", "deal_order", "derived_seed"]
+
+_new = tuple.__new__
+_MAXP = GAME_INFO.max_players
+_MAXC = len(BULLHEADS) - 1
+_ALL = tuple(tuple(range(n)) for n in range(_MAXP + 1))
+_ZEROS = tuple((0,) * n for n in range(_MAXP + 1))
+_EMPTY = tuple(((),) * n for n in range(_MAXP + 1))
+# Interned actions: _SELECT[p][c] is Select(p, c); legal_actions maps a hand through it.
+_SELECT = tuple(tuple(Select(p, c) for c in range(_MAXC + 1)) for p in range(_MAXP))
+_DRAFT = tuple(tuple(Draft(p, c) for c in range(_MAXC + 1)) for p in range(_MAXP))
+_TAKE = tuple(tuple(TakeRow(p, r) for r in range(16)) for p in range(_MAXP))
+_FLIP = tuple((Flip(p),) for p in range(_MAXP))
+_BH = BULLHEADS
+SEED_STRIDE = 65536
+
+
+def derived_seed(seed: int, round_number: int) -> int:
+    """The integer seeding ``random.Random`` for a round's deal: ``seed * 65536 + round``.
+
+    >>> derived_seed(7, 2)
+    458754
+    """
+    return seed * SEED_STRIDE + round_number
+
+
+def deal_order(rules: Rules, seed: int, round_number: int) -> list[int]:
+    """The seeded deal of a round (T6-SETUP-4): ``k`` cards drawn from the sorted deck, where ``k`` is
+    players times hand size plus rows.  Player p receives cards ``p*H .. p*H+H-1`` of the result (kids: in
+    pile order, top card first), and row i starts with card ``n*H + i``.
+
+    It equals ``random.Random(derived_seed(seed, round)).sample(deck, k)`` (a test checks this), which for
+    every deck and ``k`` here is CPython's pool algorithm: ``pool = list(deck)``; for ``i`` in ``0..k-1``:
+    ``j = randbelow(len(deck) - i)``, the i-th card is ``pool[j]``, then
+    ``pool[j] = pool[len(deck) - i - 1]``.
+    ``randbelow(m)`` draws ``r = getrandbits(m.bit_length())`` from MT19937 until ``r < m``.
+
+    >>> deal_order(rules_for("standard", 2), 0, 1)[:5]
+    [18, 73, 98, 9, 33]
+    """
+    return _draw(rules.deck, rules.cards_dealt, derived_seed(seed, round_number))[0]
+
+
+def _draw(deck: Sequence[int], k: int, derived: int) -> tuple[list[int], list[int]]:
+    """``(drawn, left)``: the k cards of :func:`deal_order` and the pool's remaining cards (unsorted)."""
+    getrandbits = random.Random(derived).getrandbits
+    pool = list(deck)
+    n = len(pool)
+    drawn = [0] * k
+    for i in range(k):
+        m = n - i
+        bits = m.bit_length()
+        j = getrandbits(bits)
+        while j >= m:
+            j = getrandbits(bits)
+        drawn[i] = pool[j]
+        pool[j] = pool[m - 1]
+    return drawn, pool[: n - k]
+
+
+# --------------------------------------------------------------------------------------------------
+# Dealing a round
+
+
+def _deal(
+    rules: Rules, s_seed: int, rnd: int, deals: tuple[Setup, ...], *, prev_start: int, log: list[str] | None
+) -> tuple[
+    str,
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[int, ...], ...],
+    tuple[int, ...],
+    int,
+    tuple[Setup, ...],
+    tuple[int, ...],
+]:
+    """Set up round ``rnd``: returns (phase, hands, rows, stock, start, remaining deals, to_act)."""
+    n = rules.players
+    explicit: Setup | None = None
+    if deals:
+        explicit, deals = deals[0], deals[1:]
+    if rules.deal == "draft":
+        if isinstance(explicit, DraftStart):
+            start = explicit.player
+        elif rnd > 1 and rules.option_map.get("logic_start") == "rotate":
+            start = (prev_start + 1) % n
+        else:
+            start = random.Random(derived_seed(s_seed, rnd)).randrange(n)
+        if log is not None:
+            log.append(
+                f"Round {rnd}: cards {rules.deck[0]}..{rules.deck[-1]} lie face up; "
+                f"P{start} drafts first (T6-LOGIC-1)."
+            )
+        return "draft", _EMPTY[n], (), rules.deck, start, deals, (start,)
+    h = rules.hand_size
+    if isinstance(explicit, Deal):
+        hands = explicit.hands
+        row_cards: Sequence[int] = explicit.rows
+        dealt = {c for hand in hands for c in hand} | set(row_cards)
+        stock = tuple(c for c in rules.deck if c not in dealt)
+        source = "explicit deal"
+    else:
+        order, left = _draw(rules.deck, rules.cards_dealt, derived_seed(s_seed, rnd))
+        hands = tuple(tuple(order[p * h : (p + 1) * h]) for p in range(n))
+        row_cards = order[n * h :]
+        left.sort()
+        stock = tuple(left)
+        source = f"seeded deal {derived_seed(s_seed, rnd)}"
+    flip = rules.play == "flip"
+    if not flip:
+        hands = tuple(tuple(sorted(hand)) for hand in hands)
+    rows = tuple((c,) for c in row_cards)
+    if log is not None:
+        what = "face-down piles" if flip else "hands"
+        log.append(
+            f"Round {rnd}: {n} {what} of {h} cards ({source}) [T6-SETUP-4]; rows start with "
+            f"{', '.join(str(c) for c in row_cards)}."
+        )
+    if flip:
+        return "flip", hands, rows, stock, 0, deals, (0,)
+    return "select", hands, rows, stock, 0, deals, _ALL[n]
+
+
+def _check_setup(rules: Rules, setup: object) -> tuple[Setup, ...]:
+    """Validate explicit set-ups (T6-SETUP-5, T6-LOGIC-1) and return them as a tuple, one per round."""
+    if setup is None:
+        return ()
+    if isinstance(setup, Deal | DraftStart):
+        items: tuple[object, ...] = (setup,)
+    elif isinstance(setup, Sequence) and not isinstance(setup, str):
+        items = tuple(setup)
+    else:
+        raise IllegalSetup(
+            "T6-SETUP-5", f"setup must be a Deal, a DraftStart or a sequence of them, got {setup!r}"
+        )
+    n, h = rules.players, rules.hand_size
+    deck = set(rules.deck)
+    out: list[Setup] = []
+    for i, item in enumerate(items, start=1):
+        where = f"set-up of round {i}"
+        if rules.deal == "draft":
+            if not isinstance(item, DraftStart):
+                raise IllegalSetup(
+                    "T6-LOGIC-1", f"{where}: the logic variant drafts its hands; give DraftStart(player)"
+                )
+            if not isinstance(item.player, int) or not 0 <= item.player < n:
+                raise IllegalSetup(
+                    "T6-LOGIC-1", f"{where}: start player must be a seat 0..{n - 1}, got {item.player!r}"
+                )
+            out.append(item)
+            continue
+        if not isinstance(item, Deal):
+            raise IllegalSetup(
+                "T6-SETUP-5", f"{where}: expected a Deal(hands=..., rows=...), got {type(item).__name__}"
+            )
+        if len(item.hands) != n:
+            raise IllegalSetup("T6-SETUP-5", f"{where}: {len(item.hands)} hands for {n} players")
+        for p, hand in enumerate(item.hands):
+            if len(hand) != h:
+                raise IllegalSetup(
+                    "T6-SETUP-5", f"{where}: player {p}'s hand has {len(hand)} cards, must have {h}"
+                )
+        if len(item.rows) != rules.rows:
+            raise IllegalSetup("T6-SETUP-5", f"{where}: {len(item.rows)} row cards, must be {rules.rows}")
+        seen: set[int] = set()
+        for card in [c for hand in item.hands for c in hand] + list(item.rows):
+            if isinstance(card, bool) or not isinstance(card, int) or card not in deck:
+                raise IllegalSetup(
+                    "T6-SETUP-5",
+                    f"{where}: card {card!r} is not in the deck {rules.deck[0]}..{rules.deck[-1]}",
+                )
+            if card in seen:
+                raise IllegalSetup("T6-SETUP-5", f"{where}: card {card} is dealt twice")
+            seen.add(card)
+        out.append(item)
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------------------------------
+# Transitions (shared by both tiers)
+
+
+def _bullheads_of(cards: Sequence[int]) -> int:
+    return sum(map(_BH.__getitem__, cards))
+
+
+def _names(cards: Sequence[int]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+# State field indices (State is a NamedTuple; the hot path builds new states by slicing the old one):
+#   0 rules  1 seed  2 round  3 phase  4 rows  5 pending  6 piles  7 penalties  8 stock  9 start  10 deals
+#   11 hands  12 selected  13 to_act
+
+
+def _resolve(
+    s: State,
+    rows_t: tuple[tuple[int, ...], ...],
+    pending: tuple[tuple[int, int], ...],
+    piles_t: tuple[tuple[int, ...], ...],
+    penalties_t: tuple[int, ...],
+    *,
+    hands: tuple[tuple[int, ...], ...],
+    log: list[str] | None,
+) -> State:
+    """Place the revealed cards of ``pending`` in ascending order (T6-TURN-1, T6-TURN-2); pause on a card
+    that fits nowhere (T6-PLACE-3 / T6-PRO-5) with its player to act, else finish the turn."""
+    rules = s[0]
+    rows = list(rows_t)
+    piles: list[tuple[int, ...]] | None = None
+    penalties: list[int] | None = None
+    cap = rules.capacity
+    fast = log is None and rules.placement == "ends"
+    for k, (card, p) in enumerate(pending):
+        if fast:
+            r = -1
+            best_end = 0
+            for i, row in enumerate(rows):
+                end = row[-1]
+                if best_end < end < card:
+                    r = i
+                    best_end = end
+            side_end = True
+        else:
+            pl = locate(rows, card, rules.placement, cap, rules.tie_to_start)
+            r = -1 if pl.row is None else pl.row
+            side_end = pl.side == "end"
+            if log is not None:
+                log.append(_describe_placement(p, pl, rows))
+        if r < 0:
+            return _new(
+                State,
+                (
+                    rules,
+                    s[1],
+                    s[2],
+                    "choose",
+                    tuple(rows),
+                    pending[k:],
+                    piles_t if piles is None else tuple(piles),
+                    penalties_t if penalties is None else tuple(penalties),
+                    s[8],
+                    s[9],
+                    s[10],
+                    hands,
+                    _ZEROS[rules.players],
+                    (p,),
+                ),
+            )
+        row = rows[r]
+        if len(row) >= cap:
+            if piles is None or penalties is None:
+                piles = list(piles_t)
+                penalties = list(penalties_t)
+            piles[p] = piles[p] + row
+            penalties[p] += _bullheads_of(row)
+            rows[r] = (card,)
+        elif side_end:
+            rows[r] = (*row, card)
+        else:
+            rows[r] = (card, *row)
+    return _after_turn(
+        s,
+        tuple(rows),
+        piles_t if piles is None else tuple(piles),
+        penalties_t if penalties is None else tuple(penalties),
+        hands,
+        last=pending[-1][1],
+        log=log,
+    )
+
+
+def _describe_placement(p: int, pl: Placement, rows: Sequence[tuple[int, ...]]) -> str:
+    cited = ", ".join(pl.clauses)
+    if pl.row is None:
+        return f"  P{p}'s {pl.card} fits no row: P{p} must choose a row to take [{cited}]."
+    row = rows[pl.row]
+    where = "after" if pl.side == "end" else "before"
+    neighbour = row[-1] if pl.side == "end" else row[0]
+    text = f"  P{p}'s {pl.card} goes {where} {neighbour} in row {pl.row}"
+    if len(pl.candidates) > 1:
+        others = ", ".join(f"{c.neighbour} (+{c.difference})" for c in pl.candidates)
+        text += f", the closest of {others}"
+    if pl.sixth:
+        text += (
+            f"; as the row's 6th card it takes {_names(row)} ({_plural(_bullheads_of(row), 'bullhead')}) "
+            f"for P{p}, and {pl.card} starts row {pl.row}"
+        )
+    return text + f" [{cited}]."
+
+
+def _after_turn(
+    s: State,
+    rows: tuple[tuple[int, ...], ...],
+    piles: tuple[tuple[int, ...], ...],
+    penalties: tuple[int, ...],
+    hands: tuple[tuple[int, ...], ...],
+    *,
+    last: int,
+    log: list[str] | None,
+) -> State:
+    """After a turn's cards are all placed: the next turn, or the end of the round (T6-ROUND-1)."""
+    rules = s[0]
+    n = rules.players
+    if rules.play == "flip":
+        if any(hands):
+            return _new(
+                State,
+                (
+                    rules,
+                    s[1],
+                    s[2],
+                    "flip",
+                    rows,
+                    (),
+                    piles,
+                    penalties,
+                    s[8],
+                    s[9],
+                    s[10],
+                    hands,
+                    _ZEROS[n],
+                    ((last + 1) % n,),
+                ),
+            )
+    elif hands[0]:
+        return _new(
+            State,
+            (
+                rules,
+                s[1],
+                s[2],
+                "select",
+                rows,
+                (),
+                piles,
+                penalties,
+                s[8],
+                s[9],
+                s[10],
+                hands,
+                _ZEROS[n],
+                _ALL[n],
+            ),
+        )
+    return _end_round(s, rows, piles, penalties, hands, log=log)
+
+
+def _end_round(
+    s: State,
+    rows: tuple[tuple[int, ...], ...],
+    piles: tuple[tuple[int, ...], ...],
+    penalties: tuple[int, ...],
+    hands: tuple[tuple[int, ...], ...],
+    *,
+    log: list[str] | None,
+) -> State:
+    """Score the round (T6-ROUND-2) and end the game (T6-END-1, T6-KIDS-3) or deal the next round."""
+    rules = s[0]
+    n = rules.players
+    if rules.end == "threshold":
+        assert rules.threshold is not None
+        over = max(penalties) >= rules.threshold
+    else:
+        assert rules.rounds is not None
+        over = s.round >= rules.rounds
+    if log is not None:
+        sign = "-" if rules.display == "countdown" else "+"
+        parts = [f"P{p} {sign}{_bullheads_of(piles[p])} = {_shown(rules, penalties[p])}" for p in range(n)]
+        unit = "points left" if rules.display == "countdown" else "bullheads"
+        log.append(f"Round {s.round} ends ({unit}): {', '.join(parts)} [T6-ROUND-2].")
+    if over:
+        state = _new(
+            State,
+            (rules, s[1], s[2], "over", rows, (), piles, penalties, s[8], s[9], s[10], hands, _ZEROS[n], ()),
+        )
+        if log is not None:
+            log.extend(_standings(state, rules))
+        return state
+    phase, hands, new_rows, stock, start, deals, to_act = _deal(
+        rules, s[1], s[2] + 1, s[10], prev_start=s[9], log=log
+    )
+    return _new(
+        State,
+        (
+            rules,
+            s[1],
+            s[2] + 1,
+            phase,
+            new_rows,
+            (),
+            _EMPTY[n],
+            penalties,
+            stock,
+            start,
+            deals,
+            hands,
+            _ZEROS[n],
+            to_act,
+        ),
+    )
+
+
+def _shown(rules: Rules, penalty: int) -> str:
+    if rules.countdown_from is not None:
+        return str(rules.countdown_from - penalty)
+    return str(penalty)
+
+
+def _standings(s: State, rules: Rules) -> list[str]:
+    res = _result(s, rules)
+    unit = "points left" if rules.display == "countdown" else "bullheads"
+    lines = [f"Game over after round {s.round} ({_end_clause(rules)})."]
+    for place, p in enumerate(res.ranking, start=1):
+        lines.append(f"  {place}. P{p}: {_shown(rules, s.penalties[p])} {unit}")
+    win = " and ".join(f"P{p}" for p in res.winners)
+    rule = "T6-KIDS-4" if rules.winner == "highest" else "T6-END-2"
+    if len(res.winners) > 1:
+        lines.append(f"Winners: {win}, tied, share the win [{rule}, T6-END-3].")
+    else:
+        lines.append(f"Winner: {win} [{rule}].")
+    return lines
+
+
+def _end_clause(rules: Rules) -> str:
+    if rules.countdown_from is not None:
+        return "someone is out of points [T6-END-1, T6-COUNT-1]"
+    if rules.end == "threshold":
+        return f"a total reached {rules.threshold} bullheads [T6-END-1]"
+    return "every pile is played out [T6-KIDS-3]"
+
+
+def _result(s: State, rules: Rules) -> Result:
+    scores = s.penalties
+    if rules.winner == "lowest":
+        ranking = tuple(sorted(range(rules.players), key=lambda p: (scores[p], p)))
+    else:
+        ranking = tuple(sorted(range(rules.players), key=lambda p: (-scores[p], p)))
+    best = scores[ranking[0]]
+    winners = tuple(p for p in ranking if scores[p] == best)
+    return Result(scores=scores, winners=winners, ranking=ranking)
+
+
+def _select(s: State, p: int, card: int, log: list[str] | None) -> State:
+    hands = s[11]
+    hand = hands[p]
+    i = hand.index(card)
+    hands = (*hands[:p], hand[:i] + hand[i + 1 :], *hands[p + 1 :])
+    sel = s[12]
+    sel = (*sel[:p], card, *sel[p + 1 :])
+    acting = s[13]
+    acting = acting[1:] if acting[0] == p else tuple(q for q in acting if q != p)
+    if acting:
+        if log is not None:
+            log.append(f"P{p} selects a card, hidden until everyone has selected [T6-SELECT-1, T6-SELECT-2].")
+        return _new(State, s[:11] + (hands, sel, acting))  # noqa: RUF005 (concatenation is the fastest here)
+    return _reveal(s, hands, sel, p, log)
+
+
+def _reveal(
+    s: State, hands: tuple[tuple[int, ...], ...], sel: tuple[int, ...], p: int, log: list[str] | None
+) -> State:
+    pending = sorted(zip(sel, range(len(sel)), strict=True))
+    if log is not None:
+        log.append(
+            f"P{p} selects a card. All revealed [T6-SELECT-2] and placed lowest first [T6-TURN-1]: "
+            + ", ".join(f"P{q} {c}" for c, q in pending)
+            + "."
+        )
+    return _resolve(s, s[4], tuple(pending), s[6], s[7], hands=hands, log=log)
+
+
+def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
+    pending = s[5]
+    card = pending[0][0]
+    rows = s[4]
+    row = rows[r]
+    piles = s[6]
+    piles = (*piles[:p], piles[p] + row, *piles[p + 1 :])
+    heads = _bullheads_of(row)
+    penalties = s[7]
+    penalties = (*penalties[:p], penalties[p] + heads, *penalties[p + 1 :])
+    rows = (*rows[:r], (card,), *rows[r + 1 :])
+    if log is not None:
+        log.append(
+            f"  P{p} takes row {r}: {_names(row)} ({_plural(heads, 'bullhead')}); {card} starts row {r} "
+            f"[T6-PLACE-3, T6-PILE-1]."
+        )
+    if len(pending) > 1:
+        return _resolve(s, rows, pending[1:], piles, penalties, hands=s[11], log=log)
+    return _after_turn(s, rows, piles, penalties, s[11], last=p, log=log)
+
+
+def _draft(s: State, p: int, card: int, log: list[str] | None) -> State:
+    rules = s[0]
+    stock = s[8]
+    i = stock.index(card)
+    stock = stock[:i] + stock[i + 1 :]
+    hand = tuple(sorted((*s[11][p], card)))
+    hands = (*s[11][:p], hand, *s[11][p + 1 :])
+    n = rules.players
+    drafted = sum(len(h) for h in hands)
+    if log is not None:
+        log.append(f"P{p} drafts {card} [T6-LOGIC-1].")
+    if drafted < n * rules.hand_size:
+        return _new(State, (*s[:8], stock, *s[9:11], hands, s[12], ((s[9] + drafted) % n,)))
+    rows = tuple((c,) for c in stock)
+    if log is not None:
+        log.append(
+            f"The draft is over; the {len(stock)} cards left start the rows in ascending order: "
+            f"{_names(stock)} [T6-LOGIC-2]."
+        )
+    return _new(
+        State, (rules, s[1], s[2], "select", rows, (), s[6], s[7], (), s[9], s[10], hands, _ZEROS[n], _ALL[n])
+    )
+
+
+def _flip(s: State, p: int, log: list[str] | None) -> State:
+    pile = s[11][p]
+    card = pile[0]
+    hands = (*s[11][:p], pile[1:], *s[11][p + 1 :])
+    if log is not None:
+        log.append(f"P{p} flips {card} [T6-KIDS-2].")
+    return _resolve(s, s[4], ((card, p),), s[6], s[7], hands=hands, log=log)
+
+
+def _step(s: State, a: Action, log: list[str] | None = None) -> State:
+    """The one transition both tiers use: ``a`` must be legal in ``s``."""
+    t = a.__class__
+    if t is Select:
+        return _select(s, a.player, a.card, log)  # type: ignore[union-attr]
+    if t is TakeRow:
+        return _take_row(s, a.player, a.row, log)  # type: ignore[union-attr]
+    if t is Draft:
+        return _draft(s, a.player, a.card, log)  # type: ignore[union-attr]
+    return _flip(s, a.player, log)
+
+
+# --------------------------------------------------------------------------------------------------
+# Validation (the checked tier)
+
+_PHASE_ACTION = {"select": Select, "choose": TakeRow, "draft": Draft, "flip": Flip}
+_ACTION_NAME = {Select: "select", TakeRow: "take_row", Draft: "draft", Flip: "flip"}
+_PHASE_WORDS = {
+    "select": "a card selection",
+    "choose": "a row choice",
+    "draft": "a draft pick",
+    "flip": "a flip",
+}
+
+
+def _check(s: State, a: object) -> None:
+    """Raise the IllegalAction (naming the clause) that ``a`` breaks in ``s``; return if it is legal."""
+    if s.phase == "over":
+        raise GameOver("T6-ACT-2", "the game is over")
+    t = type(a)
+    if t not in _ACTION_NAME:
+        raise IllegalAction("T6-ACT-1", f"{a!r} is not a 6 nimmt! action")
+    p = a.player  # type: ignore[attr-defined]
+    if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < s.players:
+        raise IllegalAction("T6-ACT-1", f"player must be a seat 0..{s.players - 1}, got {p!r}")
+    if p not in s.to_act:
+        if s.phase == "select":
+            raise NotYourTurn("T6-SELECT-2", f"P{p} has already selected a card this turn")
+        waiting = ", ".join(f"P{q}" for q in s.to_act)
+        raise NotYourTurn(
+            "T6-ACT-1", f"{_PHASE_WORDS[s.phase]} by {waiting} is awaited, not an action of P{p}"
+        )
+    expected = _PHASE_ACTION[s.phase]
+    if t is not expected:
+        if t is TakeRow:
+            raise IllegalAction("T6-CHOOSE-1", f"P{p} has no card waiting for a row choice")
+        raise IllegalAction("T6-ACT-1", f"{_PHASE_WORDS[s.phase]} by P{p} is awaited, not {_ACTION_NAME[t]}")
+    if t is Select:
+        card = a.card  # type: ignore[attr-defined]
+        if card not in s.hands[p] or isinstance(card, bool):
+            raise IllegalAction("T6-SELECT-1", f"card {card!r} is not in P{p}'s hand")
+    elif t is TakeRow:
+        r = a.row  # type: ignore[attr-defined]
+        if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < len(s.rows):
+            raise IllegalAction("T6-CHOOSE-2", f"row must be 0..{len(s.rows) - 1}, got {r!r}")
+    elif t is Draft:
+        card = a.card  # type: ignore[attr-defined]
+        if card not in s.stock or isinstance(card, bool):
+            raise IllegalAction("T6-LOGIC-1", f"card {card!r} is not in the face-up pool")
+
+
+# --------------------------------------------------------------------------------------------------
+# JSON
+
+
+def _int(data: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
+    if isinstance(data, bool) or not isinstance(data, int):
+        raise InputError(field, f"expected an integer, got {data!r}")
+    if (lo is not None and data < lo) or (hi is not None and data > hi):
+        raise InputError(field, f"expected an integer from {lo} to {hi}, got {data}")
+    return data
+
+
+def _list(data: Any, field: str, length: int | None = None) -> list[Any]:
+    if not isinstance(data, list):
+        raise InputError(field, f"expected a list, got {type(data).__name__}")
+    if length is not None and len(data) != length:
+        raise InputError(field, f"expected {length} entries, got {len(data)}")
+    return data
+
+
+def _cards(data: Any, field: str, length: int | None = None) -> tuple[int, ...]:
+    return tuple(_int(c, f"{field}[{i}]", 1, _MAXC) for i, c in enumerate(_list(data, field, length)))
+
+
+def _obj(data: Any, field: str, keys: Sequence[str]) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise InputError(field, f"expected an object, got {type(data).__name__}")
+    for k in data:
+        if k not in keys:
+            raise InputError(f"{field}.{k}" if field else k, f"unknown field (known: {', '.join(keys)})")
+    for k in keys:
+        if k not in data:
+            raise InputError(f"{field}.{k}" if field else k, "missing field")
+    return data
+
+
+def _setup_to_json(item: Setup) -> dict[str, Any]:
+    if isinstance(item, Deal):
+        return {"type": "deal", "hands": [list(h) for h in item.hands], "rows": list(item.rows)}
+    return {"type": "draft_start", "player": item.player}
+
+
+def _setup_from_json(data: Any, field: str) -> Setup:
+    if not isinstance(data, dict) or data.get("type") not in ("deal", "draft_start"):
+        raise InputError(f"{field}.type", "expected 'deal' or 'draft_start'")
+    if data["type"] == "deal":
+        d = _obj(data, field, ("type", "hands", "rows"))
+        hands = tuple(
+            _cards(h, f"{field}.hands[{i}]") for i, h in enumerate(_list(d["hands"], f"{field}.hands"))
+        )
+        return Deal(hands=hands, rows=_cards(d["rows"], f"{field}.rows"))
+    d = _obj(data, field, ("type", "player"))
+    return DraftStart(_int(d["player"], f"{field}.player", 0, _MAXP - 1))
+
+
+_STATE_KEYS = (
+    "game",
+    "variant",
+    "players",
+    "seed",
+    "options",
+    "round",
+    "phase",
+    "rows",
+    "pending",
+    "piles",
+    "penalties",
+    "stock",
+    "start",
+    "deals",
+    "hands",
+    "selected",
+)
+_PHASES = ("draft", "select", "choose", "flip", "over")
+
+
+def _derive_to_act(
+    phase: str,
+    rules: Rules,
+    start: int,
+    pending: tuple[tuple[int, int], ...],
+    *,
+    hands: tuple[tuple[int, ...], ...],
+    selected: tuple[int, ...],
+) -> tuple[int, ...]:
+    n = rules.players
+    if phase == "select":
+        return tuple(p for p in range(n) if not selected[p])
+    if phase == "choose":
+        return (pending[0][1],)
+    if phase == "draft":
+        return ((start + sum(len(h) for h in hands)) % n,)
+    if phase == "flip":
+        return ((n * rules.hand_size - sum(len(h) for h in hands)) % n,)
+    return ()
+
+
+def _state_from_json(data: Any) -> State:
+    d = _obj(data, "", _STATE_KEYS)
+    if d["game"] != "take6":
+        raise InputError("game", f"expected 'take6', got {d['game']!r}")
+    variant = d["variant"]
+    if variant not in VARIANTS:
+        raise InputError("variant", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+    n = _int(d["players"], "players", GAME_INFO.min_players, GAME_INFO.max_players)
+    seed = _int(d["seed"], "seed", 0)
+    if not isinstance(d["options"], dict):
+        raise InputError("options", "expected an object")
+    try:
+        rules = rules_for(variant, n, d["options"])
+    except IllegalSetup as exc:
+        raise InputError("options", str(exc)) from exc
+    if dict(rules.options) != d["options"]:
+        raise InputError("options", f"must list every option of the variant: {dict(rules.options)}")
+    rnd = _int(d["round"], "round", 1)
+    phase = d["phase"]
+    if phase not in _PHASES:
+        raise InputError("phase", f"expected one of {', '.join(_PHASES)}, got {phase!r}")
+    rows = tuple(_cards(r, f"rows[{i}]") for i, r in enumerate(_list(d["rows"], "rows")))
+    pending_l = []
+    for i, item in enumerate(_list(d["pending"], "pending")):
+        pair = _list(item, f"pending[{i}]", 2)
+        pending_l.append(
+            (_int(pair[0], f"pending[{i}][0]", 1, _MAXC), _int(pair[1], f"pending[{i}][1]", 0, n - 1))
+        )
+    pending = tuple(pending_l)
+    piles = tuple(_cards(x, f"piles[{i}]") for i, x in enumerate(_list(d["piles"], "piles", n)))
+    penalties = tuple(
+        _int(x, f"penalties[{i}]", 0) for i, x in enumerate(_list(d["penalties"], "penalties", n))
+    )
+    stock = _cards(d["stock"], "stock")
+    start = _int(d["start"], "start", 0, n - 1)
+    deals = tuple(_setup_from_json(x, f"deals[{i}]") for i, x in enumerate(_list(d["deals"], "deals")))
+    hands = tuple(_cards(x, f"hands[{i}]") for i, x in enumerate(_list(d["hands"], "hands", n)))
+    selected = tuple(
+        0 if x is None else _int(x, f"selected[{i}]", 1, _MAXC)
+        for i, x in enumerate(_list(d["selected"], "selected", n))
+    )
+    try:
+        _check_setup(rules, deals)
+    except IllegalSetup as exc:
+        raise InputError("deals", str(exc)) from exc
+    # every card of the deck in exactly one place
+    places = [
+        ("stock", stock),
+        *((f"hands[{p}]", h) for p, h in enumerate(hands)),
+        ("selected", tuple(c for c in selected if c)),
+        ("pending", tuple(c for c, _ in pending)),
+        *((f"rows[{i}]", r) for i, r in enumerate(rows)),
+        *((f"piles[{p}]", x) for p, x in enumerate(piles)),
+    ]
+    seen: dict[int, str] = {}
+    for where, cards in places:
+        for c in cards:
+            if c in seen:
+                raise InputError(where, f"card {c} is also in {seen[c]}")
+            seen[c] = where
+    deck = set(rules.deck)
+    if set(seen) != deck:
+        extra = sorted(set(seen) - deck)
+        if extra:
+            raise InputError(seen[extra[0]], f"card {extra[0]} is not in the {variant} deck")
+        raise InputError("stock", f"card {sorted(deck - set(seen))[0]} of the deck is nowhere")
+    if stock != tuple(sorted(stock)):
+        raise InputError("stock", "must be sorted")
+    for p in range(n):
+        if penalties[p] < _bullheads_of(piles[p]):
+            raise InputError(f"penalties[{p}]", "less than the bullheads of the player's pile")
+    # the shape of each phase
+    if phase == "draft":
+        if rules.deal != "draft" or rows or pending or any(selected):
+            raise InputError(
+                "phase", "a draft has no rows, pending or selected cards and needs the logic deal"
+            )
+    else:
+        if len(rows) != rules.rows or not all(rows):
+            raise InputError("rows", f"expected {rules.rows} non-empty rows")
+        for i, r in enumerate(rows):
+            if list(r) != sorted(r) or len(r) > rules.capacity:
+                raise InputError(f"rows[{i}]", f"must be ascending and hold at most {rules.capacity} cards")
+    if rules.play != "flip":
+        for p, h in enumerate(hands):
+            if h != tuple(sorted(h)):
+                raise InputError(f"hands[{p}]", "must be sorted")
+    sizes = [len(h) for h in hands]
+    if phase == "select":
+        if pending or rules.play != "simultaneous":
+            raise InputError("phase", "selection happens only in simultaneous play, with nothing pending")
+        turn_left = max(sizes[p] + (1 if selected[p] else 0) for p in range(n))
+        if turn_left == 0 or any(sizes[p] + (1 if selected[p] else 0) != turn_left for p in range(n)):
+            raise InputError("hands", "hand sizes do not match the selections of this turn")
+        if all(selected):
+            raise InputError("selected", "every player has selected: the turn should have been revealed")
+        for p in range(n):
+            if selected[p] and selected[p] in hands[p]:
+                raise InputError(f"selected[{p}]", "card is still in the hand")
+    elif phase == "choose":
+        if not pending or any(selected):
+            raise InputError("pending", "a row choice needs a pending card and no hidden selection")
+        pending_cards = [c for c, _ in pending]
+        if pending_cards != sorted(pending_cards):
+            raise InputError("pending", "must be in ascending order")
+        if locate(rows, pending[0][0], rules.placement, rules.capacity, rules.tie_to_start).fits:
+            raise InputError("pending[0]", "the card fits a row: no choice is due")
+    elif phase == "flip":
+        if pending or any(selected) or rules.play != "flip":
+            raise InputError("phase", "a flip needs the kids variant and nothing pending or selected")
+        done = n * rules.hand_size - sum(sizes)
+        expected = [rules.hand_size - done // n - (1 if p < done % n else 0) for p in range(n)]
+        if sizes != expected or sum(sizes) == 0:
+            raise InputError("hands", "pile sizes do not match the seat-order flips")
+    elif phase == "over" and (pending or any(selected) or any(sizes)):
+        raise InputError("phase", "a finished game has no cards in hand, pending or selected")
+    if phase == "draft":
+        total = sum(sizes)
+        if total >= n * rules.hand_size:
+            raise InputError("hands", "the draft is complete")
+        expected = [total // n + (1 if (p - start) % n < total % n else 0) for p in range(n)]
+        if sizes != expected:
+            raise InputError("hands", "hand sizes do not match the draft order")
+    elif (
+        phase in {"select", "choose"}
+        and rules.deal == "shuffle"
+        and len(stock) != len(rules.deck) - rules.cards_dealt
+    ):
+        raise InputError("stock", f"expected {len(rules.deck) - rules.cards_dealt} undealt cards")
+    to_act = _derive_to_act(phase, rules, start, pending, hands=hands, selected=selected)
+    return State(
+        rules, seed, rnd, phase, rows, pending, piles, penalties, stock, start, deals, hands, selected, to_act
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# The game object
+
+
+class Take6:
+    """6 nimmt! as an :class:`engine.game.Game` (exported as ``GAME``)."""
+
+    name = GAME_INFO.name
+    title = GAME_INFO.title
+    min_players = GAME_INFO.min_players
+    max_players = GAME_INFO.max_players
+    max_game_length = GAME_INFO.max_game_length
+    score_bounds = (GAME_INFO.score_min, GAME_INFO.score_max)
+    variants: tuple[str, ...] = tuple(VARIANTS)
+    options: tuple[str, ...] = tuple(OPTIONS)
+    clauses: ClauseBook = CLAUSES
+
+    def new_game(
+        self,
+        players: int,
+        *,
+        seed: int = 0,
+        variant: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        setup: Any = None,
+    ) -> State:
+        """A new game of ``variant`` (default standard) for ``players`` seats.
+
+        Round r is dealt by the seeded procedure of :func:`deal_order` from ``(seed, r)``, unless ``setup``
+        gives explicit set-ups for the first rounds: a :class:`Deal` (or :class:`DraftStart` for logic), or a
+        sequence of them, one per round.  Raises IllegalSetup naming the clause.
+
+        >>> s = GAME.new_game(3, seed=5, variant="tactics")
+        >>> sorted([c for h in s.hands for c in h] + [r[0] for r in s.rows]) == list(range(1, 35))
+        True
+        """
+        rules = rules_for(variant, players, options)
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise IllegalSetup("T6-SETUP-4", f"seed must be a non-negative integer, got {seed!r}")
+        deals = _check_setup(rules, setup)
+        n = rules.players
+        phase, hands, rows, stock, start, deals, to_act = _deal(rules, seed, 1, deals, prev_start=0, log=None)
+        return _new(
+            State,
+            (
+                rules,
+                seed,
+                1,
+                phase,
+                rows,
+                (),
+                _EMPTY[n],
+                _ZEROS[n],
+                stock,
+                start,
+                deals,
+                hands,
+                _ZEROS[n],
+                to_act,
+            ),
+        )
+
+    def to_act(self, state: State) -> tuple[int, ...]:
+        """The seats that must act now: every seat still to select, or the one choosing / drafting /
+        flipping; ``()`` when the game is over."""
+        return state.to_act
+
+    def legal_actions(self, state: State, player: int) -> tuple[Action, ...]:
+        """Every legal action of ``player`` now, in canonical order (ascending card or row)."""
+        if player not in state.to_act:
+            return ()
+        phase = state.phase
+        if phase == "select":
+            return tuple(map(_SELECT[player].__getitem__, state.hands[player]))
+        if phase == "choose":
+            return _TAKE[player][: len(state.rows)]
+        if phase == "draft":
+            return tuple(map(_DRAFT[player].__getitem__, state.stock))
+        return _FLIP[player]
+
+    def apply(self, state: State, action: Action) -> State:
+        """Checked tier: validate ``action`` (IllegalAction / NotYourTurn / GameOver naming the clause),
+        then apply it.  The given state is never changed."""
+        _check(state, action)
+        return _step(state, action)
+
+    def apply_unchecked(self, state: State, action: Action) -> State:
+        """Unchecked tier: ``action`` must come from ``legal_actions`` of this very state."""
+        if action.__class__ is Select:
+            # the hot path of _select, inlined: a selection that is not the turn's last
+            acting = state[13]
+            if len(acting) > 1:
+                p = action.player
+                card = action.card
+                hands = state[11]
+                hand = hands[p]
+                i = hand.index(card)
+                sel = state[12]
+                changed = (
+                    (*hands[:p], hand[:i] + hand[i + 1 :], *hands[p + 1 :]),
+                    (*sel[:p], card, *sel[p + 1 :]),
+                    acting[1:] if acting[0] == p else tuple(q for q in acting if q != p),
+                )
+                return _new(State, state[:11] + changed)
+        return _step(state, action)
+
+    def is_terminal(self, state: State) -> bool:
+        """True once the game is over (T6-END-1, T6-KIDS-3)."""
+        return state.phase == "over"
+
+    def result(self, state: State) -> Result:
+        """Scores are bullheads taken (every variant, countdown included: T6-COUNT-1); winners share ties
+        (T6-END-3); the lowest wins (T6-END-2), in kids the highest (T6-KIDS-4)."""
+        if state.phase != "over":
+            raise IllegalAction("T6-END-1", "the game is not over")
+        return _result(state, state.rules)
+
+    def observation(self, state: State, player: int) -> dict[str, Any]:
+        """What ``player`` may see: their own hand (kids: only their pile's size), the rows, penalties, the
+        face-up logic pool, revealed cards awaiting placement, and only *whether* others have selected."""
+        rules = state.rules
+        n = state.players
+        if not 0 <= player < n:
+            raise InputError("player", f"expected a seat 0..{n - 1}, got {player!r}")
+        flip = rules.play == "flip"
+        obs: dict[str, Any] = {
+            "game": "take6",
+            "variant": state.variant,
+            "players": n,
+            "player": player,
+            "round": state.round,
+            "phase": state.phase,
+            "to_act": list(state.to_act),
+            "rows": [list(r) for r in state.rows],
+            "row_bullheads": [_bullheads_of(r) for r in state.rows],
+            "hand": None if flip else list(state.hands[player]),
+            "hand_sizes": [len(h) for h in state.hands],
+            "selected": [bool(c) for c in state.selected],
+            "my_selection": state.selected[player] or None,
+            "pending": [[c, p] for c, p in state.pending],
+            "piles": [list(x) for x in state.piles],
+            "penalties": list(state.penalties),
+            "pool": list(state.stock) if state.phase == "draft" else None,
+            "stock_size": len(state.stock),
+        }
+        if rules.countdown_from is not None:
+            obs["points_left"] = [rules.countdown_from - x for x in state.penalties]
+        return obs
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        """Canonical JSON form of the whole state (``to_act`` is derived, so not stored)."""
+        return {
+            "game": "take6",
+            "variant": state.variant,
+            "players": state.players,
+            "seed": state.seed,
+            "options": dict(state.options),
+            "round": state.round,
+            "phase": state.phase,
+            "rows": [list(r) for r in state.rows],
+            "pending": [[c, p] for c, p in state.pending],
+            "piles": [list(x) for x in state.piles],
+            "penalties": list(state.penalties),
+            "stock": list(state.stock),
+            "start": state.start,
+            "deals": [_setup_to_json(x) for x in state.deals],
+            "hands": [list(h) for h in state.hands],
+            "selected": [c or None for c in state.selected],
+        }
+
+    def state_from_json(self, data: Any) -> State:
+        """Parse and validate a JSON state (InputError naming the field): types and ranges, every card of
+        the deck in exactly one place, rows ascending within capacity, the phase consistent with the hands."""
+        return _state_from_json(data)
+
+    def action_to_json(self, action: Action) -> dict[str, Any]:
+        """Canonical JSON form: ``{"type": ..., "player": ..., ...}``."""
+        if isinstance(action, Select):
+            return {"type": "select", "player": action.player, "card": action.card}
+        if isinstance(action, TakeRow):
+            return {"type": "take_row", "player": action.player, "row": action.row}
+        if isinstance(action, Draft):
+            return {"type": "draft", "player": action.player, "card": action.card}
+        return {"type": "flip", "player": action.player}
+
+    def action_from_json(self, data: Any) -> Action:
+        """Parse and validate a JSON action (InputError naming the field).
+
+        >>> GAME.action_from_json({"type": "select", "player": 1, "card": 33})
+        Select(player=1, card=33)
+        >>> GAME.action_from_json({"type": "select", "player": 1, "card": 0})
+        Traceback (most recent call last):
+        ...
+        engine.errors.InputError: card: expected an integer from 1 to 104, got 0
+        """
+        if not isinstance(data, dict):
+            raise InputError("action", f"expected an object, got {type(data).__name__}")
+        kind = data.get("type")
+        if kind == "select":
+            d = _obj(data, "", ("type", "player", "card"))
+            return Select(_int(d["player"], "player", 0, _MAXP - 1), _int(d["card"], "card", 1, _MAXC))
+        if kind == "take_row":
+            d = _obj(data, "", ("type", "player", "row"))
+            return TakeRow(
+                _int(d["player"], "player", 0, _MAXP - 1), _int(d["row"], "row", 0, len(_TAKE[0]) - 1)
+            )
+        if kind == "draft":
+            d = _obj(data, "", ("type", "player", "card"))
+            return Draft(_int(d["player"], "player", 0, _MAXP - 1), _int(d["card"], "card", 1, _MAXC))
+        if kind == "flip":
+            d = _obj(data, "", ("type", "player"))
+            return Flip(_int(d["player"], "player", 0, _MAXP - 1))
+        raise InputError("type", f"expected select, take_row, draft or flip, got {kind!r}")
+
+    def narrate(self, before: State, action: Action, after: State) -> tuple[str, ...]:
+        """Readable lines for one step, from re-running the transition with a log: the selection (hidden)
+        or the reveal, where each card goes and why, rows taken with their bullheads, the low-card choice,
+        round scores, the next deal, final standings."""
+        log: list[str] = []
+        _step(before, action, log)
+        return tuple(log)
+
+    def describe_state(self, state: State) -> tuple[str, ...]:
+        """The public position: round and phase, the rows with their bullheads, the totals."""
+        rules = state.rules
+        waiting = ", ".join(f"P{p}" for p in state.to_act) or "nobody"
+        lines = [f"Round {state.round}, {state.phase}: waiting for {waiting}."]
+        if state.phase == "draft":
+            lines.append(f"  Face-up pool: {_names(state.stock)}")
+        for i, r in enumerate(state.rows):
+            lines.append(f"  Row {i}: {_names(r):<20} ({_plural(_bullheads_of(r), 'bullhead')})")
+        label = "Points left" if rules.display == "countdown" else "Bullheads taken"
+        lines.append(
+            f"  {label}: " + ", ".join(f"P{p} {_shown(rules, x)}" for p, x in enumerate(state.penalties))
+        )
+        return tuple(lines)
+
+
+GAME = Take6()
