@@ -30,7 +30,10 @@ from engine.query.model import Answer
 from engine.query.questions import Param, Question, all_questions
 from engine.query.render import dumps, render_answer, table, terminal_width
 
-__all__ = ["answer_for", "register", "run_ask", "run_explain", "run_rules"]
+__all__ = [
+    "answer_for", "answer_for_command", "explain_for", "parse_command", "register", "run_ask", "run_explain",
+    "run_rules",
+]
 
 
 def _emit(lines: Sequence[str]) -> None:
@@ -173,24 +176,32 @@ def _register_ask(sub: Any) -> None:
     p.set_defaults(run=run_ask, json=False, brief=False)
 
 
-def parse_ask(command: str) -> argparse.Namespace:
-    """Parse an ``arbiter ask ...`` command line (a string, as written in the FAQ) into its arguments.
-
-    A malformed line raises InputError naming ``command`` (argparse's own message kept).
-    """
+def parse_command(command: str) -> argparse.Namespace:
+    """Parse an ``arbiter ask ...`` or ``arbiter explain ...`` command line (a string, as written in the
+    docs) into its arguments.  A malformed line raises InputError naming ``command``."""
     from engine.cli import build_parser
 
     words = shlex.split(command)
     if words[:1] == ["arbiter"]:
         words = words[1:]
-    if words[:1] != ["ask"]:
-        raise InputError("command", f"expected 'arbiter ask ...', got {command!r}")
+    if words[:1] not in (["ask"], ["explain"]):
+        raise InputError("command", f"expected 'arbiter ask ...' or 'arbiter explain ...', got {command!r}")
     parser = build_parser()
     try:
         args = parser.parse_args(words)
     except SystemExit as exc:
         raise InputError("command", f"{command!r} does not parse (exit {exc.code})") from exc
     return args
+
+
+def answer_for_command(command: str) -> Answer:
+    """Run an ``arbiter ask``/``arbiter explain`` command line and return its answer (no printing)."""
+    args = parse_command(command)
+    if args.command == "explain":
+        return explain_for(args)
+    if getattr(args, "question", None) is None:
+        raise InputError("command", "name a question: arbiter ask KIND ...")
+    return answer_for(args)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -212,19 +223,26 @@ def _read_json_arg(field: str, text: str) -> Any:
         raise InputError(field, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
 
 
-def run_explain(args: argparse.Namespace) -> int:
-    """Entry point of ``arbiter explain``."""
+def explain_for(args: argparse.Namespace) -> Answer:
+    """The answer to a parsed ``arbiter explain`` command line."""
     from engine.query import explain
 
-    sources = [x for x in (args.state, args.record) if x is not None]
+    sources = [x for x in (args.state, args.record, args.case) if x is not None]
     if len(sources) != 1:
-        raise InputError("--state/--record", "give exactly one of --state FILE or --record FILE")
+        raise InputError("--state/--record/--case", "give exactly one of --state, --record or --case")
     if args.state is not None:
         state = explain.state_from_file(args.game, _read_json_arg("--state", args.state))
-    else:
+    elif args.record is not None:
         state = explain.state_from_record(args.game, Path(args.record), upto=args.upto)
+    else:
+        state = explain.state_from_vector(args.game, args.case, Path(args.vector) if args.vector else None)
     action = _read_json_arg("--action", args.action)
-    answer = explain.explain(args.game, state, action)
+    return explain.explain(args.game, state, action)
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """Entry point of ``arbiter explain``."""
+    answer = explain_for(args)
     if args.json:
         print(dumps(answer.to_json()))
     else:
@@ -242,6 +260,9 @@ def _register_explain(sub: Any) -> None:
     p.add_argument("--record", metavar="FILE", help="a game record (arbiter-record JSON Lines)")
     p.add_argument("--upto", type=int, default=None, metavar="N",
                    help="with --record: replay the first N actions (default: all)")
+    p.add_argument("--case", metavar="ID", help="a conformance vector's position (a hand-picked case id, or "
+                   "one in --vector FILE)")
+    p.add_argument("--vector", metavar="FILE", help="with --case: an exported vector file (<game>.jsonl)")
     p.add_argument("--action", required=True, metavar="JSON|FILE", help="the action, in the game's JSON form")
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p.set_defaults(run=run_explain)

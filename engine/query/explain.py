@@ -31,6 +31,7 @@ from engine.query.model import Answer, Step
 
 __all__ = [
     "EXPLAINERS", "Explanation", "explain", "register_explainer", "state_from_file", "state_from_record",
+    "state_from_vector",
 ]
 
 
@@ -125,6 +126,36 @@ def state_from_record(game: str, path: Path, *, upto: int | None = None) -> Any:
     if upto is not None and done < upto:
         raise InputError("--upto", f"the record holds only {done} actions, not {upto}")
     return state
+
+
+def state_from_vector(game: str, case_id: str, path: Path | None = None) -> Any:
+    """The tested position of a conformance vector: its explicit set-up and prelude, replayed.
+
+    With ``path`` the case is read from an exported vector file (``arbiter vectors export``); without, it
+    is one of the kit's hand-picked cases.  InputError names ``--case`` when the id is not found.
+    """
+    import importlib
+
+    vectors = importlib.import_module("engine.conformance.vectors")
+    kits = importlib.import_module("engine.conformance.kits")
+    if path is not None:
+        if not path.is_file():
+            raise InputError("--vector", f"no such file: {path}")
+        found = [c for c in vectors.read_vectors(path) if c.get("id") == case_id]
+        data = found[0] if found else None
+    else:
+        match = [c for c in vectors.hand_picked_cases(game) if c.id == case_id]
+        data = match[0].to_json() if match else None
+    if data is None:
+        raise InputError("--case", f"no vector {case_id!r}" + (f" in {path}" if path else " among the "
+                         f"hand-picked {game} cases"))
+    if data.get("game") != game:
+        raise InputError("--case", f"vector {case_id!r} is a {data.get('game')} case, not {game}")
+    g = get_game(game)
+    try:
+        return vectors.start_position(g, kits.get_kit(game), data["setup"], data.get("prelude", ()))
+    except (RuleViolation, KeyError) as exc:
+        raise InputError("--case", f"vector {case_id!r} does not set up: {exc}") from None
 
 
 # --------------------------------------------------------------------------------------------------

@@ -89,8 +89,9 @@ def parse_faq(text: str, *, name: str = "faq") -> list[FaqEntry]:
 
 def _entry(section: str, question: str, body: list[str], start: int, name: str) -> FaqEntry:
     content = [(n, ln.strip()) for n, ln in enumerate(body, start=start + 1) if ln.strip()]
-    if not content or not content[0][1].startswith("arbiter ask "):
-        raise InputError(f"{name} line {start}", "a faq block starts with an 'arbiter ask ...' command")
+    if not content or not content[0][1].startswith(("arbiter ask ", "arbiter explain ")):
+        raise InputError(f"{name} line {start}",
+                         "a faq block starts with an 'arbiter ask ...' or 'arbiter explain ...' command")
     fields: dict[str, Any] = {}
     for number, text in content[1:]:
         key, sep, rest = text.partition(":")
@@ -121,10 +122,11 @@ def read_faq(path: Path) -> list[FaqEntry]:
 
 
 def run_command(command: str) -> Answer:
-    """Run one ``arbiter ask ...`` command line through the command-line parser and return its answer."""
-    from engine.query.cli import answer_for, parse_ask
+    """Run one ``arbiter ask ...`` / ``arbiter explain ...`` command line through the command-line parser
+    and return its answer."""
+    from engine.query.cli import answer_for_command
 
-    return answer_for(parse_ask(command))
+    return answer_for_command(command)
 
 
 def _matches(expected: Any, actual: Any) -> bool:

@@ -185,6 +185,8 @@ def explain_action(game: Game, state: Any, action: Any, refusal: RuleViolation |
     notes: list[str] = []
     headers: tuple[str, ...] = ()
     rows_t: tuple[tuple[str, ...], ...] = ()
+    if refusal is not None and refusal.clause in ("T6-SELECT-1", "T6-SELECT-2", "T6-ACT-1", "T6-ACT-2"):
+        return Explanation()
     if isinstance(action, (t6.Select, t6.Flip)):
         if isinstance(action, t6.Select):
             card = action.card
@@ -195,20 +197,19 @@ def explain_action(game: Game, state: Any, action: Any, refusal: RuleViolation |
                 return Explanation(steps=tuple(steps))
             card = pile[0]
             steps.append(Step.of("T6-KIDS-2", f"player {action.player} flips {card}, the top of their pile"))
-        if refusal is None or refusal.clause not in ("T6-SELECT-1",):
-            placement = _place(state.rows, card, state.variant, dict(state.options))
-            steps.extend(placement_steps(state.rows, placement, rules.capacity))
-            value["placement"] = placement_value(state.rows, placement)
-            value["summary"] = (f"on the current rows {card} goes to row {placement.row}"
-                                if placement.row is not None
-                                else f"{card} fits no row: its player will choose a row to take")
-            lower = [c for c, _p in state.pending if c < card]
-            if isinstance(action, t6.Select):
-                notes.append("Cards revealed in the same turn are placed lowest first (T6-TURN-1), each on "
-                             "the rows as the earlier ones left them (T6-TURN-2); a lower card played by "
-                             "another player this turn can change where this one goes.")
-            if lower:
-                notes.append(f"Lower cards still to be placed first: {lower}.")
+        placement = _place(state.rows, card, state.variant, dict(state.options))
+        steps.extend(placement_steps(state.rows, placement, rules.capacity))
+        value["placement"] = placement_value(state.rows, placement)
+        value["summary"] = (f"on the current rows {card} goes to row {placement.row}"
+                            if placement.row is not None
+                            else f"{card} fits no row: its player will choose a row to take")
+        lower = [c for c, _p in state.pending if c < card]
+        if isinstance(action, t6.Select):
+            notes.append("Cards revealed in the same turn are placed lowest first (T6-TURN-1), each on "
+                         "the rows as the earlier ones left them (T6-TURN-2); a lower card played by "
+                         "another player this turn can change where this one goes.")
+        if lower:
+            notes.append(f"Lower cards still to be placed first: {lower}.")
     elif isinstance(action, t6.TakeRow):
         if 0 <= action.row < len(state.rows) and (refusal is None or state.phase == "choose"):
             row = state.rows[action.row]
