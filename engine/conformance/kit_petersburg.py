@@ -1,0 +1,301 @@
+"""The Saint Petersburg conformance kit: explicit set-up JSON, claimable facts, step tags, illegal candidates.
+
+Explicit set-up (the ``setup`` of a record header or a vector): every stack's order, top card first, by
+card name (any edition's name is accepted), and the seat holding each phase's start-player marker::
+
+    {"stacks": {"worker": ["Shepherd", ...], "building": [...], "aristocrat": [...], "trading": [...]},
+     "markers": {"worker": 0, "building": 1, "aristocrat": 0, "trading": 1}}
+
+The first worker phase's upper row is drawn from the top of the worker stack.
+
+Facts (claims and expected outcomes), all JSON; cards by the edition's names:
+
+===============  ===============================================================================
+``to_act``       the seat that must act now (a one-element list), ``[]`` when over
+``round``        round number, from 1
+``phase``        ``worker`` / ``building`` / ``aristocrat`` / ``trading``
+``money``        roubles per seat
+``scores``       VP per seat
+``hands``        each seat's hand, names sorted
+``areas``        each seat's play area, names sorted
+``upper``        the upper row, in board order
+``lower``        the lower row, in board order
+``stacks``       cards left in each stack: ``[worker, building, aristocrat, trading]``
+``markers``      the seat holding each phase's marker: ``[worker, building, aristocrat, trading]``
+``drawn``        the Observatory's drawn card, or ``null``
+``over``         whether the game has ended
+===============  ===============================================================================
+
+>>> from engine.petersburg import GAME, Setup
+>>> s = GAME.new_game(2, seed=1)
+>>> f = KIT.facts(s)
+>>> f["money"], f["phase"], len(f["upper"]), f["stacks"]
+([25, 25], 'worker', 4, [27, 28, 27, 30])
+>>> KIT.setup_from_json(KIT.setup_to_json(KIT.explicit_setup([s]))) == Setup.seeded(2, seed=1)
+True
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from engine.errors import IllegalAction, InputError
+from engine.petersburg import (
+    Buy,
+    Discard,
+    Observe,
+    Pass,
+    Play,
+    PubBuy,
+    Setup,
+    Take,
+    can_displace,
+    cost_breakdown,
+)
+from engine.petersburg.catalog import PHASES, STACKS, resolve_card
+from engine.petersburg.model import State
+from engine.spec import load_clauses
+
+__all__ = ["KIT", "PetersburgKit"]
+
+PHASE_NAMES = tuple(p.name for p in PHASES)
+FACT_NAMES = ("to_act", "round", "phase", "money", "scores", "hands", "areas", "upper", "lower", "stacks",
+              "markers", "drawn", "over")
+SCORING = {"worker": "SP-SCORE-1", "building": "SP-SCORE-2", "aristocrat": "SP-SCORE-3"}
+PHASE_COLOURS = ("green", "blue", "red", "")
+CLAUSE_IN_TEXT = re.compile(r"\bSP-[A-Z0-9]+(?:-[A-Z0-9]+)*-\d+\b")
+
+FACT_TOPICS: Mapping[str, tuple[str, ...]] = {
+    "to_act": ("turn", "phases", "effects"),
+    "round": ("end of round", "end"),
+    "phase": ("phases",),
+    "money": ("cost", "buy", "hand", "scoring", "set-up", "effects", "trading cards"),
+    "scores": ("scoring", "final scoring", "effects"),
+    "hands": ("hand", "effects"),
+    "areas": ("buy", "hand", "trading cards"),
+    "upper": ("refill", "end of round", "buy", "set-up"),
+    "lower": ("refill", "end of round", "buy"),
+    "stacks": ("refill", "set-up", "effects"),
+    "markers": ("end of round", "set-up"),
+    "drawn": ("effects",),
+    "over": ("end",),
+    "winners": ("result",),
+    "ranking": ("result",),
+    "tiebreak": ("result",),
+}
+
+# Clauses every legal action of a kind exercises (the rest come from the engine's own narration and cost
+# derivation).
+ACTION_CLAUSES: Mapping[type, tuple[str, ...]] = {
+    Buy: ("SP-TURN-1", "SP-TURN-2", "SP-BUY-1", "SP-BUY-2", "SP-BUY-3", "SP-COST-1", "SP-PHASE-5"),
+    Take: ("SP-TURN-1", "SP-TURN-2", "SP-HAND-1", "SP-HAND-2"),
+    Play: ("SP-TURN-1", "SP-TURN-2", "SP-HAND-4", "SP-BUY-2", "SP-COST-1"),
+    Pass: ("SP-TURN-1", "SP-TURN-2", "SP-TURN-3"),
+    Observe: ("SP-TURN-1", "SP-TURN-2", "SP-OBS-1", "SP-OBS-2", "SP-OBS-3"),
+    Discard: ("SP-OBS-4", "SP-OBS-6"),
+    PubBuy: ("SP-PUB-1", "SP-PUB-2"),
+}
+START_CLAUSES = ("SP-GAME-1", "SP-GAME-2", "SP-VARIANT-1", "SP-VARIANT-2", "SP-CARD-1", "SP-CARD-2",
+                 "SP-CARD-3", "SP-CARD-4", "SP-CARD-5", "SP-SETUP-1", "SP-SETUP-2", "SP-SETUP-3",
+                 "SP-SETUP-4", "SP-SETUP-6", "SP-EFFECT-1", "SP-PHASE-1")
+
+
+def _names(data: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
+        raise InputError(where, "expected a list of card names")
+    return tuple(data)
+
+
+class PetersburgKit:
+    """The conformance kit of Saint Petersburg (see the module docstring)."""
+
+    name = "petersburg"
+    fact_names = FACT_NAMES
+    game_over_clause = "SP-END-1"
+
+    def __init__(self) -> None:
+        self._book = load_clauses("petersburg")
+        self._by_topic: dict[str, list[str]] = {}
+        for clause in self._book.values():
+            self._by_topic.setdefault(clause.topic, []).append(clause.id)
+
+    def action_player(self, action: Any) -> int:
+        """The seat of an action."""
+        player: int = action.player
+        return player
+
+    # -- set-up ------------------------------------------------------------------------------------
+
+    def setup_to_json(self, setup: Any) -> Any:
+        """:class:`Setup` → JSON object keyed by stack and phase names."""
+        return {"stacks": {st: list(setup.stacks[i]) for i, st in enumerate(STACKS)},
+                "markers": {ph: setup.markers[i] for i, ph in enumerate(PHASE_NAMES)}}
+
+    def setup_from_json(self, data: Any) -> Any:
+        """JSON → :class:`Setup`; raises InputError naming the field (the engine checks the contents)."""
+        if not isinstance(data, dict) or set(data) != {"stacks", "markers"}:
+            raise InputError("setup", "expected an object with fields 'stacks' and 'markers'")
+        stacks, markers = data["stacks"], data["markers"]
+        if not isinstance(stacks, dict) or set(stacks) != set(STACKS):
+            raise InputError("setup.stacks", f"expected an object with fields {', '.join(STACKS)}")
+        if not isinstance(markers, dict) or set(markers) != set(PHASE_NAMES):
+            raise InputError("setup.markers", f"expected an object with fields {', '.join(PHASE_NAMES)}")
+        for ph in PHASE_NAMES:
+            if isinstance(markers[ph], bool) or not isinstance(markers[ph], int):
+                raise InputError(f"setup.markers.{ph}", "expected a seat number")
+        return Setup(stacks=tuple(_names(stacks[st], f"setup.stacks.{st}") for st in STACKS),
+                     markers=tuple(markers[ph] for ph in PHASE_NAMES))
+
+    def explicit_setup(self, states: Sequence[Any]) -> Any:
+        """The set-up of the first state: the worker stack is the dealt upper row, then the rest."""
+        s: State = states[0]
+        names = s.rules.names
+        stacks = [tuple(names[k] for k in st) for st in s.stacks]
+        stacks[0] = tuple(names[k] for k in s.upper) + stacks[0]
+        return Setup(stacks=tuple(stacks), markers=tuple(s.markers))
+
+    # -- facts -------------------------------------------------------------------------------------
+
+    def facts(self, state: Any) -> dict[str, Any]:
+        """Every fact of a state (see the table in the module docstring)."""
+        s: State = state
+        names = s.rules.names
+        from engine.petersburg import GAME
+
+        return {
+            "to_act": list(GAME.to_act(s)),
+            "round": s.round,
+            "phase": PHASE_NAMES[s.phase],
+            "money": list(s.money),
+            "scores": list(s.vp),
+            "hands": [sorted(names[k] for k in h) for h in s.hands],
+            "areas": [sorted(names[k] for k in a) for a in s.areas],
+            "upper": [names[k] for k in s.upper],
+            "lower": [names[k] for k in s.lower],
+            "stacks": [len(st) for st in s.stacks],
+            "markers": list(s.markers),
+            "drawn": names[s.drawn] if s.drawn >= 0 else None,
+            "over": s.over,
+        }
+
+    def normalise(self, fact: str, value: Any) -> Any:
+        """Claims spell hands and areas in any order; the facts sort them."""
+        if fact in ("hands", "areas") and isinstance(value, list) and all(isinstance(h, list) for h in value):
+            try:
+                return [sorted(h) for h in value]
+            except TypeError:
+                return value
+        return value
+
+    def fact_clauses(self, fact: str) -> tuple[str, ...]:
+        """The clauses of the topics deciding ``fact``."""
+        return tuple(c for topic in FACT_TOPICS.get(fact, ()) for c in self._by_topic.get(topic, ()))
+
+    # -- vectors -----------------------------------------------------------------------------------
+
+    def step_clauses(self, game: Any, before: Any, action: Any, after: Any) -> tuple[str, ...]:
+        """Clauses a legal step exercises: the action kind's, the cost derivation's, and every clause the
+        engine's narration of the step cites."""
+        b: State = before
+        a: State = after
+        tags: list[str] = list(ACTION_CLAUSES.get(type(action), ()))
+        if b.round == 1 and b.phase == 0 and b.turn == b.markers[0] and not any(b.areas) and not any(b.hands):
+            tags += START_CLAUSES
+            if b.players == 1:
+                tags.append("SP-SOLO-1")
+            if b.rules.variant != "first":
+                tags.append("SP-EDITION-1")
+        if isinstance(action, Buy | Play):
+            source = "hand" if isinstance(action, Play) else action.source
+            try:
+                cb = cost_breakdown(b, action.player, action.card, source=source, displaced=action.displace)
+            except IllegalAction:
+                cb = None
+            if cb is not None:
+                tags += [r.clause for r in cb.reductions]
+                if cb.displaced_clause:
+                    tags.append(cb.displaced_clause)
+                if cb.cost == cb.minimum and sum(r.amount for r in cb.reductions) > 0:
+                    tags.append("SP-COST-6")
+            if action.displace is not None:
+                tags += ["SP-TRADE-1", "SP-COST-7", "SP-TRADE-5"]
+            if action.displace is not None:
+                ok, clause, _why = can_displace(action.card, action.displace, variant=b.rules.variant)
+                if ok:
+                    tags.append(clause)
+        if isinstance(action, Take):
+            if len(b.hands[action.player]) >= 3:
+                tags.append("SP-WAREHOUSE-1")
+            kind = resolve_card(action.card)
+            if kind is not None and b.rules.cards[kind].stack == "trading":
+                tags.append("SP-HAND-5")
+        narrated: list[str] = []
+        for line in game.narrate(b, action, a):
+            narrated += CLAUSE_IN_TEXT.findall(line)
+        tags += narrated
+        scored = [PHASE_NAMES.index(ph) for ph, c in SCORING.items() if c in narrated]
+        for phase in scored:
+            tags.append("SP-SCORE-4")
+            colour = PHASE_COLOURS[phase]
+            for area in b.areas:
+                for k in area:
+                    card = b.rules.cards[k]
+                    if card.effect == "per_card_income" and card.colour == colour:
+                        tags.append(card.clause)
+            if phase == 1 and any(b.turned):
+                tags.append("SP-OBS-5")
+        if a.phase != b.phase or a.round != b.round:
+            tags += ["SP-PHASE-3"]
+        if a.round != b.round:
+            tags += ["SP-SCORE-5", "SP-ROUND-2"]
+        book = self._book
+        return tuple(dict.fromkeys(
+            t for t in tags if t in book and (not book[t].variants or b.rules.variant in book[t].variants)
+        ))
+
+    def illegal_candidates(self, game: Any, state: Any, rng: random.Random) -> Iterable[tuple[Any, str]]:
+        """Actions to try: another seat's pass, buying / taking / playing every visible card (the engine's
+        refusals name the clause), trading cards against every card of the area, the Observatory on every
+        stack, a Pub purchase; a random sample of them at each position."""
+        s: State = state
+        acting = game.to_act(s)
+        if not acting:
+            return []
+        p = acting[0]
+        names = s.rules.names
+        legal = set(game.legal_actions(s, p))
+        out: list[tuple[Any, str]] = []
+        others = [q for q in range(s.players) if q != p]
+        if others:
+            out.append((Pass(others[0]), f"player {others[0]} passes out of turn"))
+        area = sorted({names[k] for k in s.areas[p]})
+        for src, row in (("upper", s.upper), ("lower", s.lower)):
+            for k in row:
+                card = names[k]
+                out.append((Buy(p, card, src), f"player {p} buys {card} from the {src} row"))
+                out.append((Take(p, card, src), f"player {p} takes {card} from the {src} row"))
+                for target in area[:3]:
+                    out.append((Buy(p, card, src, target), f"player {p} buys {card} displacing {target}"))
+        other_row = {"upper": "lower", "lower": "upper"}
+        for src, row in (("upper", s.upper), ("lower", s.lower)):
+            if row:
+                card = names[row[0]]
+                out.append((Buy(p, card, other_row[src]), f"player {p} buys {card} from the wrong row"))
+        for k in s.hands[p]:
+            out.append((Play(p, names[k]), f"player {p} plays {names[k]} from hand"))
+        for st in STACKS:
+            out.append((Observe(p, st), f"player {p} uses an Observatory on the {st} stack"))
+        out.append((PubBuy(p, 1), f"player {p} buys 1 VP at a Pub"))
+        if s.drawn >= 0:
+            out.append((Discard(p, names[s.drawn]), f"player {p} discards the drawn {names[s.drawn]}"))
+        elif s.upper:
+            out.append((Discard(p, names[s.upper[0]]), f"player {p} discards a card not drawn"))
+        illegal = [(act, why) for act, why in out if act not in legal]
+        rng.shuffle(illegal)
+        return [(game.action_to_json(act), why) for act, why in illegal[:8]]
+
+
+KIT = PetersburgKit()
