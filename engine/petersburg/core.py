@@ -756,6 +756,7 @@ def _t_pass(st: Any, a: Pass, log: Log) -> State:
     if log is not None:
         log.append(f"{_who(a.player)} passes")
     if s[I_PASSES] >= st[1]:
+        s[I_PASSES] = 0
         return _end_phase(s, log)
     s[I_TURN] = (st[I_TURN] + 1) % st[1]
     return State._make(s)
