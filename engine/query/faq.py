@@ -10,7 +10,7 @@ then what the engine must say::
     ```
 
 * ``value:`` — JSON; the answer's ``value`` must equal it (for an object: every key given must be equal,
-  other keys are not checked);
+  other keys are not checked; for a list of objects: the first items must match);
 * ``clauses:`` — ids the answer's chain of clauses must include;
 * ``summary:`` — words the one-line answer must contain;
 * ``error:`` — the command must be refused with an InputError naming this field.
@@ -130,8 +130,13 @@ def run_command(command: str) -> Answer:
 
 
 def _matches(expected: Any, actual: Any) -> bool:
+    """Equal, except that an object matches when the keys it gives match, and a list of objects matches
+    the first items of the actual list."""
     if isinstance(expected, dict) and isinstance(actual, dict):
         return all(k in actual and _matches(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list) and isinstance(actual, list) and any(isinstance(x, dict) for x in expected):
+        pairs = zip(expected, actual, strict=False)
+        return len(actual) >= len(expected) and all(_matches(e, a) for e, a in pairs)
     return bool(json.loads(json.dumps(actual)) == expected)
 
 
