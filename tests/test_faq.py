@@ -38,7 +38,7 @@ def test_every_faq_block_checks_something_of_the_engine() -> None:
 
 
 def test_a_wrong_expectation_is_caught() -> None:
-    """The checker is not vacuous either: a wrong value and a clause the answer does not apply are reported."""
+    """The checker is not vacuous: a wrong value and a clause the answer does not apply are reported."""
     wrong = FaqEntry("6 nimmt!", "Q: demo", "arbiter ask bullheads 55", 1, value=5, clauses=("T6-BULL-2",))
     problems = check_entry(wrong)
     assert len(problems) == 2

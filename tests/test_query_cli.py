@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True, timeout=120,
-                          cwd=ROOT)
+    cmd = [sys.executable, "-m", "engine", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120, cwd=ROOT)
 
 
 @pytest.mark.parametrize(
@@ -36,7 +36,8 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         (["ask", "setup", "take6", "11"], "players:"),
         (["ask", "setup", "petersburg", "2", "--variant", "third"], "--variant:"),
         (["ask", "turn", "--rows", "20", "30", "40", "50", "--cards", "3", "3"], "cards:"),
-        (["ask", "turn", "--rows", "20", "30", "40", "50", "--cards", "3", "7", "--choose", "3-0"], "choose:"),
+        (["ask", "turn", "--rows", "20", "30", "40", "50", "--cards", "3", "7", "--choose", "3-0"],
+         "choose:"),
         (["ask", "search", "--game", "take6", "--", "!!!"], "TEXT:"),
         (["rules", "T6-NOPE-1"], "ID:"),
         (["rules", "--game", "take6", "--topic", "nope"], "--topic:"),
@@ -45,8 +46,8 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         (["explain", "take6", "--case", "take6/edge/select-not-in-hand", "--action", "{\"type\": 1}"],
          "--action:"),
         (["explain", "take6", "--record", "no/such/file.jsonl", "--action", "{}"], "--record:"),
-        (["explain", "take6", "--record", "docs/examples/take6-record.jsonl", "--upto", "99", "--action", "{}"],
-         "--upto:"),
+        (["explain", "take6", "--record", "docs/examples/take6-record.jsonl", "--upto", "99",
+          "--action", "{}"], "--upto:"),
         (["explain", "petersburg", "--state", "[1", "--action", "{}"], "--state:"),
     ],
 )

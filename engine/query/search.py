@@ -36,7 +36,8 @@ __all__ = [
     "words",
 ]
 
-_FOLD = str.maketrans({"ä": "?", "ö": "?", "ü": "?", "ß": "?", "ё": "е", "’": "'", "`": "'"})
+_FOLD = str.maketrans({"ä": "?", "ö": "?", "ü": "?", "Ä": "?", "Ö": "?", "Ü": "?", "ß": "?", "ẞ": "?",
+                       "ё": "е", "Ё": "е", "’": "'", "`": "'"})
 _WORD = re.compile(r"[\w?']+")
 STOP = frozenset((
     "a", "an", "and", "are", "as", "at", "be", "by", "can", "card", "cards", "do", "does", "for", "from",
@@ -47,7 +48,7 @@ STOP = frozenset((
 
 def normalize(text: str) -> str:
     """Case-fold and fold the letters the seeds lost or spell two ways (see the module docstring)."""
-    return text.casefold().translate(_FOLD)
+    return text.translate(_FOLD).casefold()
 
 
 def words(text: str) -> tuple[str, ...]:

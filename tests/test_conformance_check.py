@@ -1,0 +1,123 @@
+"""``arbiter check`` (engine.conformance.check): replay records, report the first divergence.
+
+Exit codes: 0 every record OK, 1 a divergence, 2 malformed input.  Each deliberately broken record under
+tests/data/records/ states what must be reported: the action index, the line, the clause id(s).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.conformance.check import check_record, exit_code, format_report
+from engine.conformance.records import read_record, write_record
+
+DATA = Path(__file__).parent / "data" / "records"
+
+
+@pytest.mark.parametrize("filename", sorted(p.name for p in DATA.glob("good-*.jsonl")))
+def test_good_records_check_ok(filename: str) -> None:
+    """Records written by the engine (claims after every action, result line) replay without divergence."""
+    report = check_record(DATA / filename)
+    assert report.status == "ok", report
+    assert report.actions > 0
+    assert report.finished == ("unfinished" not in filename)
+
+
+# filename -> (kind, action index, line, clause ids that must be named)
+DIVERGENCES = {
+    "diverge-card-not-in-hand.jsonl": ("illegal", 0, 2, {"T6-SELECT-1"}),
+    "diverge-wrong-rows-claim.jsonl": ("claim", 2, 4, {"T6-PLACE-1"}),
+    "diverge-wrong-result.jsonl": ("result", None, 120, {"T6-BULL-6"}),
+    "diverge-early-result.jsonl": ("result", None, 9, {"T6-END-1"}),
+    "diverge-card-dealt-twice.jsonl": ("setup", None, 1, {"T6-SETUP-5"}),
+    "diverge-petersburg-money-claim.jsonl": ("claim", 2, 4, {"SP-COST-1"}),
+}
+
+
+@pytest.mark.parametrize("filename", sorted(DIVERGENCES))
+def test_divergences_are_reported_with_index_line_and_clause(filename: str) -> None:
+    """The first divergence names the action index, the line, what the record and the rules say, and the
+    clause ids (T6-SELECT-1 for a card not in hand, T6-SETUP-5 for a card dealt twice, ...)."""
+    kind, index, line, clauses = DIVERGENCES[filename]
+    report = check_record(DATA / filename)
+    assert report.status == "divergence"
+    d = report.divergence
+    assert d is not None
+    assert (d.kind, d.index, d.line) == (kind, index, line)
+    assert clauses <= set(d.clauses), d.clauses
+    assert d.record and d.rules and d.reason
+    assert d.record != d.rules
+
+
+def test_cli_exit_codes_and_aligned_output(capsys: pytest.CaptureFixture[str]) -> None:
+    """Exit 0 when all OK, 1 with a divergence, 2 with malformed input (the worst wins); output is aligned
+    columns plus a summary with actions per second; never a traceback."""
+    good = str(DATA / "good-take6-standard-2p.jsonl")
+    assert main(["check", good]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("OK ") and "actions/s" in out
+    assert main(["check", good, str(DATA / "diverge-card-not-in-hand.jsonl")]) == 1
+    out = capsys.readouterr().out
+    assert "DIVERGENCE" in out and "T6-SELECT-1" in out and "at action 0 (line 2)" in out
+    assert main(["check", str(DATA)]) == 2
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+    rows = [r for r in captured.out.splitlines() if r.split()[0] in ("OK", "DIVERGENCE", "MALFORMED")]
+    assert len(rows) == len(list(DATA.glob("*.jsonl")))
+    assert len({r.index(str(DATA)) for r in rows}) == 1, "the path column is aligned"
+    games = [r for r in rows if not r.startswith("MALFORMED")]
+    assert len({r.index(" take6 ") if " take6 " in r else r.index(" petersburg ") for r in games}) == 1
+
+
+def test_cli_json_output(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--json`` prints one machine-readable document with every report and a summary."""
+    code = main(["check", "--json", str(DATA / "good-take6-unfinished.jsonl"),
+                 str(DATA / "bad-json.jsonl"), str(DATA / "diverge-wrong-rows-claim.jsonl")])
+    assert code == 2
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["status"] for r in doc["records"]] == ["ok", "malformed", "divergence"]
+    assert doc["records"][1]["error"].endswith("line 4: not valid JSON (Expecting ',' delimiter at column 1)")
+    assert doc["records"][2]["divergence"]["fact"] == "rows"
+    assert doc["summary"]["exit_code"] == 2 and doc["summary"]["actions"] > 0
+
+
+def test_missing_file_and_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A missing file is malformed input naming it; ``-`` reads a record from standard input."""
+    assert main(["check", "/nonexistent/game.jsonl"]) == 2
+    assert "/nonexistent/game.jsonl" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO((DATA / "good-take6-unfinished.jsonl").read_text()))
+    assert main(["check", "-"]) == 0
+
+
+def test_action_player_must_match_the_line() -> None:
+    """The line's ``player`` and the action's own seat must agree (else malformed, naming the field)."""
+    lines = (DATA / "good-take6-unfinished.jsonl").read_text().splitlines()
+    doc = json.loads(lines[1])
+    doc["player"] = 1 - doc["player"]
+    lines[1] = json.dumps(doc)
+    report = check_record(io.StringIO("\n".join(lines)), name="p.jsonl")
+    assert report.status == "malformed"
+    assert report.error is not None and report.error.startswith("p.jsonl line 2: player")
+
+
+def test_exit_code_is_the_worst_outcome() -> None:
+    """0 < 1 < 2: malformed input outranks a divergence."""
+    ok = check_record(DATA / "good-take6-unfinished.jsonl")
+    bad = check_record(DATA / "bad-json.jsonl")
+    div = check_record(DATA / "diverge-early-result.jsonl")
+    assert exit_code([ok]) == 0 and exit_code([ok, div]) == 1 and exit_code([div, bad, ok]) == 2
+    assert format_report(div, 10)[0].startswith("DIVERGENCE")
+
+
+def test_a_record_with_claims_can_be_truncated_anywhere() -> None:
+    """Every prefix of a good record (without its result line) is itself a valid, OK record."""
+    record = read_record(DATA / "good-petersburg-first-2p.jsonl")
+    for cut in (0, 1, 17, len(record.actions) // 2):
+        buf = io.StringIO()
+        write_record(buf, type(record)(record.header, record.actions[:cut], None))
+        assert check_record(io.StringIO(buf.getvalue()), name="cut").status == "ok"
