@@ -1,0 +1,104 @@
+"""Saint Petersburg answers agree with the engine: costs (SP-COST-1..7, SP-POTJ-1, SP-BUY-2) equal what the
+engine charges, displacement (SP-TRADE-1..5) equals ``can_displace``, the variety bonus (SP-END-4, SP-END-5)
+and the final scoring (SP-END-6, SP-END-7) equal the engine's, and every card name resolves."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.query.adapters import card_names
+from engine.query.petersburg_questions import kind_of, position
+from engine.query.questions import ask
+
+catalog: Any = importlib.import_module("engine.petersburg.catalog")
+core: Any = importlib.import_module("engine.petersburg.core")
+RS = catalog.ruleset("first")
+NAMES = sorted(RS.kind)
+PLAIN = [n for n in NAMES if not RS.is_trading[RS.kind[n]]]
+TRADING = [n for n in NAMES if RS.is_trading[RS.kind[n]]]
+SRC = {"upper": 0, "lower": 1, "drawn": 2, "hand": 3}
+
+
+@settings(max_examples=200, deadline=None)
+@given(card=st.sampled_from(NAMES), owns=st.lists(st.sampled_from(NAMES), max_size=8),
+       row=st.sampled_from(["upper", "lower", "hand", "drawn"]), money=st.integers(0, 40),
+       discount=st.booleans(), data=st.data())
+def test_cost_answer_is_what_the_engine_charges(*, card: str, owns: list[str], row: str, money: int,
+                                                discount: bool, data: st.DataObject) -> None:
+    """For random buyers, ``ask cost`` equals the engine's charged cost (``fast_cost``) and its derivation
+    (``cost_breakdown``); a trading card is asked with a target it may displace (SP-COST-7), both readings
+    of the SP-COST-5 ruling included."""
+    rs = catalog.ruleset("first", {"trading_discount": discount})
+    k = rs.kind[card]
+    displace = None
+    target = -1
+    if rs.is_trading[k]:
+        target = data.draw(st.sampled_from(rs.targets_of[k]))
+        displace = rs.names[target]
+        if displace not in owns:
+            owns = [*owns, displace]
+    answer = ask("cost", {"card": card, "owns": owns, "row": row, "displace": displace, "money": money,
+                          "option": [f"trading_discount={str(discount).lower()}"]})
+    area = tuple(sorted(rs.kind[n] for n in owns))
+    charged = core.fast_cost(rs, area, k, SRC[row], target)
+    assert answer.value["cost"] == charged
+    assert answer.value["cost"] >= 1
+    assert answer.value["affordable"] == (charged <= money)
+    b = core.cost_breakdown(position(rs, owns, money), 0, card, source=row, displaced=displace)
+    assert answer.value["reductions"] == [[r.amount, r.clause] for r in b.reductions]
+    assert {r.clause for r in b.reductions} <= set(answer.clauses)
+    assert "SP-COST-1" in answer.clauses and "SP-COST-6" in answer.clauses
+
+
+def test_displace_answer_is_can_displace_for_every_pair() -> None:
+    """For every trading card and every card, the answer and its clause are ``can_displace``'s."""
+    for trading in TRADING:
+        for target in NAMES:
+            ok, clause, _reason = core.can_displace(trading, target)
+            answer = ask("displace", {"trading": trading, "target": target})
+            assert answer.value is ok
+            assert answer.clauses[0] == clause
+
+
+def test_bonus_answer_is_the_variety_table() -> None:
+    """n distinct aristocrats score n(n+1)/2 (SP-END-4), 55 from 10 on (SP-END-5)."""
+    for n in range(0, 16):
+        answer = ask("bonus", {"distinct": n})
+        assert answer.value == catalog.variety_bonus(n) == min(n, 10) * (min(n, 10) + 1) // 2
+        assert ("SP-END-5" in answer.clauses) == (n >= 10)  # the table row for 10 cites it
+
+
+@settings(max_examples=80, deadline=None)
+@given(owns=st.lists(st.sampled_from(NAMES), max_size=14), money=st.integers(0, 120),
+       hand=st.lists(st.sampled_from(PLAIN), max_size=4))
+def test_final_answer_is_the_engine_final_breakdown(owns: list[str], money: int, hand: list[str]) -> None:
+    """The final-scoring answer equals the engine's ``final_breakdown`` (SP-END-4, SP-END-6, SP-END-7)."""
+    answer = ask("final", {"owns": owns, "money": money, "hand": hand})
+    assert answer.value == core.final_breakdown(position(RS, owns, money, hand), 0)
+
+
+def test_every_name_in_the_names_table_resolves_to_its_card() -> None:
+    """Each English, German and Russian name and alias of the names table finds its card, both in the
+    search index and in the engine's resolver (so ``ask cost "Zar Peter"`` works)."""
+    entries = card_names("petersburg")
+    assert len(entries) == len({c.key for c in RS.cards})
+    for entry in entries:
+        for _lang, name in entry.names:
+            assert RS.names[kind_of(RS, name, "card")] == entry.key or RS.cards[
+                kind_of(RS, name, "card")].key == entry.key
+
+
+def test_hand_limit_and_pub_come_from_the_engine() -> None:
+    """The hand limit is 3, 4 with a Warehouse (SP-HAND-2, SP-WAREHOUSE-1); the Pub sells up to 5 VP per
+    Pub at 2 roubles each (SP-PUB-1) — the engine's ``hand_limit`` and ``pub_capacity``."""
+    assert ask("handlimit", {}).value == 3
+    assert ask("handlimit", {"owns": ["Warehouse"]}).value == 4
+    for money in range(0, 25):
+        for pubs in range(0, 3):
+            area = tuple(sorted([RS.kind["Pub"]] * pubs))
+            expected = core.pub_capacity(RS, area, money)
+            assert ask("pub", {"money": money, "owns": ["Pub"] * pubs}).value == expected
