@@ -8,8 +8,8 @@ engine's resolution, not a second implementation of it.
 >>> a = resolve_turn([[20], [30], [40], [50]], [3, 7, 45], [], None, {})
 >>> a.value["waiting"]
 {'player': 0, 'card': 3}
->>> resolve_turn([[20], [30], [40], [50]], [3, 7, 45], ["3=0", "7=1"], None, {}).value["rows"]
-[[3], [7], [40, 45], [50]]
+>>> resolve_turn([[20], [30], [40], [50]], [3, 7, 45], ["3=0"], None, {}).value["rows"]
+[[3, 7], [30], [40, 45], [50]]
 """
 
 from __future__ import annotations
