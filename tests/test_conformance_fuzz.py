@@ -21,6 +21,7 @@ from engine.conformance.peers.base import ReferencePeer
 from engine.conformance.peers.crash import CrashPeer
 from engine.conformance.peers.garbage import GarbagePeer
 from engine.conformance.peers.lenient import LenientPeer
+from engine.conformance.peers.petersburg_free_cards import FreeCardsPeer
 from engine.conformance.peers.take6_fewest_heads import FewestHeadsPeer
 from engine.conformance.protocol import (
     InProcessTransport,
@@ -166,6 +167,19 @@ def test_fewest_heads_peer_is_caught_and_shrunk_to_the_first_low_card() -> None:
     assert check_status(div) == "divergence", "arbiter check reproduces the wrong claim"
 
 
+@pytest.mark.skipif("petersburg" not in available_games(), reason="Saint Petersburg not present")
+def test_free_cards_peer_is_caught_at_the_first_purchase_below_the_minimum() -> None:
+    """SP-COST-6: a cost never falls below 1 rouble.  A peer that lets reductions make a card free is
+    caught by its money claim and shrunk to a short solo game (solo keeps the test fast); ``arbiter check``
+    reproduces the wrong claim."""
+    div = divergence_of(fuzz(in_process(FreeCardsPeer), games=("petersburg",), players=(1,), examples=10,
+                             max_steps=60, seed=1))
+    assert div.kind == "claim" and "money" in div.message
+    assert "SP-COST-6" in div.clauses
+    assert div.steps <= 20
+    assert check_status(div) == "divergence"
+
+
 def test_lenient_peer_is_caught_by_an_illegal_probe() -> None:
     """Property: the peer must refuse what the rules refuse (T6-SELECT-2 here: a second selection in one
     turn).  The shrunk record ends with the illegal action, which ``arbiter check`` reports."""
@@ -220,7 +234,8 @@ def test_hang_peer_times_out_and_the_harness_survives() -> None:
 
 
 def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PY, "-m", "engine", "fuzz", *args], capture_output=True, text=True, timeout=timeout)
+    cmd = [PY, "-m", "engine", "fuzz", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
 
 
 def test_cli_reports_a_divergence_with_exit_code_1_and_writes_the_record(tmp_path: Any) -> None:
@@ -232,7 +247,8 @@ def test_cli_reports_a_divergence_with_exit_code_1_and_writes_the_record(tmp_pat
     assert proc.returncode == 1, proc.stderr
     assert "divergence (to_act)" in proc.stdout
     assert '"type":"header"' in proc.stdout
-    check = subprocess.run([PY, "-m", "engine", "check", str(out)], capture_output=True, text=True, timeout=60)
+    cmd = [PY, "-m", "engine", "check", str(out)]
+    check = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert check.returncode == 1
 
 

@@ -33,7 +33,6 @@ process for the next game.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -237,20 +236,13 @@ def in_process(make_peer: Callable[[], Any]) -> PeerFactory:
 
 
 def seeded_setup(game: Game, kit: Any, setup: GameSetup, seed: int) -> Any:
-    """An explicit set-up (JSON) drawn from ``seed`` by the reference engine.
+    """The explicit set-up (JSON) the reference engine deals from ``seed``, read off the first state.
 
-    The reference plays a random game from the seed to its end, and the kit turns the states it went
-    through into the explicit set-up that reproduces every chance event of that game.
+    This suits a game whose chance events are all decided when it starts (Saint Petersburg's stack
+    orders and markers); a game that deals again later registers its own :class:`SetupMaker`.
     """
     state = game.new_game(setup.players, seed=seed, variant=setup.variant, options=dict(setup.options))
-    states = [state]
-    rng = random.Random(seed)
-    while not game.is_terminal(state):
-        acting = game.to_act(state)
-        actions = game.legal_actions(state, acting[0])
-        state = game.apply_unchecked(state, actions[rng.randrange(len(actions))])
-        states.append(state)
-    return kit.setup_to_json(kit.explicit_setup(states))
+    return kit.setup_to_json(kit.explicit_setup([state]))
 
 
 class SetupMaker:
@@ -297,7 +289,28 @@ class Take6Setups(SetupMaker):
         return int(state.round) <= len(setup.setup)
 
 
+class PetersburgSetups(SetupMaker):
+    """Saint Petersburg: each stack a permutation of its cards (shrinking toward name order) and the
+    start-player markers of the seed-0 set-up rotated by a drawn number of seats."""
+
+    def __init__(self) -> None:
+        self._base: dict[tuple[str, int], Any] = {}
+
+    def draw(self, draw: st.DrawFn, game: Game, kit: Any, setup: GameSetup, max_steps: int) -> Any:
+        key = (setup.variant, setup.players)
+        if key not in self._base:
+            first = game.new_game(setup.players, seed=0, variant=setup.variant, options=dict(setup.options))
+            self._base[key] = kit.setup_to_json(kit.explicit_setup([first]))
+        base = self._base[key]
+        stacks = {name: list(draw(st.permutations(sorted(cards)))) for name, cards in base["stacks"].items()}
+        turn = draw(st.integers(0, setup.players - 1))
+        markers = {name: (seat + turn) % setup.players for name, seat in base["markers"].items()}
+        return {"stacks": stacks, "markers": markers}
+
+
 SETUP_MAKERS: dict[str, SetupMaker] = {"take6": Take6Setups()}
+# PetersburgSetups is kept for ``--setups permutations``-style experiments: measured on the free-cards peer
+# it shrank worse (18 actions in 16 s) than the seeded maker (7 actions in 13 s), so the seed is the default.
 """Game name → its set-up maker (others use the generic :class:`SetupMaker`)."""
 
 
