@@ -15,7 +15,7 @@ from engine.spec import all_clauses, load_clauses, parse_clauses
 DEMO = {"clause": [
     {"id": "T6-DEMO-1", "topic": "demo", "text": "Cards are numbered.",
      "cites": [{"seed": "004", "where": "Резюме", "quote": "В игре 104 карты"}]},
-    {"id": "T6-DEMO-2", "topic": "other", "text": "A ruling.", "ruling": "The seeds are silent.",
+    {"id": "T6-NOPE-1", "topic": "other", "text": "A ruling.", "ruling": "The seeds are silent.",
      "alternative": "strict", "cites": [{"seed": "004", "where": "Резюме", "quote": "В игре 104 карты"}]},
 ]}
 
@@ -26,7 +26,7 @@ def test_list_groups_by_game_and_topic() -> None:
     lines = rulesref.list_lines(list(book.values()), width=80)
     assert lines[0] == "take6 · demo (1)"
     assert "take6 · other (1)" in lines
-    assert any("T6-DEMO-2" in ln and "[ruling; other reading: strict]" in ln for ln in lines)
+    assert any("T6-NOPE-1" in ln and "[ruling; other reading: strict]" in ln for ln in lines)
 
 
 def test_select_by_game_and_topic_and_errors_name_the_field() -> None:
@@ -45,8 +45,8 @@ def test_select_by_game_and_topic_and_errors_name_the_field() -> None:
 def test_find_clause_is_case_insensitive_and_suggests() -> None:
     """``t6-place-1`` finds T6-PLACE-1; a near miss suggests the close ids."""
     assert rulesref.find_clause("t6-place-1").id == "T6-PLACE-1"
-    with pytest.raises(InputError, match="did you mean"):
-        rulesref.find_clause("T6-PLACE-9")
+    with pytest.raises(InputError, match="did you mean T6-PLACE-1"):
+        rulesref.find_clause("t6-plce-1")
 
 
 def test_clause_lines_show_wording_citations_and_checks() -> None:
@@ -110,7 +110,7 @@ def test_write_then_check_docs(tmp_path: Path) -> None:
 
 def test_table_aligns_columns_and_wraps_the_last() -> None:
     """Columns align under their headers; the last column wraps at the given width."""
-    lines = table(["id", "text"], [["T6-X-1", "word " * 30]], width=40)
-    assert lines[0].startswith("id      text")
+    lines = table(["id", "text"], [["row-1", "word " * 30]], width=40)
+    assert lines[0].startswith("id     text")
     assert all(len(ln) <= 40 for ln in lines)
-    assert all(ln.startswith("        ") for ln in lines[3:])
+    assert all(ln.startswith("       ") for ln in lines[3:])
