@@ -597,6 +597,7 @@ class Ruleset:
         "dval",
         "edition",
         "hand_limit",
+        "hand_limit_kinds",
         "is_trading",
         "key",
         "kind",
@@ -647,6 +648,7 @@ class Ruleset:
         self.dval = tuple(t.displace_value)
         self.displace_clause = tuple(t.displace_clause)
         self.hand_limit = tuple(t.hand_limit)
+        self.hand_limit_kinds = tuple(k for k in range(n) if t.hand_limit[k])
         self.pub_rate = tuple(t.pub_rate)
         self.pub_max = tuple(t.pub_max)
         self.pub_kinds = tuple(k for k in range(n) if t.pub_max[k])

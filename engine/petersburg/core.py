@@ -191,9 +191,9 @@ def initial_state(players: int, rs: Ruleset, setup: Setup) -> State:
 def hand_limit(rs: Ruleset, area: tuple[int, ...]) -> int:
     """The hand limit of a player with this area: 3, or more with a hand_limit effect (SP-WAREHOUSE-1)."""
     limit = HAND_LIMIT
-    for k in area:
-        hl = rs.hand_limit[k]
-        limit = max(limit, hl)
+    for k in rs.hand_limit_kinds:
+        if k in area and rs.hand_limit[k] > limit:
+            limit = rs.hand_limit[k]
     return limit
 
 
@@ -395,25 +395,34 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
             a = cache[key] = Pass(p)
         out.append(a)
         rows = ((UPPER, s[I_UPPER]), (LOWER, s[I_LOWER]))
+    cost = rs.cost
+    dval = rs.dval
+    reducers_for = rs.reducers_for
+    targets_of = rs.targets_of
     for src, row in rows:
+        lower = LOWER_DISCOUNT if src == LOWER else 0
         seen: set[int] = set()
         for k in row:
             if k in seen:
                 continue
             seen.add(k)
+            # the cost arithmetic of fast_cost, inlined (a property test checks it against cost_breakdown)
+            c = cost[k] - lower
+            if area:
+                c -= area.count(k) * SAME_DISCOUNT
+                for r, amount in reducers_for[k]:
+                    c -= area.count(r) * amount
             if is_trading[k]:
-                for t in rs.targets_of[k]:
-                    if (
-                        t in area
-                        and (not turned or area.count(t) > turned.count(t))
-                        and fast_cost(rs, area, k, src, t) <= money
-                    ):
-                        key = ("buy", p, k, src, t)
-                        a = cache.get(key)
-                        if a is None:
-                            a = cache[key] = Buy(p, names[k], _SRC_NAMES[src], names[t])
-                        out.append(a)
-            elif fast_cost(rs, area, k, src, -1) <= money:
+                for t in targets_of[k]:
+                    if t in area and (not turned or area.count(t) > turned.count(t)):
+                        ct = c - dval[t]
+                        if (ct if ct > MIN_COST else MIN_COST) <= money:
+                            key = ("buy", p, k, src, t)
+                            a = cache.get(key)
+                            if a is None:
+                                a = cache[key] = Buy(p, names[k], _SRC_NAMES[src], names[t])
+                            out.append(a)
+            elif (c if c > MIN_COST else MIN_COST) <= money:
                 key = ("buy", p, k, src, -1)
                 a = cache.get(key)
                 if a is None:
@@ -432,25 +441,28 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
         if k == prev:
             continue
         prev = k
+        c = cost[k]
+        if area:
+            c -= area.count(k) * SAME_DISCOUNT
+            for r, amount in reducers_for[k]:
+                c -= area.count(r) * amount
         if is_trading[k]:
-            for t in rs.targets_of[k]:
-                if (
-                    t in area
-                    and (not turned or area.count(t) > turned.count(t))
-                    and fast_cost(rs, area, k, HAND, t) <= money
-                ):
-                    key = ("play", p, k, t)
-                    a = cache.get(key)
-                    if a is None:
-                        a = cache[key] = Play(p, names[k], names[t])
-                    out.append(a)
-        elif fast_cost(rs, area, k, HAND, -1) <= money:
+            for t in targets_of[k]:
+                if t in area and (not turned or area.count(t) > turned.count(t)):
+                    ct = c - dval[t]
+                    if (ct if ct > MIN_COST else MIN_COST) <= money:
+                        key = ("play", p, k, t)
+                        a = cache.get(key)
+                        if a is None:
+                            a = cache[key] = Play(p, names[k], names[t])
+                        out.append(a)
+        elif (c if c > MIN_COST else MIN_COST) <= money:
             key = ("play", p, k, -1)
             a = cache.get(key)
             if a is None:
                 a = cache[key] = Play(p, names[k], None)
             out.append(a)
-    if _observatory_ready(rs, s[I_PHASE], area, turned) >= 0:
+    if rs.observatory_kinds and _observatory_ready(rs, s[I_PHASE], area, turned) >= 0:
         for st, stack in enumerate(s[I_STACKS]):
             if len(stack) >= 2:
                 key = ("observe", p, st)
