@@ -35,6 +35,7 @@ from engine.take6 import (
     fast_end_row,
     locate,
 )
+from engine.take6.game import _step
 
 VARIANTS = GAME.variants
 
@@ -77,6 +78,8 @@ class Take6Machine(RuleBasedStateMachine):
         assert self.state is not None
         after = GAME.apply(self.state, action)
         assert GAME.apply_unchecked(self.state, action) == after
+        # the hot path (fast row search) and the logged path (placement.locate) agree on every step
+        assert _step(self.state, action, []) == after
         self.actions.append(action)
         self.state = after
         self.check_all()

@@ -492,7 +492,89 @@ def _select(s: State, p: int, card: int, log: list[str] | None) -> State:
         if log is not None:
             log.append(f"P{p} selects a card, hidden until everyone has selected [T6-SELECT-1, T6-SELECT-2].")
         return _new(State, s[:11] + (hands, sel, acting))  # noqa: RUF005 (concatenation is the fastest here)
+    if log is None and s[0].placement == "ends":
+        return _turn_fast(s, hands, sel)
     return _reveal(s, hands, sel, p, log)
+
+
+def _turn_fast(s: State, hands: tuple[tuple[int, ...], ...], sel: tuple[int, ...]) -> State:
+    """Hot path of a revealed turn (``ends`` placement, no log)."""
+    return _place_fast(s, list(s[4]), sorted(zip(sel, _ALL[len(sel)], strict=True)), s[6], s[7], hands=hands)
+
+
+def _place_fast(
+    s: State,
+    rows: list[tuple[int, ...]],
+    pending: Sequence[tuple[int, int]],
+    piles: tuple[tuple[int, ...], ...],
+    penalties: tuple[int, ...],
+    *,
+    hands: tuple[tuple[int, ...], ...],
+) -> State:
+    """Hot path of :func:`_resolve` for the ``ends`` placement without a log: the same outcome (the state
+    machine in properties/ checks every step against the logged path, which places each card with
+    :func:`~engine.take6.placement.locate`)."""
+    rules = s[0]
+    n = rules.players
+    cap = rules.capacity
+    for k, (card, p) in enumerate(pending):
+        r = -1
+        best_end = 0
+        for i, row in enumerate(rows):
+            end = row[-1]
+            if best_end < end < card:
+                r = i
+                best_end = end
+        if r < 0:
+            return _new(
+                State,
+                (
+                    rules,
+                    s[1],
+                    s[2],
+                    "choose",
+                    tuple(rows),
+                    tuple(pending[k:]),
+                    piles,
+                    penalties,
+                    s[8],
+                    s[9],
+                    s[10],
+                    hands,
+                    _ZEROS[n],
+                    (p,),
+                ),
+            )
+        row = rows[r]
+        if len(row) < cap:
+            rows[r] = (*row, card)
+        else:
+            piles = (*piles[:p], piles[p] + row, *piles[p + 1 :])
+            penalties = (*penalties[:p], penalties[p] + sum(map(_BH.__getitem__, row)), *penalties[p + 1 :])
+            rows[r] = (card,)
+    if rules.play == "flip":
+        return _after_turn(s, tuple(rows), piles, penalties, hands, last=pending[-1][1], log=None)
+    if hands[0]:
+        return _new(
+            State,
+            (
+                rules,
+                s[1],
+                s[2],
+                "select",
+                tuple(rows),
+                (),
+                piles,
+                penalties,
+                s[8],
+                s[9],
+                s[10],
+                hands,
+                _ZEROS[n],
+                _ALL[n],
+            ),
+        )
+    return _end_round(s, tuple(rows), piles, penalties, hands, log=None)
 
 
 def _reveal(
@@ -525,6 +607,8 @@ def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
             f"[T6-PLACE-3, T6-PILE-1]."
         )
     if len(pending) > 1:
+        if log is None and s[0].placement == "ends":
+            return _place_fast(s, list(rows), pending[1:], piles, penalties, hands=s[11])
         return _resolve(s, rows, pending[1:], piles, penalties, hands=s[11], log=log)
     return _after_turn(s, rows, piles, penalties, s[11], last=p, log=log)
 
@@ -559,6 +643,8 @@ def _flip(s: State, p: int, log: list[str] | None) -> State:
     hands = (*s[11][:p], pile[1:], *s[11][p + 1 :])
     if log is not None:
         log.append(f"P{p} flips {card} [T6-KIDS-2].")
+    elif s[0].placement == "ends":
+        return _place_fast(s, list(s[4]), ((card, p),), s[6], s[7], hands=hands)
     return _resolve(s, s[4], ((card, p),), s[6], s[7], hands=hands, log=log)
 
 
