@@ -497,4 +497,14 @@ def explain_petersburg(game: Game, state: Any, action: Any, refusal: RuleViolati
                     notes.append(f"To make it legal: first own a card {action.card} may displace "
                                  f"({', '.join(allowed)}); a trading card may still be taken into hand "
                                  "without a target (SP-HAND-5).")
+    if isinstance(action, model.Take) and 0 <= action.player < state.players:
+        limit = core.hand_limit(state.rules, state.areas[action.player])
+        held = len(state.hands[action.player])
+        steps.append(Step.of("SP-HAND-2", f"player {action.player} holds {held} card(s); hand limit {limit}",
+                             limit))
+        steps.append(Step.of("SP-HAND-1", "a card taken into hand is not paid for now"))
+        value["summary"] = f"into hand unpaid ({held + 1} of at most {limit})"
+        if refusal is not None and refusal.clause in ("SP-HAND-2", "SP-HAND-3"):
+            notes.append(f"To make it legal: play or keep fewer cards — the hand after taking must hold at "
+                         f"most {limit} (a Warehouse raises the limit to 4).")
     return Explanation(steps=tuple(steps), notes=tuple(notes), value=value)
