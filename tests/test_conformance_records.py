@@ -40,7 +40,7 @@ from engine.game import get_game
 DATA = Path(__file__).parent / "data" / "records"
 
 
-def random_record(name: str, players: int, seed: int, variant: str | None = None, claims: bool = True) -> Record:
+def random_record(name: str, players: int, seed: int, variant: str | None = None) -> Record:
     game = get_game(name)
     state = game.new_game(players, seed=seed, variant=variant)
     rng = random.Random(seed)
@@ -50,7 +50,7 @@ def random_record(name: str, players: int, seed: int, variant: str | None = None
         action = legal[rng.randrange(len(legal))]
         actions.append(action)
         state = game.apply(state, action)
-    return record_game(name, players=players, seed=seed, variant=variant, actions=actions, claims=claims)
+    return record_game(name, players=players, seed=seed, variant=variant, actions=actions, claims=True)
 
 
 def configs() -> Iterator[tuple[str, str, int]]:
@@ -63,7 +63,7 @@ def configs() -> Iterator[tuple[str, str, int]]:
 
 
 @pytest.mark.parametrize(("name", "variant", "players"), list(configs()))
-def test_record_round_trips_and_replays_from_its_explicit_setup(name: str, variant: str, players: int) -> None:
+def test_record_round_trips_and_replays_from_explicit_setup(name: str, variant: str, players: int) -> None:
     """Property: a record written and read back is unchanged; every line passes the schemas; and replaying the
     actions from the header's explicit set-up alone (T6-SETUP-5 / SP-SETUP-6, no seed) reaches the same
     facts after every action as the seeded game did (the claims)."""
@@ -160,7 +160,7 @@ def test_reader_streams_line_by_line() -> None:
     class OneLineOnly(io.StringIO):
         reads = 0
 
-        def __next__(self) -> str:
+        def __next__(self) -> str:  # type: ignore[override]
             OneLineOnly.reads += 1
             if OneLineOnly.reads > 1:
                 raise AssertionError("read past the first line")
@@ -184,23 +184,22 @@ def test_writer_counts_indexes_and_wants_the_header_first() -> None:
     assert [line.index for line in lines if isinstance(line, ActionLine)] == [0, 1]
 
 
+def _paths(node: Any, path: list[Any]) -> Iterator[list[Any]]:
+    yield path
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, [*path, k])
+    elif isinstance(node, list):
+        for i, v in enumerate(node[:4]):
+            yield from _paths(v, [*path, i])
+
+
 def _mutations(value: Any, rng: random.Random) -> Iterator[Any]:
     """Small random corruptions of a JSON value (type swaps, deletions, extra keys)."""
     replacements: list[Any] = [None, True, -1, 0, 105, "x", [], {}, [1.5], ["a"]]
     for _ in range(12):
         doc = copy.deepcopy(value)
-        paths: list[list[Any]] = []
-
-        def walk(node: Any, path: list[Any]) -> None:
-            paths.append(path)
-            if isinstance(node, dict):
-                for k, v in node.items():
-                    walk(v, [*path, k])
-            elif isinstance(node, list):
-                for i, v in enumerate(node[:4]):
-                    walk(v, [*path, i])
-
-        walk(doc, [])
+        paths = list(_paths(doc, []))
         path = paths[rng.randrange(len(paths))]
         if not path:
             continue

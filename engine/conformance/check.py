@@ -156,8 +156,24 @@ class _Stop(Exception):
         self.divergence = divergence
 
 
+def _clauses_for(game: Game, kit: GameKit, fact: str, step: tuple[Any, Any, Any] | None,
+                 variant: str) -> tuple[str, ...]:
+    """The clauses behind a fact: those of the last step that decide it, else every clause deciding it."""
+    book = game.clauses
+    general = tuple(c for c in kit.fact_clauses(fact)
+                    if c in book and (not book[c].variants or variant in book[c].variants))
+    if step is None:
+        return general
+    try:
+        tags = kit.step_clauses(game, *step)
+    except Exception:  # tagging is advisory: never let it hide the divergence itself
+        return general
+    narrow = tuple(c for c in tags if c in general)
+    return narrow or tags or general
+
+
 def _compare_claims(kit: GameKit, state: Any, claims: Mapping[str, Any], index: int | None, *, line: int,
-                    where: str) -> int:
+                    where: str, game: Game, step: tuple[Any, Any, Any] | None, variant: str) -> int:
     facts = kit.facts(state)
     for name, claimed in claims.items():
         if name not in facts:
@@ -169,19 +185,20 @@ def _compare_claims(kit: GameKit, state: Any, claims: Mapping[str, Any], index: 
             raise _Stop(Divergence(
                 kind="claim", index=index, line=line, fact=name,
                 record=f"{name} = {_show(claimed)}", rules=f"{name} = {_show(facts[name])}",
-                clauses=kit.fact_clauses(name),
+                clauses=_clauses_for(game, kit, name, step, variant),
                 reason=f"{after}, the rules give a different {name}",
             ))
     return len(claims)
 
 
-def _compare_result(game: Game, kit: GameKit, state: Any, line: ResultLine) -> int:
+def _compare_result(game: Game, kit: GameKit, state: Any, line: ResultLine, variant: str) -> int:
     record = _show({k: v for k, v in line.to_json().items() if k != "type"})
     if not game.is_terminal(state):
         raise _Stop(Divergence(
             kind="result", index=None, line=line.line, record=f"the game is over: {record}",
             rules=f"the game goes on; {_legal_summary(game, state)}",
-            clauses=kit.fact_clauses("over"), reason="the record ends the game before the rules do",
+            clauses=_clauses_for(game, kit, "over", None, variant),
+            reason="the record ends the game before the rules do",
         ))
     truth = game.result(state)
     checked = 0
@@ -195,7 +212,7 @@ def _compare_result(game: Game, kit: GameKit, state: Any, line: ResultLine) -> i
             raise _Stop(Divergence(
                 kind="result", index=None, line=line.line, fact=name,
                 record=f"{name} = {_show(list(claimed))}", rules=f"{name} = {_show(list(actual))}",
-                clauses=kit.fact_clauses(name), reason=f"the final {name} differ",
+                clauses=_clauses_for(game, kit, name, None, variant), reason=f"the final {name} differ",
             ))
     return checked
 
@@ -218,16 +235,19 @@ def check_record(source: str | Path | IO[str], *, name: str | None = None) -> Ch
         game, kit, state = _start(header, label)
         if header.claims:
             claims += _compare_claims(kit, state, header.claims, None, line=header.line,
-                                      where=f"{label} line 1")
+                                      where=f"{label} line 1", game=game, step=None, variant=header.variant)
         for line in lines:
             if isinstance(line, ActionLine):
+                before = state
                 state = _step(game, kit, state, line, label)
                 actions += 1
                 if line.claims:
+                    step = (before, game.action_from_json(line.action), state)
                     claims += _compare_claims(kit, state, line.claims, line.index, line=line.line,
-                                              where=f"{label} line {line.line}")
+                                              where=f"{label} line {line.line}", game=game, step=step,
+                                              variant=header.variant)
             elif isinstance(line, ResultLine):
-                claims += _compare_result(game, kit, state, line)
+                claims += _compare_result(game, kit, state, line, header.variant)
                 finished = True
     except _Stop as stop:
         return CheckReport(label, "divergence", game_name, actions, claims, finished,
@@ -332,7 +352,10 @@ def format_report(report: CheckReport, width: int) -> list[str]:
     status = {"ok": "OK", "divergence": "DIVERGENCE", "malformed": "MALFORMED"}[report.status]
     head = f"{status:<10}  {report.path:<{width}}"
     if report.status == "malformed":
-        return [f"{head}  {report.error}"]
+        error = report.error or ""
+        if error.startswith(report.path):
+            error = error[len(report.path):].lstrip(": ")
+        return [f"{head}  {error}"]
     detail = f"{report.game or '-':<10}  {report.actions:>7} actions  {report.claims:>6} claims"
     if report.status == "ok":
         end = "finished" if report.finished else "unfinished"
@@ -362,7 +385,7 @@ def format_summary(reports: list[CheckReport], seconds: float) -> str:
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``arbiter check``."""
     paths = list(expand_paths(args.records))
-    width = min(max((len(p) for p in paths), default=0), 60)
+    width = max((len(p) for p in paths), default=0)
     reports: list[CheckReport] = []
     start = time.perf_counter()
     for report in check_paths(paths):

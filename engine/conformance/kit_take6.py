@@ -232,7 +232,7 @@ class Take6Kit:
         tags: list[str] = []
         fresh = sum(map(len, b.hands)) == b.players * rules.hand_size
         if b.round == 1 and b.phase in ("select", "draft", "flip") and not any(b.piles) and fresh:
-            tags += ["T6-DECK-1", "T6-SETUP-1", "T6-SETUP-4", "T6-SETUP-5", "T6-VAR-1"]
+            tags += ["T6-DECK-1", "T6-SETUP-1", "T6-SETUP-5", "T6-VAR-1"]
             if b.phase != "draft":
                 tags += ["T6-SETUP-2", "T6-SETUP-3"]
             tags += [c for c in self._variant_clauses(b.variant)

@@ -148,6 +148,19 @@ def schema_error(v: Draft202012Validator, data: Any) -> tuple[str, str] | None:
     if error is None:  # pragma: no cover - is_valid said otherwise
         return None
     path = deque(error.absolute_path)
+    # oneOf over objects tagged by "type": explain against the branch the instance names
+    branches = error.validator_value
+    if error.validator == "oneOf" and isinstance(error.instance, dict) and isinstance(branches, list):
+        defs = v.schema.get("$defs", {}) if isinstance(v.schema, dict) else {}
+        for branch in branches:
+            if not isinstance(branch, dict):
+                continue
+            tag = branch.get("properties", {}).get("type", {}).get("const")
+            if tag is not None and tag == error.instance.get("type"):
+                sub = Draft202012Validator({**branch, "$defs": defs})
+                inner = schema_error(sub, error.instance)
+                if inner is not None:
+                    return json_path([*path, *([inner[0]] if inner[0] else [])]), inner[1]
     # "x is a required property" is about the parent object: name the missing field itself.
     if error.validator == "required" and isinstance(error.instance, dict):
         wanted: list[str] = list(error.validator_value) if isinstance(error.validator_value, list) else []
