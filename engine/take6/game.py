@@ -510,6 +510,7 @@ def _place_fast(
     penalties: tuple[int, ...],
     *,
     hands: tuple[tuple[int, ...], ...],
+    last: int = -1,
 ) -> State:
     """Hot path of :func:`_resolve` for the ``ends`` placement without a log: the same outcome (the state
     machine in properties/ checks every step against the logged path, which places each card with
@@ -553,7 +554,9 @@ def _place_fast(
             penalties = (*penalties[:p], penalties[p] + sum(map(_BH.__getitem__, row)), *penalties[p + 1 :])
             rows[r] = (card,)
     if rules.play == "flip":
-        return _after_turn(s, tuple(rows), piles, penalties, hands, last=pending[-1][1], log=None)
+        return _after_turn(
+            s, tuple(rows), piles, penalties, hands, last=pending[-1][1] if pending else last, log=None
+        )
     if hands[0]:
         return _new(
             State,
@@ -597,9 +600,13 @@ def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
     row = rows[r]
     piles = s[6]
     piles = (*piles[:p], piles[p] + row, *piles[p + 1 :])
-    heads = _bullheads_of(row)
+    heads = sum(map(_BH.__getitem__, row))
     penalties = s[7]
     penalties = (*penalties[:p], penalties[p] + heads, *penalties[p + 1 :])
+    if log is None and s[0].placement == "ends":
+        rows_list = list(rows)
+        rows_list[r] = (card,)
+        return _place_fast(s, rows_list, pending[1:], piles, penalties, hands=s[11], last=p)
     rows = (*rows[:r], (card,), *rows[r + 1 :])
     if log is not None:
         log.append(
@@ -607,8 +614,6 @@ def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
             f"[T6-PLACE-3, T6-PILE-1]."
         )
     if len(pending) > 1:
-        if log is None and s[0].placement == "ends":
-            return _place_fast(s, list(rows), pending[1:], piles, penalties, hands=s[11])
         return _resolve(s, rows, pending[1:], piles, penalties, hands=s[11], log=log)
     return _after_turn(s, rows, piles, penalties, s[11], last=p, log=log)
 
