@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 
-from engine.errors import IllegalSetup
-from engine.spec import load_clauses
+import engine.take6.rules as rules_module
+from engine.errors import IllegalSetup, SpecError
+from engine.spec import Field, check_rows, load_clauses, load_table
 from engine.take6 import BULLHEADS, GAME, OPTIONS, VARIANTS, bullheads, deal_order, derived_seed, rules_for
 from engine.take6.rules import GAME_INFO
 
@@ -145,3 +147,65 @@ def test_every_clause_has_wording_and_rulings_say_why() -> None:
     book = load_clauses("take6")
     assert book["T6-END-3"].ruling and book["T6-PLACE-3"].ruling
     assert all(c.text and c.cites for c in book.values())
+
+
+def patched_rows(monkeypatch: pytest.MonkeyPatch, filename: str, edit: Any) -> None:
+    """Make rules.load_table return ``filename``'s real rows passed through ``edit``."""
+    real = load_table
+
+    def fake(game: str, name: str, array: str, fields: Any, **kw: Any) -> tuple[dict[str, Any], ...]:
+        rows = real(game, name, array, fields, **kw)
+        return tuple(edit([dict(r) for r in rows])) if name == filename else rows
+
+    monkeypatch.setattr(rules_module, "load_table", fake)
+
+
+def test_bullhead_table_cross_checks_fail_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """T6-BULL-6: a count that disagrees with the rules, an 'otherwise' that is not last, or a wrong
+    total fails at load with a SpecError naming the table and row."""
+
+    def wrong_count(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        rows[1]["count"] = 9
+        return rows
+
+    patched_rows(monkeypatch, "bullheads.toml", wrong_count)
+    with pytest.raises(SpecError, match=r"bullheads.toml \[\[rule\]\] row 2: field 'count'"):
+        rules_module._load_bullheads(1, 104, 171)
+
+    def otherwise_first(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [rows[-1], *rows[:-1]]
+
+    patched_rows(monkeypatch, "bullheads.toml", otherwise_first)
+    with pytest.raises(SpecError, match="last rule"):
+        rules_module._load_bullheads(1, 104, 171)
+    monkeypatch.undo()
+    with pytest.raises(SpecError, match="bullhead_total 170"):
+        rules_module._load_bullheads(1, 104, 170)
+
+
+def test_variant_references_fail_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """T6-VAR-1: a variant naming an unknown deck, or a countdown without its start value, fails at load."""
+
+    def bad_deck(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        rows[1]["deck"] = "jumbo"
+        return rows
+
+    patched_rows(monkeypatch, "variants.toml", bad_deck)
+    with pytest.raises(SpecError, match=r"\(tactics\): field 'deck' names unknown deck 'jumbo'"):
+        rules_module._load_variants()
+
+    def no_start(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        rows[-1]["countdown_from"] = None
+        return rows
+
+    monkeypatch.undo()
+    patched_rows(monkeypatch, "variants.toml", no_start)
+    with pytest.raises(SpecError, match="countdown_from"):
+        rules_module._load_variants()
+
+
+def test_unknown_handler_kind_fails_loudly() -> None:
+    """T6-VAR-1: a kind the interpreter has no handler for is refused by the schema check."""
+    fields = [Field("deal", str, check=rules_module._one_of(rules_module.DEAL_KINDS))]
+    with pytest.raises(SpecError, match="'deal': 'auction' is not one of shuffle, draft"):
+        check_rows("take6/variants.toml [[variant]]", [{"deal": "auction"}], fields)
