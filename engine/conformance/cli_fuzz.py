@@ -126,7 +126,8 @@ def register(sub: Any) -> None:
                    help="longest game in actions (default 1000)")
     p.add_argument("--seed", type=int, default=None, help="seed of the generator (default: random)")
     p.add_argument("--timeout", type=_positive(float, "--timeout"), default=5.0,
-                   help="seconds the peer has to answer one message (default 5)")
+                   help="seconds the peer has to answer one message (default 5; the first reply of a new "
+                   "process may take 10)")
     p.add_argument("--no-shrink", action="store_true", help="report the first divergence as found")
     p.add_argument("--reuse", action="store_true",
                    help="keep a peer that played a game properly for the next one (faster; default: a fresh "

@@ -436,15 +436,18 @@ class SubprocessTransport:
     """A peer running as a child process, spoken to over its stdin/stdout with a per-message timeout.
 
     The command is split like a shell would (``shlex``) but run without a shell.  The peer's stderr goes
-    to a temporary file whose tail is quoted when it crashes.
+    to a temporary file whose tail is quoted when it crashes.  The first reply may take ``startup`` seconds
+    (at least ``timeout``): starting an interpreter is not answering a message.
     """
 
-    def __init__(self, command: str | Sequence[str], *, timeout: float = 5.0, cwd: str | None = None) -> None:
+    def __init__(self, command: str | Sequence[str], *, timeout: float = 5.0, cwd: str | None = None,
+                 startup: float = 10.0) -> None:
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv:
             raise InputError("--peer", "empty command")
         self.argv = argv
         self.timeout = timeout
+        self._first_timeout: float | None = max(timeout, startup)
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the peer; closed in close()
         try:
             self._proc = subprocess.Popen(
@@ -481,7 +484,8 @@ class SubprocessTransport:
             raise PeerCrashed(self._crash_text(f"while sending {message['cmd']!r}")) from None
 
     def _read_line(self, cmd: str) -> bytes:
-        deadline = time.monotonic() + self.timeout
+        timeout, self._first_timeout = self._first_timeout or self.timeout, None
+        deadline = time.monotonic() + timeout
         while True:
             newline = self._buffer.find(b"\n")
             if newline >= 0:
@@ -491,7 +495,7 @@ class SubprocessTransport:
                 raise ProtocolError(f"reply to {cmd!r}", f"line longer than {MAX_LINE} bytes")
             left = deadline - time.monotonic()
             if left <= 0:
-                raise PeerTimeout(f"no reply to {cmd!r} within {self.timeout:g} s")
+                raise PeerTimeout(f"no reply to {cmd!r} within {timeout:g} s")
             if not self._selector.select(left):
                 continue
             try:

@@ -84,7 +84,8 @@ class ReferencePeer:
     @staticmethod
     def refuse(error: str, message: str) -> str:
         """A refusal line (``error`` one of illegal / unsupported / bad-request)."""
-        return json.dumps({"ok": False, "error": error, "message": message}, ensure_ascii=False)
+        return json.dumps({"ok": False, "error": error, "message": message}, separators=(",", ":"),
+                          ensure_ascii=False)
 
     # -- the game --------------------------------------------------------------------------------------
 
