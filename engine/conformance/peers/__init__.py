@@ -14,7 +14,7 @@ one JSON object per line, answering each on stdout.
   - ``lenient``: any game; accepts an illegal action (answers ``ok`` and ignores it);
   - ``crash``: any game; the process dies the first time a player scores;
   - ``hang``: any game; stops answering at the first action of the second turn (a timeout);
-  - ``garbage``: any game; prints a debug line on stdout the first time a single player must act.
+  - ``garbage``: any game; prints a debug line on stdout whenever a single player must act.
 
 :mod:`engine.conformance.peers.base` holds the server loop they share; :data:`PEERS` lists them.
 """
@@ -28,6 +28,6 @@ PEERS: dict[str, str] = {
     "lenient": "accepts illegal actions and ignores them",
     "crash": "exits the first time a player scores",
     "hang": "stops answering at the first action of the second turn",
-    "garbage": "prints a debug line on stdout the first time a single player must act",
+    "garbage": "prints a debug line on stdout whenever a single player must act",
 }
 """Module name (under ``engine.conformance.peers``) → its one-line defect."""

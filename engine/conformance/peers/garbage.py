@@ -1,4 +1,4 @@
-"""A wrong peer for any game: it prints a debug line on stdout the first time a single player must act.
+"""A wrong peer for any game: it prints a debug line on stdout whenever a single player must act.
 
 ``python -m engine.conformance.peers.garbage`` — a classic slip (a log line on the protocol channel).  The
 harness must report ``garbage`` naming the reply it could not read.
