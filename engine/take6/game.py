@@ -214,6 +214,13 @@ def _check_setup(rules: Rules, setup: object) -> tuple[Setup, ...]:
 # Transitions (shared by both tiers)
 
 
+def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """``values`` with ``values[index]`` replaced (via a list: the fastest way for short tuples)."""
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
+
+
 def _bullheads_of(cards: Sequence[int]) -> int:
     return sum(map(_BH.__getitem__, cards))
 
@@ -483,9 +490,8 @@ def _select(s: State, p: int, card: int, log: list[str] | None) -> State:
     hands = s[11]
     hand = hands[p]
     i = hand.index(card)
-    hands = (*hands[:p], hand[:i] + hand[i + 1 :], *hands[p + 1 :])
-    sel = s[12]
-    sel = (*sel[:p], card, *sel[p + 1 :])
+    hands = _with(hands, p, hand[:i] + hand[i + 1 :])
+    sel = _with(s[12], p, card)
     acting = s[13]
     acting = acting[1:] if acting[0] == p else tuple(q for q in acting if q != p)
     if acting:
@@ -550,8 +556,12 @@ def _place_fast(
         if len(row) < cap:
             rows[r] = (*row, card)
         else:
-            piles = (*piles[:p], piles[p] + row, *piles[p + 1 :])
-            penalties = (*penalties[:p], penalties[p] + sum(map(_BH.__getitem__, row)), *penalties[p + 1 :])
+            changed = list(piles)
+            changed[p] += row
+            piles = tuple(changed)
+            totals = list(penalties)
+            totals[p] += sum(map(_BH.__getitem__, row))
+            penalties = tuple(totals)
             rows[r] = (card,)
     if rules.play == "flip":
         return _after_turn(
@@ -599,10 +609,10 @@ def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
     rows = s[4]
     row = rows[r]
     piles = s[6]
-    piles = (*piles[:p], piles[p] + row, *piles[p + 1 :])
+    piles = _with(piles, p, piles[p] + row)
     heads = sum(map(_BH.__getitem__, row))
     penalties = s[7]
-    penalties = (*penalties[:p], penalties[p] + heads, *penalties[p + 1 :])
+    penalties = _with(penalties, p, penalties[p] + heads)
     if log is None and s[0].placement == "ends":
         rows_list = list(rows)
         rows_list[r] = (card,)
@@ -624,7 +634,7 @@ def _draft(s: State, p: int, card: int, log: list[str] | None) -> State:
     i = stock.index(card)
     stock = stock[:i] + stock[i + 1 :]
     hand = tuple(sorted((*s[11][p], card)))
-    hands = (*s[11][:p], hand, *s[11][p + 1 :])
+    hands = _with(s[11], p, hand)
     n = rules.players
     drafted = sum(len(h) for h in hands)
     if log is not None:
@@ -645,7 +655,7 @@ def _draft(s: State, p: int, card: int, log: list[str] | None) -> State:
 def _flip(s: State, p: int, log: list[str] | None) -> State:
     pile = s[11][p]
     card = pile[0]
-    hands = (*s[11][:p], pile[1:], *s[11][p + 1 :])
+    hands = _with(s[11], p, pile[1:])
     if log is not None:
         log.append(f"P{p} flips {card} [T6-KIDS-2].")
     elif s[0].placement == "ends":
@@ -1029,6 +1039,12 @@ class Take6:
     def apply(self, state: State, action: Action) -> State:
         """Checked tier: validate ``action`` (IllegalAction / NotYourTurn / GameOver naming the clause),
         then apply it.  The given state is never changed."""
+        if action.__class__ is Select and state[3] == "select":
+            # the common case, checked inline: the seat must select now and hold the card (T6-SELECT-1/2)
+            p = action.player
+            card = action.card
+            if p.__class__ is int and card.__class__ is int and p in state[13] and card in state[11][p]:
+                return self.apply_unchecked(state, action)
         _check(state, action)
         return _step(state, action)
 
@@ -1044,9 +1060,13 @@ class Take6:
                 hand = hands[p]
                 i = hand.index(card)
                 sel = state[12]
+                new_hands = list(hands)
+                new_hands[p] = hand[:i] + hand[i + 1 :]
+                new_sel = list(sel)
+                new_sel[p] = card
                 changed = (
-                    (*hands[:p], hand[:i] + hand[i + 1 :], *hands[p + 1 :]),
-                    (*sel[:p], card, *sel[p + 1 :]),
+                    tuple(new_hands),
+                    tuple(new_sel),
                     acting[1:] if acting[0] == p else tuple(q for q in acting if q != p),
                 )
                 return _new(State, state[:11] + changed)
