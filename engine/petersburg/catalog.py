@@ -624,7 +624,7 @@ class Ruleset:
     def __init__(self, variant: str, options: tuple[tuple[str, Any], ...]) -> None:
         self.variant = variant
         self.options = options
-        self.cache: dict[tuple[Any, ...], Any] = {}  # interned action objects (a memo, not state)
+        self.cache: dict[int, dict[int, Any]] = {}  # interned action objects per seat (a memo, not state)
         self.edition = VARIANTS[variant]
         opts = dict(options)
         cards = catalog(self.edition)
@@ -669,6 +669,8 @@ class Ruleset:
         self.reducers_for = tuple(red)
         self.reducer_clause = "SP-COST-5" if discount_trading else "SP-COST-4"
         self.targets_of = _targets(cards)
+        if n > 64:
+            raise SpecError(f"{GAME}/cards.toml: the interpreter's action keys allow 64 card kinds, got {n}")
         self.variety_colour = COLOURS.index(FINAL["variety_colour"])
 
     def __repr__(self) -> str:

@@ -352,47 +352,53 @@ def to_act(s: Any) -> tuple[int, ...]:
 
 
 def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
-    """Every legal action of seat ``p`` now, in canonical order (pass first)."""
+    """Every legal action of seat ``p`` now, in canonical order (pass first).
+
+    Action objects are interned per ruleset and seat (``rules.cache``), keyed by small ints:
+    buy ``k << 8 | src << 6 | (t + 1)``, take ``TAKE | k << 2 | src``, play ``PLAY | k << 6 | (t + 1)``.
+    """
     if s[I_OVER]:
         return ()
     rs: Ruleset = s[0]
-    cache = rs.cache
     pubq = s[I_PUBQ]
     if pubq:
         if p != pubq[0]:
             return ()
         most = pub_capacity(rs, s[I_AREAS][p], s[I_MONEY][p])
+        pcache = _seat_cache(rs, p)
         pubs: list[Any] = []
         for n in range(most + 1):
-            pkey: tuple[Any, ...] = ("pub", p, n)
-            pa = cache.get(pkey)
+            pa = pcache.get(_K_PUB | n)
             if pa is None:
-                pa = cache[pkey] = PubBuy(p, n)
+                pa = pcache[_K_PUB | n] = PubBuy(p, n)
             pubs.append(pa)
         return tuple(pubs)
     if p != s[I_TURN]:
         return ()
+    cache = _seat_cache(rs, p)
     names = rs.names
     area = s[I_AREAS][p]
     money = s[I_MONEY][p]
     hand = s[I_HANDS][p]
     turned = s[I_TURNED][p]
-    room = len(hand) < hand_limit(rs, area)
+    limit = HAND_LIMIT
+    for k in rs.hand_limit_kinds:
+        if k in area and rs.hand_limit[k] > limit:
+            limit = rs.hand_limit[k]
+    room = len(hand) < limit
     is_trading = rs.is_trading
     drawn = s[I_DRAWN]
     out: list[Any] = []
     if drawn >= 0:
         rows: tuple[tuple[int, tuple[int, ...]], ...] = ((DRAWN, (drawn,)),)
-        key: tuple[Any, ...] = ("discard", p, drawn)
-        a = cache.get(key)
+        a = cache.get(_K_DISCARD | drawn)
         if a is None:
-            a = cache[key] = Discard(p, names[drawn])
+            a = cache[_K_DISCARD | drawn] = Discard(p, names[drawn])
         out.append(a)
     else:
-        key = ("pass", p)
-        a = cache.get(key)
+        a = cache.get(_K_PASS)
         if a is None:
-            a = cache[key] = Pass(p)
+            a = cache[_K_PASS] = Pass(p)
         out.append(a)
         rows = ((UPPER, s[I_UPPER]), (LOWER, s[I_LOWER]))
     cost = rs.cost
@@ -401,11 +407,9 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
     targets_of = rs.targets_of
     for src, row in rows:
         lower = LOWER_DISCOUNT if src == LOWER else 0
-        seen: set[int] = set()
-        for k in row:
-            if k in seen:
+        for i, k in enumerate(row):
+            if row.index(k) != i:  # a copy of a card already listed
                 continue
-            seen.add(k)
             # the cost arithmetic of fast_cost, inlined (a property test checks it against cost_breakdown)
             c = cost[k] - lower
             if area:
@@ -417,19 +421,19 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
                     if t in area and (not turned or area.count(t) > turned.count(t)):
                         ct = c - dval[t]
                         if (ct if ct > MIN_COST else MIN_COST) <= money:
-                            key = ("buy", p, k, src, t)
+                            key = k << 8 | src << 6 | (t + 1)
                             a = cache.get(key)
                             if a is None:
                                 a = cache[key] = Buy(p, names[k], _SRC_NAMES[src], names[t])
                             out.append(a)
             elif (c if c > MIN_COST else MIN_COST) <= money:
-                key = ("buy", p, k, src, -1)
+                key = k << 8 | src << 6
                 a = cache.get(key)
                 if a is None:
                     a = cache[key] = Buy(p, names[k], _SRC_NAMES[src], None)
                 out.append(a)
             if room:
-                key = ("take", p, k, src)
+                key = _K_TAKE | k << 2 | src
                 a = cache.get(key)
                 if a is None:
                     a = cache[key] = Take(p, names[k], _SRC_NAMES[src])
@@ -451,13 +455,13 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
                 if t in area and (not turned or area.count(t) > turned.count(t)):
                     ct = c - dval[t]
                     if (ct if ct > MIN_COST else MIN_COST) <= money:
-                        key = ("play", p, k, t)
+                        key = _K_PLAY | k << 6 | (t + 1)
                         a = cache.get(key)
                         if a is None:
                             a = cache[key] = Play(p, names[k], names[t])
                         out.append(a)
         elif (c if c > MIN_COST else MIN_COST) <= money:
-            key = ("play", p, k, -1)
+            key = _K_PLAY | k << 6
             a = cache.get(key)
             if a is None:
                 a = cache[key] = Play(p, names[k], None)
@@ -465,12 +469,27 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
     if rs.observatory_kinds and _observatory_ready(rs, s[I_PHASE], area, turned) >= 0:
         for st, stack in enumerate(s[I_STACKS]):
             if len(stack) >= 2:
-                key = ("observe", p, st)
-                a = cache.get(key)
+                a = cache.get(_K_OBSERVE | st)
                 if a is None:
-                    a = cache[key] = Observe(p, STACKS[st])
+                    a = cache[_K_OBSERVE | st] = Observe(p, STACKS[st])
                 out.append(a)
     return tuple(out)
+
+
+# interned-action key spaces (see legal_actions); card kinds < 64, so the spaces never overlap
+_K_TAKE = 1 << 20
+_K_PLAY = 2 << 20
+_K_PASS = 3 << 20
+_K_DISCARD = 4 << 20
+_K_OBSERVE = 5 << 20
+_K_PUB = 6 << 20
+
+
+def _seat_cache(rs: Ruleset, p: int) -> dict[int, Any]:
+    cache: dict[int, Any] | None = rs.cache.get(p)
+    if cache is None:
+        cache = rs.cache[p] = {}
+    return cache
 
 
 _SRC_NAMES = ("upper", "lower", "drawn", "hand")
