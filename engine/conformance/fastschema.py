@@ -80,7 +80,35 @@ def compile_schema(schema: Any, root: Mapping[str, Any] | None = None) -> Check:
             cache[name] = lambda v: slot[0](v)  # noqa: PLW0108 - placeholder until built (recursion)
             slot.append(build(defs[name]))
             cache[name] = slot[0]
-        return cache[name]
+        built = cache[name]
+        return built
+
+    def fused_integer(node: Mapping[str, Any]) -> Check | None:
+        """``{"type": "integer", "minimum": a, "maximum": b}`` (either bound optional) as one comparison."""
+        if node.get("type") != "integer" or set(node) - ANNOTATIONS - {"type", "minimum", "maximum"}:
+            return None
+        lo, hi = node.get("minimum"), node.get("maximum")
+        if lo is not None and hi is not None:
+            return lambda v: type(v) is int and lo <= v <= hi
+        if lo is not None:
+            return lambda v: type(v) is int and v >= lo
+        if hi is not None:
+            return lambda v: type(v) is int and v <= hi
+        return lambda v: type(v) is int
+
+    def fused_string(node: Mapping[str, Any]) -> Check | None:
+        """``{"type": "string", "minLength": n}`` as one comparison."""
+        if node.get("type") != "string" or set(node) - ANNOTATIONS - {"type", "minLength"}:
+            return None
+        n = node.get("minLength", 0)
+        return lambda v: type(v) is str and len(v) >= n
+
+    def fused_array(node: Mapping[str, Any]) -> Check | None:
+        """``{"type": "array", "items": X}`` as one loop."""
+        if node.get("type") != "array" or set(node) - ANNOTATIONS - {"type", "items"} or "items" not in node:
+            return None
+        item = build(node["items"])
+        return lambda v: type(v) is list and all(map(item, v))
 
     def build(node: Any) -> Check:
         if node is True or node == {}:
@@ -89,6 +117,13 @@ def compile_schema(schema: Any, root: Mapping[str, Any] | None = None) -> Check:
             return lambda v: False
         if not isinstance(node, dict):
             raise SpecError(f"schema: expected an object, got {node!r}")
+        fused = fused_integer(node) or fused_array(node) or fused_string(node)
+        if fused is not None:
+            return fused
+        if set(node) - ANNOTATIONS == {"$ref"}:
+            target = node["$ref"]
+            resolved = ref(target)
+            return resolved
         checks: list[Check] = []
         for key, arg in node.items():
             if key in ANNOTATIONS:
@@ -126,7 +161,9 @@ def compile_schema(schema: Any, root: Mapping[str, Any] | None = None) -> Check:
         if key == "items":
             item = build(arg)
             skip = len(node.get("prefixItems", []))
-            return lambda v: not isinstance(v, list) or all(item(x) for x in v[skip:])
+            if skip:
+                return lambda v: not isinstance(v, list) or all(map(item, v[skip:]))
+            return lambda v: not isinstance(v, list) or all(map(item, v))
         if key == "prefixItems":
             firsts = [build(sub) for sub in arg]
             return lambda v: not isinstance(v, list) or all(c(x) for c, x in zip(firsts, v, strict=False))
