@@ -43,7 +43,7 @@ from engine.petersburg import (
     hand_limit,
 )
 from engine.petersburg.catalog import STACKS
-from engine.petersburg.core import SRC
+from engine.petersburg.core import SRC, _diagnose
 from engine.petersburg.testing import card_count
 
 MAX_GAME_STEPS = 5000
@@ -105,6 +105,7 @@ def check_state(state: State) -> None:
     (p,) = GAME.to_act(state)
     legal = GAME.legal_actions(state, p)
     assert legal
+    check_legal_set(state, p, legal)
     money = state.money[p]
     rs = state.rules
     for a in legal:
@@ -116,6 +117,41 @@ def check_state(state: State) -> None:
                 "fast path = derivation"
             )
             assert b.affordable and 1 <= b.cost <= money
+
+
+def candidates(state: State, p: int) -> list[Any]:
+    """Every buy, take, play and discard the acting seat could name: each card in a row, the hand or drawn,
+    with no target and with each card of its area as the target."""
+    rs = state.rules
+    targets = [None, *(rs.names[k] for k in dict.fromkeys(state.areas[p]))]
+    out: list[Any] = []
+    rows = [
+        ("upper", state.upper),
+        ("lower", state.lower),
+        ("drawn", (state.drawn,) if state.drawn >= 0 else ()),
+    ]
+    for source, row in rows:
+        for k in dict.fromkeys(row):
+            out.append(Take(p, rs.names[k], source))
+            out.extend(Buy(p, rs.names[k], source, t) for t in targets)
+            out.append(Discard(p, rs.names[k]))
+    for k in dict.fromkeys(state.hands[p]):
+        out.extend(Play(p, rs.names[k], t) for t in targets)
+    return out
+
+
+def check_legal_set(state: State, p: int, legal: tuple[Any, ...]) -> None:
+    """legal_actions lists exactly the candidates that break no rule (the rule diagnosis and the fast
+    generator agree), and the rejected ones name a clause."""
+    if state.pub_queue:
+        return
+    for cand in candidates(state, p):
+        try:
+            canon = _diagnose(state, cand)
+        except RuleViolation as exc:
+            assert cand not in legal, f"{cand!r} is listed but breaks {exc.clause}"
+        else:
+            assert canon in legal, f"{cand!r} breaks no rule but legal_actions omits it"
 
 
 def random_action(state: State, rng: random.Random) -> Any:
