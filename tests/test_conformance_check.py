@@ -2,6 +2,10 @@
 
 Exit codes: 0 every record OK, 1 a divergence, 2 malformed input.  Each deliberately broken record under
 tests/data/records/ states what must be reported: the action index, the line, the clause id(s).
+
+The good records are golden games: when a rule changes on purpose, regenerate them with
+``arbiter play take6 --players 2 --seed 7 --quiet --record tests/data/records/good-take6-standard-2p.jsonl``
+(``petersburg`` likewise; ``take6 --players 3 --seed 8 --variant professional`` for the professional one).
 """
 
 from __future__ import annotations
