@@ -1025,11 +1025,11 @@ class Take6:
 
     def legal_actions(self, state: State, player: int) -> tuple[Action, ...]:
         """Every legal action of ``player`` now, in canonical order (ascending card or row)."""
-        if player not in state.to_act:
+        if player not in state[13]:
             return ()
-        phase = state.phase
+        phase = state[3]
         if phase == "select":
-            return tuple(map(_SELECT[player].__getitem__, state.hands[player]))
+            return tuple(map(_SELECT[player].__getitem__, state[11][player]))
         if phase == "choose":
             return _TAKE[player][: len(state.rows)]
         if phase == "draft":
@@ -1050,26 +1050,30 @@ class Take6:
 
     def apply_unchecked(self, state: State, action: Action) -> State:
         """Unchecked tier: ``action`` must come from ``legal_actions`` of this very state."""
-        if action.__class__ is Select:
-            # the hot path of _select, inlined: a selection that is not the turn's last
+        if type(action) is Select:
+            # the hot path of _select, inlined
+            p = action.player
+            card = action.card
+            hands = state[11]
+            hand = hands[p]
+            i = hand.index(card)
+            new_hands = list(hands)
+            new_hands[p] = hand[:i] + hand[i + 1 :]
+            new_sel = list(state[12])
+            new_sel[p] = card
             acting = state[13]
             if len(acting) > 1:
-                p = action.player
-                card = action.card
-                hands = state[11]
-                hand = hands[p]
-                i = hand.index(card)
-                sel = state[12]
-                new_hands = list(hands)
-                new_hands[p] = hand[:i] + hand[i + 1 :]
-                new_sel = list(sel)
-                new_sel[p] = card
                 changed = (
                     tuple(new_hands),
                     tuple(new_sel),
                     acting[1:] if acting[0] == p else tuple(q for q in acting if q != p),
                 )
                 return _new(State, state[:11] + changed)
+            if state[0].placement == "ends":
+                pending = sorted(zip(new_sel, _ALL[len(new_sel)], strict=True))
+                return _place_fast(state, list(state[4]), pending, state[6], state[7], hands=tuple(new_hands))
+        elif type(action) is TakeRow:
+            return _take_row(state, action.player, action.row, None)
         return _step(state, action)
 
     def is_terminal(self, state: State) -> bool:
