@@ -4,8 +4,8 @@ Each command lives in its own module, which exposes ``register(subparsers)``; th
 whole command set.  Every failure the user can cause (bad arguments, malformed files, rule violations in
 input) prints one line ``arbiter: error: ...`` to stderr and exits with code 2; never a traceback.
 
->>> main(["play", "take6", "--players", "2", "--seed", "1", "--quiet"])
-0
+>>> main(["play", "take6", "--players", "1"])   # the error line goes to stderr
+2
 """
 
 from __future__ import annotations
