@@ -135,17 +135,24 @@ def _show(value: Any) -> str:
     return dumps_line(value) if isinstance(value, dict) else json.dumps(value, ensure_ascii=False)
 
 
-def _legal_summary(game: Game, state: Any) -> str:
+def _legal_summary(game: Game, state: Any, player: int | None = None) -> str:
+    """What the rules allow now: the given player's legal actions when that player must act (the others
+    who must act are only named), else every acting player's."""
     acting = game.to_act(state)
     if not acting:
         return "the game is over: no action is legal"
+    seats = (player,) if player in acting else acting
     parts = []
-    for seat in acting:
+    for seat in seats:
         legal = game.legal_actions(state, seat)
         shown = ", ".join(_show(game.action_to_json(a)) for a in legal[:LEGAL_SHOWN])
         more = f", ... ({len(legal)} in all)" if len(legal) > LEGAL_SHOWN else ""
         parts.append(f"player {seat}: {shown}{more}")
-    return "legal now: " + "; ".join(parts)
+    others = [seat for seat in acting if seat not in seats]
+    tail = f" (also to act: {', '.join(f'player {seat}' for seat in others)})" if others else ""
+    if player is not None and player not in acting:
+        tail += f"; player {player} need not act now"
+    return "legal now: " + "; ".join(parts) + tail
 
 
 class _Stop(Exception):
@@ -311,7 +318,7 @@ def _step(game: Game, kit: GameKit, state: Any, line: ActionLine, label: str) ->
         raise _Stop(Divergence(
             kind="illegal", index=line.index, line=line.line,
             record=f"player {line.player}: {_show(line.action)}",
-            rules=f"illegal: {exc.message}; {_legal_summary(game, state)}",
+            rules=f"illegal: {exc.message}; {_legal_summary(game, state, line.player)}",
             clauses=(exc.clause,), reason=exc.message,
         )) from None
 
