@@ -64,12 +64,12 @@ def format_report(report: FuzzReport, *, out: str | None) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Entry point of ``arbiter fuzz`` (Hypothesis, a development dependency, is imported only here)."""
+    """Entry point of ``arbiter fuzz`` (Hypothesis, the ``fuzz`` extra, is imported only here)."""
     try:
         from engine.conformance.fuzz import fuzz, subprocess_peer
     except ImportError as exc:
         raise InputError("fuzz", f"needs the Hypothesis package ({exc.name} is missing): "
-                         "pip install 'arbiter-rules[dev]'") from None
+                         "pip install 'arbiter-rules[fuzz]'") from None
     from engine.conformance.protocol import PeerFailure
     from engine.conformance.records import write_record
 
