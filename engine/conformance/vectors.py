@@ -13,9 +13,14 @@ In the spirit of test262 and chess perft files, every case is one JSON object on
                                                                "facts": {<unchanged facts>}}
                                                             or {"reject_setup": {"clause": "T6-SETUP-5"}}
 
+An accept case whose actions finish the game may also expect the result: ``"expect": {"facts": {...},
+"result": {"winners": [0, 1]}}`` (the seats sharing first place, ascending) — the facts alone cannot tell a
+shared win from a tie broken by some further criterion.
+
 An implementation passes a case when, starting from the explicit set-up, it accepts every prelude action,
-reaches the ``given`` facts, then accepts the tested actions and reaches the expected facts — or refuses the
-action at ``reject.index`` (citing ``reject.clause`` if it names rules at all) and stays where it was.  Facts
+reaches the ``given`` facts, then accepts the tested actions and reaches the expected facts (and, with
+``expect.result``, a finished game with those winners) — or refuses the action at ``reject.index`` (citing
+``reject.clause`` if it names rules at all) and stays where it was.  Facts
 use the vocabulary of :mod:`engine.conformance.kits` (documented in ``docs/conformance.md``).
 
 Cases come from two sources: **hand-picked** edge cases (``engine/conformance/cases/<game>.json``: a set-up,
@@ -182,6 +187,13 @@ def run_case(data: Mapping[str, Any]) -> CaseOutcome:
     problem = _diff(expect.get("facts", {}), kit.facts(state))
     if problem:
         return CaseOutcome(cid, False, problem)
+    if "result" in expect:
+        if not game.is_terminal(state):
+            return CaseOutcome(cid, False, "result: expected a finished game, the game goes on")
+        winners = sorted(game.result(state).winners)
+        if winners != expect["result"]["winners"]:
+            return CaseOutcome(cid, False, f"winners: expected {json.dumps(expect['result']['winners'])}, "
+                                           f"got {json.dumps(winners)}")
     return CaseOutcome(cid, True)
 
 
@@ -239,7 +251,13 @@ def _setup_json(kit: GameKit, variant: str, players: int, options: Mapping[str, 
 
 def hand_picked_cases(game_name: str) -> list[Case]:
     """The hand-picked edge cases of ``engine/conformance/cases/<game>.json``, with the full expected facts
-    computed by the engine — which must agree with every fact the file states by hand (else SpecError)."""
+    computed by the engine — which must agree with every fact the file states by hand (else SpecError).
+
+    A case row holds ``name``, ``clauses``, ``description``, ``setup``, optional ``prelude`` (legal actions
+    leading to the tested position) and ``actions``, and either ``expect`` (hand-written facts after the
+    actions), ``reject`` (the clause refusing the last action) or ``reject_setup``.  An accept row whose
+    actions finish the game may state ``winners`` by hand; its vector then expects ``result.winners`` (every
+    accept row finishing the game gets it, stated or not)."""
     game = get_game(game_name)
     kit = get_kit(game_name)
     source = resources.files("engine.conformance").joinpath("cases", f"{game_name}.json")
@@ -253,7 +271,7 @@ def hand_picked_cases(game_name: str) -> list[Case]:
     for n, row in enumerate(rows, start=1):
         at = f"{where} case {n} ({row.get('name')})"
         unknown = set(row) - {"name", "clauses", "description", "setup", "prelude", "actions", "expect",
-                              "reject", "reject_setup"}
+                              "reject", "reject_setup", "winners"}
         if unknown:
             raise SpecError(f"{at}: unknown field {sorted(unknown)[0]!r}")
         for clause in row["clauses"]:
@@ -286,6 +304,8 @@ def hand_picked_cases(game_name: str) -> list[Case]:
                     except RuleViolation as exc:
                         raise SpecError(f"{at}: action {i} refused: {exc}") from None
                 expect = {"facts": kit.facts(state)}
+                if game.is_terminal(state):
+                    expect["result"] = {"winners": sorted(game.result(state).winners)}
                 kind = "accept"
             case = Case(cid, game_name, tuple(row["clauses"]), kind, row["description"], "hand-picked",
                         setup, prelude, actions, expect, given)
@@ -296,6 +316,9 @@ def hand_picked_cases(game_name: str) -> list[Case]:
         problem = _diff(stated, case.expect.get("facts", {}))
         if problem:
             raise SpecError(f"{at}: hand-written expectation differs from the engine: {problem}")
+        if "winners" in row and row["winners"] != case.expect.get("result", {}).get("winners"):
+            raise SpecError(f"{at}: hand-written winners {row['winners']} differ from the engine: "
+                            f"{case.expect.get('result', {}).get('winners', 'the game is not over')}")
         out.append(case)
     return out
 
