@@ -29,7 +29,19 @@ from typing import Any
 from engine.errors import GameOver, IllegalAction, IllegalSetup, InputError, NotYourTurn
 from engine.game import Result
 from engine.spec import ClauseBook
-from engine.take6.model import Action, Deal, Draft, DraftStart, Flip, Select, Setup, State, TakeRow
+from engine.take6.model import (
+    SELECTS,
+    Action,
+    Deal,
+    Draft,
+    DraftStart,
+    Flip,
+    Select,
+    Setup,
+    State,
+    TakeRow,
+    selects_of,
+)
 from engine.take6.placement import Placement, locate
 from engine.take6.rules import BULLHEADS, CLAUSES, GAME_INFO, OPTIONS, VARIANTS, Rules, rules_for
 
@@ -41,13 +53,15 @@ _MAXC = len(BULLHEADS) - 1
 _ALL = tuple(tuple(range(n)) for n in range(_MAXP + 1))
 _ZEROS = tuple((0,) * n for n in range(_MAXP + 1))
 _EMPTY = tuple(((),) * n for n in range(_MAXP + 1))
-# Interned actions: _SELECT[p][c] is Select(p, c); legal_actions maps a hand through it.
-_SELECT = tuple(tuple(Select(p, c) for c in range(_MAXC + 1)) for p in range(_MAXP))
+# Interned actions: _SELECT[p][c] is Select(p, c) (a state keeps each hand's selections prebuilt).
+_SELECT = SELECTS
 _DRAFT = tuple(tuple(Draft(p, c) for c in range(_MAXC + 1)) for p in range(_MAXP))
 _TAKE = tuple(tuple(TakeRow(p, r) for r in range(16)) for p in range(_MAXP))
 _FLIP = tuple((Flip(p),) for p in range(_MAXP))
 _BH = BULLHEADS
 SEED_STRIDE = 65536
+# _BITS[m] is m.bit_length(), for the draws of a deal
+_BITS = tuple(m.bit_length() for m in range(_MAXC + 2))
 
 
 def derived_seed(seed: int, round_number: int) -> int:
@@ -79,18 +93,20 @@ def deal_order(rules: Rules, seed: int, round_number: int) -> list[int]:
 def _draw(deck: Sequence[int], k: int, derived: int) -> tuple[list[int], list[int]]:
     """``(drawn, left)``: the k cards of :func:`deal_order` and the pool's remaining cards (unsorted)."""
     getrandbits = random.Random(derived).getrandbits
+    bits_of = _BITS
     pool = list(deck)
     n = len(pool)
-    drawn = [0] * k
-    for i in range(k):
-        m = n - i
-        bits = m.bit_length()
+    drawn: list[int] = []
+    append = drawn.append
+    for m in range(n, n - k, -1):
+        bits = bits_of[m]
         j = getrandbits(bits)
         while j >= m:
             j = getrandbits(bits)
-        drawn[i] = pool[j]
+        append(pool[j])
         pool[j] = pool[m - 1]
-    return drawn, pool[: n - k]
+    del pool[n - k :]
+    return drawn, pool
 
 
 # --------------------------------------------------------------------------------------------------
@@ -98,17 +114,16 @@ def _draw(deck: Sequence[int], k: int, derived: int) -> tuple[list[int], list[in
 
 
 def _deal(
-    rules: Rules, s_seed: int, rnd: int, deals: tuple[Setup, ...], *, prev_start: int, log: list[str] | None
-) -> tuple[
-    str,
-    tuple[tuple[int, ...], ...],
-    tuple[tuple[int, ...], ...],
-    tuple[int, ...],
-    int,
-    tuple[Setup, ...],
-    tuple[int, ...],
-]:
-    """Set up round ``rnd``: returns (phase, hands, rows, stock, start, remaining deals, to_act)."""
+    rules: Rules,
+    s_seed: int,
+    rnd: int,
+    penalties: tuple[int, ...],
+    deals: tuple[Setup, ...],
+    *,
+    prev_start: int,
+    log: list[str] | None,
+) -> State:
+    """The state at the start of round ``rnd``: its deal (T6-SETUP-4, T6-SETUP-5) or its logic draft."""
     n = rules.players
     explicit: Setup | None = None
     if deals:
@@ -125,24 +140,32 @@ def _deal(
                 f"Round {rnd}: cards {rules.deck[0]}..{rules.deck[-1]} lie face up; "
                 f"P{start} drafts first (T6-LOGIC-1)."
             )
-        return "draft", _EMPTY[n], (), rules.deck, start, deals, (start,)
+        empty = _EMPTY[n]
+        return _new(
+            State,
+            (rules, s_seed, rnd, "draft", (), (), empty, penalties, rules.deck, start, deals, empty,
+             selects_of(rules, empty), _ZEROS[n], (start,)),
+        )
     h = rules.hand_size
+    flip = rules.play == "flip"
     if isinstance(explicit, Deal):
         hands = explicit.hands
+        if not flip:
+            hands = tuple(tuple(sorted(hand)) for hand in hands)
         row_cards: Sequence[int] = explicit.rows
         dealt = {c for hand in hands for c in hand} | set(row_cards)
         stock = tuple(c for c in rules.deck if c not in dealt)
         source = "explicit deal"
     else:
         order, left = _draw(rules.deck, rules.cards_dealt, derived_seed(s_seed, rnd))
-        hands = tuple(tuple(order[p * h : (p + 1) * h]) for p in range(n))
+        if flip:
+            hands = tuple(tuple(order[p * h : (p + 1) * h]) for p in range(n))
+        else:
+            hands = tuple(tuple(sorted(order[p * h : (p + 1) * h])) for p in range(n))
         row_cards = order[n * h :]
         left.sort()
         stock = tuple(left)
         source = f"seeded deal {derived_seed(s_seed, rnd)}"
-    flip = rules.play == "flip"
-    if not flip:
-        hands = tuple(tuple(sorted(hand)) for hand in hands)
     rows = tuple((c,) for c in row_cards)
     if log is not None:
         what = "face-down piles" if flip else "hands"
@@ -151,8 +174,18 @@ def _deal(
             f"{', '.join(str(c) for c in row_cards)}."
         )
     if flip:
-        return "flip", hands, rows, stock, 0, deals, (0,)
-    return "select", hands, rows, stock, 0, deals, _ALL[n]
+        return _new(
+            State,
+            (rules, s_seed, rnd, "flip", rows, (), _EMPTY[n], penalties, stock, 0, deals, hands, (),
+             _ZEROS[n], (0,)),
+        )
+    interned = _SELECT
+    selects = tuple([tuple(map(interned[p].__getitem__, hand)) for p, hand in enumerate(hands)])
+    return _new(
+        State,
+        (rules, s_seed, rnd, "select", rows, (), _EMPTY[n], penalties, stock, 0, deals, hands, selects,
+         _ZEROS[n], _ALL[n]),
+    )
 
 
 def _check_setup(rules: Rules, setup: object) -> tuple[Setup, ...]:
@@ -233,9 +266,12 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-# State field indices (State is a NamedTuple; the hot path builds new states by slicing the old one):
+# The state's layout (see State): the hot path builds new states from tuple displays and slices.
 #   0 rules  1 seed  2 round  3 phase  4 rows  5 pending  6 piles  7 penalties  8 stock  9 start  10 deals
-#   11 hands  12 selected  13 to_act
+#   11 held (hands, a hidden selection still in them)  12 selects (each hand's prebuilt Select actions)
+#   13 selected  14 to_act
+Hands = tuple[tuple[int, ...], ...]
+Selects = tuple[tuple[Select, ...], ...]
 
 
 def _resolve(
@@ -245,34 +281,23 @@ def _resolve(
     piles_t: tuple[tuple[int, ...], ...],
     penalties_t: tuple[int, ...],
     *,
-    hands: tuple[tuple[int, ...], ...],
+    held: Hands,
+    selects: Selects,
     log: list[str] | None,
 ) -> State:
     """Place the revealed cards of ``pending`` in ascending order (T6-TURN-1, T6-TURN-2); pause on a card
-    that fits nowhere (T6-PLACE-3 / T6-PRO-5) with its player to act, else finish the turn."""
+    that fits nowhere (T6-PLACE-3 / T6-PRO-5) with its player to act, else finish the turn.  Every card is
+    placed by :func:`~engine.take6.placement.locate`."""
     rules = s[0]
     rows = list(rows_t)
     piles: list[tuple[int, ...]] | None = None
     penalties: list[int] | None = None
     cap = rules.capacity
-    fast = log is None and rules.placement == "ends"
     for k, (card, p) in enumerate(pending):
-        if fast:
-            r = -1
-            best_end = 0
-            for i, row in enumerate(rows):
-                end = row[-1]
-                if best_end < end < card:
-                    r = i
-                    best_end = end
-            side_end = True
-        else:
-            pl = locate(rows, card, rules.placement, cap, rules.tie_to_start)
-            r = -1 if pl.row is None else pl.row
-            side_end = pl.side == "end"
-            if log is not None:
-                log.append(_describe_placement(p, pl, rows))
-        if r < 0:
+        pl = locate(rows, card, rules.placement, cap, rules.tie_to_start)
+        if log is not None:
+            log.append(_describe_placement(p, pl, rows))
+        if pl.row is None:
             return _new(
                 State,
                 (
@@ -287,20 +312,22 @@ def _resolve(
                     s[8],
                     s[9],
                     s[10],
-                    hands,
+                    held,
+                    selects,
                     _ZEROS[rules.players],
                     (p,),
                 ),
             )
+        r = pl.row
         row = rows[r]
-        if len(row) >= cap:
+        if pl.sixth:
             if piles is None or penalties is None:
                 piles = list(piles_t)
                 penalties = list(penalties_t)
             piles[p] = piles[p] + row
             penalties[p] += _bullheads_of(row)
             rows[r] = (card,)
-        elif side_end:
+        elif pl.side == "end":
             rows[r] = (*row, card)
         else:
             rows[r] = (card, *row)
@@ -309,7 +336,8 @@ def _resolve(
         tuple(rows),
         piles_t if piles is None else tuple(piles),
         penalties_t if penalties is None else tuple(penalties),
-        hands,
+        held=held,
+        selects=selects,
         last=pending[-1][1],
         log=log,
     )
@@ -339,8 +367,9 @@ def _after_turn(
     rows: tuple[tuple[int, ...], ...],
     piles: tuple[tuple[int, ...], ...],
     penalties: tuple[int, ...],
-    hands: tuple[tuple[int, ...], ...],
     *,
+    held: Hands,
+    selects: Selects,
     last: int,
     log: list[str] | None,
 ) -> State:
@@ -348,47 +377,19 @@ def _after_turn(
     rules = s[0]
     n = rules.players
     if rules.play == "flip":
-        if any(hands):
+        if any(held):
             return _new(
                 State,
-                (
-                    rules,
-                    s[1],
-                    s[2],
-                    "flip",
-                    rows,
-                    (),
-                    piles,
-                    penalties,
-                    s[8],
-                    s[9],
-                    s[10],
-                    hands,
-                    _ZEROS[n],
-                    ((last + 1) % n,),
-                ),
+                (rules, s[1], s[2], "flip", rows, (), piles, penalties, s[8], s[9], s[10], held, selects,
+                 _ZEROS[n], ((last + 1) % n,)),
             )
-    elif hands[0]:
+    elif held[0]:
         return _new(
             State,
-            (
-                rules,
-                s[1],
-                s[2],
-                "select",
-                rows,
-                (),
-                piles,
-                penalties,
-                s[8],
-                s[9],
-                s[10],
-                hands,
-                _ZEROS[n],
-                _ALL[n],
-            ),
+            (rules, s[1], s[2], "select", rows, (), piles, penalties, s[8], s[9], s[10], held, selects,
+             _ZEROS[n], _ALL[n]),
         )
-    return _end_round(s, rows, piles, penalties, hands, log=log)
+    return _end_round(s, rows, piles, penalties, held=held, selects=selects, log=log)
 
 
 def _end_round(
@@ -396,8 +397,9 @@ def _end_round(
     rows: tuple[tuple[int, ...], ...],
     piles: tuple[tuple[int, ...], ...],
     penalties: tuple[int, ...],
-    hands: tuple[tuple[int, ...], ...],
     *,
+    held: Hands,
+    selects: Selects,
     log: list[str] | None,
 ) -> State:
     """Score the round (T6-ROUND-2) and end the game (T6-END-1, T6-KIDS-3) or deal the next round."""
@@ -408,42 +410,22 @@ def _end_round(
         over = max(penalties) >= rules.threshold
     else:
         assert rules.rounds is not None
-        over = s.round >= rules.rounds
+        over = s[2] >= rules.rounds
     if log is not None:
         sign = "-" if rules.display == "countdown" else "+"
         parts = [f"P{p} {sign}{_bullheads_of(piles[p])} = {_shown(rules, penalties[p])}" for p in range(n)]
         unit = "points left" if rules.display == "countdown" else "bullheads"
-        log.append(f"Round {s.round} ends ({unit}): {', '.join(parts)} [T6-ROUND-2].")
+        log.append(f"Round {s[2]} ends ({unit}): {', '.join(parts)} [T6-ROUND-2].")
     if over:
-        state = _new(
+        state: State = _new(
             State,
-            (rules, s[1], s[2], "over", rows, (), piles, penalties, s[8], s[9], s[10], hands, _ZEROS[n], ()),
+            (rules, s[1], s[2], "over", rows, (), piles, penalties, s[8], s[9], s[10], held, selects,
+             _ZEROS[n], ()),
         )
         if log is not None:
             log.extend(_standings(state, rules))
         return state
-    phase, hands, new_rows, stock, start, deals, to_act = _deal(
-        rules, s[1], s[2] + 1, s[10], prev_start=s[9], log=log
-    )
-    return _new(
-        State,
-        (
-            rules,
-            s[1],
-            s[2] + 1,
-            phase,
-            new_rows,
-            (),
-            _EMPTY[n],
-            penalties,
-            stock,
-            start,
-            deals,
-            hands,
-            _ZEROS[n],
-            to_act,
-        ),
-    )
+    return _deal(rules, s[1], s[2] + 1, penalties, s[10], prev_start=s[9], log=log)
 
 
 def _shown(rules: Rules, penalty: int) -> str:
@@ -487,25 +469,31 @@ def _result(s: State, rules: Rules) -> Result:
 
 
 def _select(s: State, p: int, card: int, log: list[str] | None) -> State:
-    hands = s[11]
-    hand = hands[p]
-    i = hand.index(card)
-    hands = _with(hands, p, hand[:i] + hand[i + 1 :])
-    sel = _with(s[12], p, card)
-    acting = s[13]
+    """Record a selection (T6-SELECT-1); the card stays in the stored hand, hidden, until the last player
+    has selected: then all are revealed (T6-SELECT-2), leave their hands, and are placed."""
+    sel = _with(s[13], p, card)
+    acting = s[14]
     acting = acting[1:] if acting[0] == p else tuple(q for q in acting if q != p)
     if acting:
         if log is not None:
             log.append(f"P{p} selects a card, hidden until everyone has selected [T6-SELECT-1, T6-SELECT-2].")
-        return _new(State, s[:11] + (hands, sel, acting))  # noqa: RUF005 (concatenation is the fastest here)
+        return _new(State, s[:13] + (sel, acting))  # noqa: RUF005 (concatenation is the fastest here)
+    held, selects = _reveal_hands(s[11], s[12], sel)
     if log is None and s[0].placement == "ends":
-        return _turn_fast(s, hands, sel)
-    return _reveal(s, hands, sel, p, log)
+        pending = sorted(zip(sel, _ALL[len(sel)], strict=True))
+        return _place_fast(s, list(s[4]), pending, s[6], s[7], held=held, selects=selects)
+    return _reveal(s, sel, p, held=held, selects=selects, log=log)
 
 
-def _turn_fast(s: State, hands: tuple[tuple[int, ...], ...], sel: tuple[int, ...]) -> State:
-    """Hot path of a revealed turn (``ends`` placement, no log)."""
-    return _place_fast(s, list(s[4]), sorted(zip(sel, _ALL[len(sel)], strict=True)), s[6], s[7], hands=hands)
+def _reveal_hands(held: Hands, selects: Selects, sel: tuple[int, ...]) -> tuple[Hands, Selects]:
+    """Every revealed card leaves its hand, and its selection the hand's prebuilt selections."""
+    new_held = []
+    new_selects = []
+    for hand, moves, card in zip(held, selects, sel, strict=True):
+        i = hand.index(card)
+        new_held.append(hand[:i] + hand[i + 1 :])
+        new_selects.append(moves[:i] + moves[i + 1 :])
+    return tuple(new_held), tuple(new_selects)
 
 
 def _place_fast(
@@ -515,7 +503,8 @@ def _place_fast(
     piles: tuple[tuple[int, ...], ...],
     penalties: tuple[int, ...],
     *,
-    hands: tuple[tuple[int, ...], ...],
+    held: Hands,
+    selects: Selects,
     last: int = -1,
 ) -> State:
     """Hot path of :func:`_resolve` for the ``ends`` placement without a log: the same outcome (the state
@@ -535,22 +524,8 @@ def _place_fast(
         if r < 0:
             return _new(
                 State,
-                (
-                    rules,
-                    s[1],
-                    s[2],
-                    "choose",
-                    tuple(rows),
-                    tuple(pending[k:]),
-                    piles,
-                    penalties,
-                    s[8],
-                    s[9],
-                    s[10],
-                    hands,
-                    _ZEROS[n],
-                    (p,),
-                ),
+                (rules, s[1], s[2], "choose", tuple(rows), tuple(pending[k:]), piles, penalties, s[8], s[9],
+                 s[10], held, selects, _ZEROS[n], (p,)),
             )
         row = rows[r]
         if len(row) < cap:
@@ -565,33 +540,26 @@ def _place_fast(
             rows[r] = (card,)
     if rules.play == "flip":
         return _after_turn(
-            s, tuple(rows), piles, penalties, hands, last=pending[-1][1] if pending else last, log=None
+            s,
+            tuple(rows),
+            piles,
+            penalties,
+            held=held,
+            selects=selects,
+            last=pending[-1][1] if pending else last,
+            log=None,
         )
-    if hands[0]:
+    if held[0]:
         return _new(
             State,
-            (
-                rules,
-                s[1],
-                s[2],
-                "select",
-                tuple(rows),
-                (),
-                piles,
-                penalties,
-                s[8],
-                s[9],
-                s[10],
-                hands,
-                _ZEROS[n],
-                _ALL[n],
-            ),
+            (rules, s[1], s[2], "select", tuple(rows), (), piles, penalties, s[8], s[9], s[10], held,
+             selects, _ZEROS[n], _ALL[n]),
         )
-    return _end_round(s, tuple(rows), piles, penalties, hands, log=None)
+    return _end_round(s, tuple(rows), piles, penalties, held=held, selects=selects, log=None)
 
 
 def _reveal(
-    s: State, hands: tuple[tuple[int, ...], ...], sel: tuple[int, ...], p: int, log: list[str] | None
+    s: State, sel: tuple[int, ...], p: int, *, held: Hands, selects: Selects, log: list[str] | None
 ) -> State:
     pending = sorted(zip(sel, range(len(sel)), strict=True))
     if log is not None:
@@ -600,7 +568,7 @@ def _reveal(
             + ", ".join(f"P{q} {c}" for c, q in pending)
             + "."
         )
-    return _resolve(s, s[4], tuple(pending), s[6], s[7], hands=hands, log=log)
+    return _resolve(s, s[4], tuple(pending), s[6], s[7], held=held, selects=selects, log=log)
 
 
 def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
@@ -616,7 +584,7 @@ def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
     if log is None and s[0].placement == "ends":
         rows_list = list(rows)
         rows_list[r] = (card,)
-        return _place_fast(s, rows_list, pending[1:], piles, penalties, hands=s[11], last=p)
+        return _place_fast(s, rows_list, pending[1:], piles, penalties, held=s[11], selects=s[12], last=p)
     rows = (*rows[:r], (card,), *rows[r + 1 :])
     if log is not None:
         log.append(
@@ -624,8 +592,8 @@ def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
             f"[T6-PLACE-3, T6-PILE-1]."
         )
     if len(pending) > 1:
-        return _resolve(s, rows, pending[1:], piles, penalties, hands=s[11], log=log)
-    return _after_turn(s, rows, piles, penalties, s[11], last=p, log=log)
+        return _resolve(s, rows, pending[1:], piles, penalties, held=s[11], selects=s[12], log=log)
+    return _after_turn(s, rows, piles, penalties, held=s[11], selects=s[12], last=p, log=log)
 
 
 def _draft(s: State, p: int, card: int, log: list[str] | None) -> State:
@@ -634,13 +602,14 @@ def _draft(s: State, p: int, card: int, log: list[str] | None) -> State:
     i = stock.index(card)
     stock = stock[:i] + stock[i + 1 :]
     hand = tuple(sorted((*s[11][p], card)))
-    hands = _with(s[11], p, hand)
+    held = _with(s[11], p, hand)
+    selects = _with(s[12], p, tuple(map(_SELECT[p].__getitem__, hand)))
     n = rules.players
-    drafted = sum(len(h) for h in hands)
+    drafted = sum(len(h) for h in held)
     if log is not None:
         log.append(f"P{p} drafts {card} [T6-LOGIC-1].")
     if drafted < n * rules.hand_size:
-        return _new(State, (*s[:8], stock, *s[9:11], hands, s[12], ((s[9] + drafted) % n,)))
+        return _new(State, (*s[:8], stock, s[9], s[10], held, selects, s[13], ((s[9] + drafted) % n,)))
     rows = tuple((c,) for c in stock)
     if log is not None:
         log.append(
@@ -648,19 +617,21 @@ def _draft(s: State, p: int, card: int, log: list[str] | None) -> State:
             f"{_names(stock)} [T6-LOGIC-2]."
         )
     return _new(
-        State, (rules, s[1], s[2], "select", rows, (), s[6], s[7], (), s[9], s[10], hands, _ZEROS[n], _ALL[n])
+        State,
+        (rules, s[1], s[2], "select", rows, (), s[6], s[7], (), s[9], s[10], held, selects, _ZEROS[n],
+         _ALL[n]),
     )
 
 
 def _flip(s: State, p: int, log: list[str] | None) -> State:
     pile = s[11][p]
     card = pile[0]
-    hands = _with(s[11], p, pile[1:])
+    held = _with(s[11], p, pile[1:])
     if log is not None:
         log.append(f"P{p} flips {card} [T6-KIDS-2].")
     elif s[0].placement == "ends":
-        return _place_fast(s, list(s[4]), ((card, p),), s[6], s[7], hands=hands)
-    return _resolve(s, s[4], ((card, p),), s[6], s[7], hands=hands, log=log)
+        return _place_fast(s, list(s[4]), ((card, p),), s[6], s[7], held=held, selects=s[12])
+    return _resolve(s, s[4], ((card, p),), s[6], s[7], held=held, selects=s[12], log=log)
 
 
 def _step(s: State, a: Action, log: list[str] | None = None) -> State:
@@ -996,45 +967,25 @@ class Take6:
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise IllegalSetup("T6-SETUP-4", f"seed must be a non-negative integer, got {seed!r}")
         deals = _check_setup(rules, setup)
-        n = rules.players
-        phase, hands, rows, stock, start, deals, to_act = _deal(rules, seed, 1, deals, prev_start=0, log=None)
-        return _new(
-            State,
-            (
-                rules,
-                seed,
-                1,
-                phase,
-                rows,
-                (),
-                _EMPTY[n],
-                _ZEROS[n],
-                stock,
-                start,
-                deals,
-                hands,
-                _ZEROS[n],
-                to_act,
-            ),
-        )
+        return _deal(rules, seed, 1, _ZEROS[rules.players], deals, prev_start=0, log=None)
 
     def to_act(self, state: State) -> tuple[int, ...]:
         """The seats that must act now: every seat still to select, or the one choosing / drafting /
         flipping; ``()`` when the game is over."""
-        return state.to_act
+        return state[14]  # type: ignore[no-any-return]
 
     def legal_actions(self, state: State, player: int) -> tuple[Action, ...]:
         """Every legal action of ``player`` now, in canonical order (ascending card or row)."""
-        if player not in state[13]:
-            return ()
-        phase = state[3]
-        if phase == "select":
-            return tuple(map(_SELECT[player].__getitem__, state[11][player]))
-        if phase == "choose":
-            return _TAKE[player][: len(state.rows)]
-        if phase == "draft":
-            return tuple(map(_DRAFT[player].__getitem__, state.stock))
-        return _FLIP[player]
+        if player in state[14]:
+            phase = state[3]
+            if phase == "select":
+                return state[12][player]  # type: ignore[no-any-return]  # the hand's prebuilt selections
+            if phase == "choose":
+                return _TAKE[player][: len(state[4])]
+            if phase == "draft":
+                return tuple(map(_DRAFT[player].__getitem__, state[8]))
+            return _FLIP[player]
+        return ()
 
     def apply(self, state: State, action: Action) -> State:
         """Checked tier: validate ``action`` (IllegalAction / NotYourTurn / GameOver naming the clause),
@@ -1043,37 +994,31 @@ class Take6:
             # the common case, checked inline: the seat must select now and hold the card (T6-SELECT-1/2)
             p = action.player
             card = action.card
-            if p.__class__ is int and card.__class__ is int and p in state[13] and card in state[11][p]:
+            if p.__class__ is int and card.__class__ is int and p in state[14] and card in state[11][p]:
                 return self.apply_unchecked(state, action)
         _check(state, action)
         return _step(state, action)
 
     def apply_unchecked(self, state: State, action: Action) -> State:
         """Unchecked tier: ``action`` must come from ``legal_actions`` of this very state."""
-        if type(action) is Select:
-            # the hot path of _select, inlined
+        t = action.__class__
+        if t is Select:
+            # the hot path of _select, inlined: record the hidden selection
             p = action.player
-            card = action.card
-            hands = state[11]
-            hand = hands[p]
-            i = hand.index(card)
-            new_hands = list(hands)
-            new_hands[p] = hand[:i] + hand[i + 1 :]
-            new_sel = list(state[12])
-            new_sel[p] = card
-            acting = state[13]
+            sel = list(state[13])
+            sel[p] = action.card  # type: ignore[union-attr]
+            acting = state[14]
             if len(acting) > 1:
-                changed = (
-                    tuple(new_hands),
-                    tuple(new_sel),
-                    acting[1:] if acting[0] == p else tuple(q for q in acting if q != p),
-                )
-                return _new(State, state[:11] + changed)
+                changed = (tuple(sel), acting[1:] if acting[0] == p else tuple(q for q in acting if q != p))
+                return _new(State, state[:13] + changed)
             if state[0].placement == "ends":
-                pending = sorted(zip(new_sel, _ALL[len(new_sel)], strict=True))
-                return _place_fast(state, list(state[4]), pending, state[6], state[7], hands=tuple(new_hands))
-        elif type(action) is TakeRow:
-            return _take_row(state, action.player, action.row, None)
+                sel_t = tuple(sel)
+                held, selects = _reveal_hands(state[11], state[12], sel_t)
+                pending = sorted(zip(sel_t, _ALL[len(sel_t)], strict=True))
+                rows = list(state[4])
+                return _place_fast(state, rows, pending, state[6], state[7], held=held, selects=selects)
+        elif t is TakeRow:
+            return _take_row(state, action.player, action.row, None)  # type: ignore[union-attr]
         return _step(state, action)
 
     def is_terminal(self, state: State) -> bool:

@@ -2,8 +2,8 @@
 
 All are immutable.  Actions are frozen attrs classes that name their player and have an evaluable ``repr``;
 the engine hands out interned instances (one per player and card) so ``legal_actions`` costs one tuple
-build, but any equal instance is accepted.  The state is a ``NamedTuple`` (a tuple: immutable, hashable,
-cheap to build on the hot path, and its ``repr`` evaluates back to an equal state).
+build, but any equal instance is accepted.  The state is a tuple with named properties (immutable,
+hashable, cheap to build on the hot path, and its ``repr`` evaluates back to an equal state).
 
 >>> Select(player=0, card=33)
 Select(player=0, card=33)
@@ -16,13 +16,25 @@ Deal(hands=((3, 1), (2, 4)), rows=(9, 8))
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any
 
 from attrs import field, frozen
 
-from engine.take6.rules import Rules
+from engine.take6.rules import BULLHEADS, GAME_INFO, Rules
 
-__all__ = ["Action", "Deal", "Draft", "DraftStart", "Flip", "Select", "Setup", "State", "TakeRow"]
+__all__ = [
+    "SELECTS",
+    "Action",
+    "Deal",
+    "Draft",
+    "DraftStart",
+    "Flip",
+    "Select",
+    "Setup",
+    "State",
+    "TakeRow",
+    "selects_of",
+]
 
 
 @frozen
@@ -92,7 +104,29 @@ class DraftStart:
 Setup = Deal | DraftStart
 
 
-class State(NamedTuple):
+# Interned selections: SELECTS[p][c] is Select(p, c); a state keeps each hand's selections prebuilt, so
+# ``legal_actions`` in the selection phase returns a stored tuple.
+SELECTS: tuple[tuple[Select, ...], ...] = tuple(
+    tuple(Select(p, c) for c in range(len(BULLHEADS))) for p in range(GAME_INFO.max_players)
+)
+
+
+def selects_of(rules: Rules, held: tuple[tuple[int, ...], ...]) -> tuple[tuple[Select, ...], ...]:
+    """The prebuilt selections of each hand (``()`` in kids, where nothing is selected)."""
+    if rules.play == "flip":
+        return ()
+    return tuple(
+        tuple(SELECTS[p][c] if 0 <= p < len(SELECTS) and 0 < c < len(BULLHEADS) else Select(p, c) for c in h)
+        for p, h in enumerate(held)
+    )
+
+
+def _without(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+class State(tuple):  # type: ignore[type-arg]
     """The whole state of a 6 nimmt! game (immutable).
 
     ``rules`` are the game's resolved parameters (variant, player count, options: see
@@ -105,22 +139,150 @@ class State(NamedTuple):
     draft's start player; ``deals`` the explicit set-ups of the coming rounds; ``hands`` sorted hands (kids:
     piles, top card first); ``selected[p]`` player p's hidden card this turn, or 0; ``to_act`` the players
     who must act now.
+
+    A state is a tuple (immutable, hashable, cheap to build on the hot path) constructed from the fields
+    above in that order; its ``repr`` evaluates back to an equal state.  Its layout is internal: during a
+    selection a selected card stays in the stored hand (``held``) until the turn is revealed, when every
+    selected card leaves its hand in one pass; ``hands`` shows each hand without its hidden selection, so
+    no view shows a card in both places.  The state also keeps each hand's ``Select`` actions prebuilt.
+    Both are functions of the public fields, so equal games give equal states::
+
+        0 rules  1 seed  2 round  3 phase  4 rows  5 pending  6 piles  7 penalties  8 stock  9 start
+        10 deals  11 held  12 selects  13 selected  14 to_act
+
+    >>> from engine.take6.rules import rules_for
+    >>> s = State(rules_for("standard", 2), 0, 1, "select", ((1,), (2,), (3,), (4,)), (), ((), ()), (0, 0),
+    ...           tuple(range(25, 105)), 0, (), ((5, 6), (7, 8)), (0, 0), (0, 1))
+    >>> s.hands
+    ((5, 6), (7, 8))
+    >>> s = State(*s[:11], ((5,), (7, 8)), (6, 0), (1,))   # player 0 has selected 6
+    >>> s.hands, s.selected, s.to_act
+    (((5,), (7, 8)), (6, 0), (1,))
+    >>> eval(repr(s)) == s
+    True
     """
 
-    rules: Rules
-    seed: int
-    round: int
-    phase: str
-    rows: tuple[tuple[int, ...], ...]
-    pending: tuple[tuple[int, int], ...]
-    piles: tuple[tuple[int, ...], ...]
-    penalties: tuple[int, ...]
-    stock: tuple[int, ...]
-    start: int
-    deals: tuple[Deal | DraftStart, ...]
-    hands: tuple[tuple[int, ...], ...]
-    selected: tuple[int, ...]
-    to_act: tuple[int, ...]
+    __slots__ = ()
+    FIELDS = (
+        "rules",
+        "seed",
+        "round",
+        "phase",
+        "rows",
+        "pending",
+        "piles",
+        "penalties",
+        "stock",
+        "start",
+        "deals",
+        "hands",
+        "selected",
+        "to_act",
+    )
+
+    def __new__(  # noqa: PLR0917 (the public fields, in order, as a NamedTuple takes them)
+        cls,
+        rules: Rules,
+        seed: int,
+        round: int,
+        phase: str,
+        rows: tuple[tuple[int, ...], ...],
+        pending: tuple[tuple[int, int], ...],
+        piles: tuple[tuple[int, ...], ...],
+        penalties: tuple[int, ...],
+        stock: tuple[int, ...],
+        start: int,
+        deals: tuple[Deal | DraftStart, ...],
+        hands: tuple[tuple[int, ...], ...],
+        selected: tuple[int, ...],
+        to_act: tuple[int, ...],
+    ) -> State:
+        held = hands
+        if phase == "select" and any(selected):
+            held = tuple(tuple(sorted((*h, c))) if c else h for h, c in zip(hands, selected, strict=True))
+        layout = (rules, seed, round, phase, rows, pending, piles, penalties, stock, start, deals, held)
+        return tuple.__new__(cls, (*layout, selects_of(rules, held), selected, to_act))
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __repr__(self) -> str:
+        return "State(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS) + ")"
+
+    @property
+    def rules(self) -> Rules:
+        """The game's resolved parameters."""
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def seed(self) -> int:
+        """The game's seed (round r is dealt from ``derived_seed(seed, r)`` unless set up explicitly)."""
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def round(self) -> int:
+        """The round number, from 1."""
+        return self[2]  # type: ignore[no-any-return]
+
+    @property
+    def phase(self) -> str:
+        """``draft``, ``select``, ``choose``, ``flip`` or ``over``."""
+        return self[3]  # type: ignore[no-any-return]
+
+    @property
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        """The rows on the table, each ascending."""
+        return self[4]  # type: ignore[no-any-return]
+
+    @property
+    def pending(self) -> tuple[tuple[int, int], ...]:
+        """Revealed ``(card, player)`` pairs awaiting placement, ascending."""
+        return self[5]  # type: ignore[no-any-return]
+
+    @property
+    def piles(self) -> tuple[tuple[int, ...], ...]:
+        """The cards each player took this round."""
+        return self[6]  # type: ignore[no-any-return]
+
+    @property
+    def penalties(self) -> tuple[int, ...]:
+        """Each player's bullheads taken in the whole game."""
+        return self[7]  # type: ignore[no-any-return]
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        """Cards neither in hands nor on the table, sorted."""
+        return self[8]  # type: ignore[no-any-return]
+
+    @property
+    def start(self) -> int:
+        """The logic draft's start player."""
+        return self[9]  # type: ignore[no-any-return]
+
+    @property
+    def deals(self) -> tuple[Deal | DraftStart, ...]:
+        """The explicit set-ups of the coming rounds."""
+        return self[10]  # type: ignore[no-any-return]
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]:
+        """Each player's hand, sorted (kids: the face-down pile, top card first), without the card the
+        player has selected this turn."""
+        held: tuple[tuple[int, ...], ...] = self[11]
+        selected: tuple[int, ...] = self[13]
+        if self[3] != "select" or not any(selected):
+            return held
+        return tuple(_without(h, c) if c else h for h, c in zip(held, selected, strict=True))
+
+    @property
+    def selected(self) -> tuple[int, ...]:
+        """``selected[p]`` is player p's hidden card this turn, or 0."""
+        return self[13]  # type: ignore[no-any-return]
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """The players who must act now."""
+        return self[14]  # type: ignore[no-any-return]
 
     @property
     def variant(self) -> str:
@@ -144,4 +306,4 @@ class State(NamedTuple):
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
-        return tuple.__hash__(self)
+        return hash(self[:12] + self[13:])  # the prebuilt selections follow from the hands
