@@ -62,7 +62,7 @@ def test_bad_input_is_one_line_naming_the_field(args: list[str], field: str,
     assert err[0].startswith("arbiter: error: ") and field in err[0], err[0]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=settings().max_examples * 3 // 2, deadline=None)
 @given(kind=st.sampled_from(sorted(all_questions())),
        words=st.lists(st.one_of(st.text(max_size=8), st.sampled_from(
            ["--owns", "--rows", "--cards", "--money", "-1", "0", "999", "Market", "--variant", "x=y",

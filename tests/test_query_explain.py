@@ -28,7 +28,7 @@ def _candidates(game: Any, state: Any, rng: random.Random) -> list[Any]:
     return out
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=max(10, settings().max_examples // 2), deadline=None)
 @given(name=st.sampled_from(["take6", "petersburg"]), seed=st.integers(0, 10_000), steps=st.integers(0, 60))
 def test_verdict_is_the_checked_tier(name: str, seed: int, steps: int) -> None:
     """Along a random game, each explained action is legal exactly when ``apply`` accepts it, and an

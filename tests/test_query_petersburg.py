@@ -23,7 +23,7 @@ TRADING = [n for n in NAMES if RS.is_trading[RS.kind[n]]]
 SRC = {"upper": 0, "lower": 1, "drawn": 2, "hand": 3}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=settings().max_examples * 5, deadline=None)
 @given(card=st.sampled_from(NAMES), owns=st.lists(st.sampled_from(NAMES), max_size=8),
        row=st.sampled_from(["upper", "lower", "hand", "drawn"]), money=st.integers(0, 40),
        discount=st.booleans(), data=st.data())
@@ -72,7 +72,7 @@ def test_bonus_answer_is_the_variety_table() -> None:
         assert ("SP-END-5" in answer.clauses) == (n >= 10)  # the table row for 10 cites it
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=settings().max_examples * 2, deadline=None)
 @given(owns=st.lists(st.sampled_from(NAMES), max_size=14), money=st.integers(0, 120),
        hand=st.lists(st.sampled_from(PLAIN), max_size=4))
 def test_final_answer_is_the_engine_final_breakdown(owns: list[str], money: int, hand: list[str]) -> None:

@@ -43,7 +43,7 @@ def table(draw: st.DrawFn) -> tuple[list[list[int]], int]:
     return rows, card
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=settings().max_examples * 4, deadline=None)
 @given(position=table(), variant=st.sampled_from(["standard", "professional"]),
        tie=st.sampled_from(["end", "start"]))
 def test_row_answer_is_the_engine_placement(position: tuple[list[list[int]], int], variant: str,
@@ -81,7 +81,7 @@ def _engine_turn(rows: list[list[int]], cards: list[int], choices: dict[int, int
     return state
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=settings().max_examples * 3 // 2, deadline=None)
 @given(data=st.data())
 def test_turn_answer_matches_a_dealt_game(data: st.DataObject) -> None:
     """A turn on one-card rows resolved by ``ask turn`` ends with the rows and penalties the engine reaches
