@@ -42,6 +42,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from engine.conformance.kits import KitBase
 from engine.errors import IllegalAction, InputError
 from engine.petersburg import (
     Buy,
@@ -57,7 +58,6 @@ from engine.petersburg import (
 )
 from engine.petersburg.catalog import PHASES, STACKS, resolve_card
 from engine.petersburg.model import State
-from engine.spec import load_clauses
 
 __all__ = ["KIT", "PetersburgKit"]
 
@@ -109,23 +109,14 @@ def _names(data: Any, where: str) -> tuple[str, ...]:
     return tuple(data)
 
 
-class PetersburgKit:
+class PetersburgKit(KitBase):
     """The conformance kit of Saint Petersburg (see the module docstring)."""
 
     name = "petersburg"
     fact_names = FACT_NAMES
+    fact_topics = FACT_TOPICS
     game_over_clause = "SP-END-1"
 
-    def __init__(self) -> None:
-        self._book = load_clauses("petersburg")
-        self._by_topic: dict[str, list[str]] = {}
-        for clause in self._book.values():
-            self._by_topic.setdefault(clause.topic, []).append(clause.id)
-
-    def action_player(self, action: Any) -> int:
-        """The seat of an action."""
-        player: int = action.player
-        return player
 
     # -- set-up ------------------------------------------------------------------------------------
 
@@ -190,9 +181,6 @@ class PetersburgKit:
                 return value
         return value
 
-    def fact_clauses(self, fact: str) -> tuple[str, ...]:
-        """The clauses of the topics deciding ``fact``."""
-        return tuple(c for topic in FACT_TOPICS.get(fact, ()) for c in self._by_topic.get(topic, ()))
 
     # -- vectors -----------------------------------------------------------------------------------
 

@@ -42,8 +42,9 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from engine.conformance.kits import KitBase
 from engine.errors import InputError
-from engine.spec import Field, load_clauses, load_table
+from engine.spec import Field, load_table
 from engine.take6.model import Deal, Draft, DraftStart, Flip, Select, State, TakeRow
 from engine.take6.placement import locate
 from engine.take6.rules import VARIANTS, rules_for
@@ -108,26 +109,19 @@ def _ints(data: Any, where: str) -> tuple[int, ...]:
     return tuple(data)
 
 
-class Take6Kit:
+class Take6Kit(KitBase):
     """The conformance kit of 6 nimmt! (see the module docstring)."""
 
     name = "take6"
     fact_names = FACT_NAMES
+    fact_topics = FACT_TOPICS
     game_over_clause = "T6-ACT-2"
 
     def __init__(self) -> None:
-        self._book = load_clauses("take6")
+        super().__init__()
         self._bull = _bullhead_clauses()
-        self._by_topic: dict[str, list[str]] = {}
-        for clause in self._book.values():
-            self._by_topic.setdefault(clause.topic, []).append(clause.id)
 
     # -- set-up ------------------------------------------------------------------------------------
-
-    def action_player(self, action: Any) -> int:
-        """The seat of an action."""
-        player: int = action.player
-        return player
 
     def setup_to_json(self, setup: Any) -> Any:
         """``(Deal | DraftStart, ...)`` → JSON list (the form the state's ``deals`` field uses)."""
@@ -215,9 +209,6 @@ class Take6Kit:
                 return value
         return value
 
-    def fact_clauses(self, fact: str) -> tuple[str, ...]:
-        """The clauses of the topics deciding ``fact``."""
-        return tuple(c for topic in FACT_TOPICS.get(fact, ()) for c in self._by_topic.get(topic, ()))
 
     # -- vectors -----------------------------------------------------------------------------------
 

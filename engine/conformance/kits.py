@@ -22,8 +22,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from engine.errors import InputError
+from engine.spec import load_clauses
 
-__all__ = ["KIT_MODULES", "GameKit", "get_kit"]
+__all__ = ["KIT_MODULES", "GameKit", "KitBase", "get_kit"]
 
 
 class GameKit(Protocol):
@@ -71,6 +72,29 @@ class GameKit(Protocol):
     def illegal_candidates(self, game: Any, state: Any, rng: random.Random) -> Iterable[tuple[Any, str]]:
         """Illegal actions worth trying at ``state`` (JSON form, one-line description), for reject vectors."""
         ...
+
+
+class KitBase:
+    """What every kit shares: the game's clause book, its clauses by topic, and the seat of an action
+    (every action names its player).  ``fact_topics`` maps a fact to the clause topics that decide it."""
+
+    name: str
+    fact_topics: Mapping[str, Sequence[str]] = {}
+
+    def __init__(self) -> None:
+        self._book = load_clauses(self.name)
+        self._by_topic: dict[str, list[str]] = {}
+        for clause in self._book.values():
+            self._by_topic.setdefault(clause.topic, []).append(clause.id)
+
+    def action_player(self, action: Any) -> int:
+        """The seat of an action."""
+        player: int = action.player
+        return player
+
+    def fact_clauses(self, fact: str) -> tuple[str, ...]:
+        """The clauses of the topics that decide ``fact``."""
+        return tuple(c for topic in self.fact_topics.get(fact, ()) for c in self._by_topic.get(topic, ()))
 
 
 KIT_MODULES: Mapping[str, str] = {
