@@ -23,7 +23,9 @@ raises an :class:`~engine.errors.IllegalAction` naming the clause.  :meth:`Take6
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from _random import Random as _Random
+from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from engine.errors import GameOver, IllegalAction, IllegalSetup, InputError, NotYourTurn
@@ -57,11 +59,39 @@ _EMPTY = tuple(((),) * n for n in range(_MAXP + 1))
 _SELECT = SELECTS
 _DRAFT = tuple(tuple(Draft(p, c) for c in range(_MAXC + 1)) for p in range(_MAXP))
 _TAKE = tuple(tuple(TakeRow(p, r) for r in range(16)) for p in range(_MAXP))
+_TAKES = tuple(tuple(_TAKE[p][:rows] for p in range(_MAXP)) for rows in range(len(_TAKE[0]) + 1))
 _FLIP = tuple((Flip(p),) for p in range(_MAXP))
 _BH = BULLHEADS
 SEED_STRIDE = 65536
 # _BITS[m] is m.bit_length(), for the draws of a deal
 _BITS = tuple(m.bit_length() for m in range(_MAXC + 2))
+_ONE = tuple((c,) for c in range(_MAXC + 1))  # a row of one card, interned
+
+
+def _dropper(length: int, i: int) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """An ``itemgetter`` returning a tuple of ``length`` items without its item ``i`` (one C call)."""
+    keep = [k for k in range(length) if k != i]
+    if len(keep) > 1:
+        return itemgetter(*keep)
+    if keep:  # one item left: a slice keeps it a tuple
+        return itemgetter(slice(keep[0], keep[0] + 1))
+    return itemgetter(slice(0, 0))
+
+
+def _hand_size_bound() -> int:
+    """The largest hand of any variant and player count (the tables fix it)."""
+    sizes = []
+    for variant in VARIANTS:
+        for n in range(GAME_INFO.min_players, _MAXP + 1):
+            try:
+                sizes.append(rules_for(variant, n).hand_size)
+            except IllegalSetup:
+                continue
+    return max(sizes)
+
+
+# _DROP[length][i] drops item i from a tuple of that length (a hand, at the reveal)
+_DROP = tuple(tuple(_dropper(length, i) for i in range(length)) for length in range(_hand_size_bound() + 1))
 
 
 def derived_seed(seed: int, round_number: int) -> int:
@@ -91,21 +121,27 @@ def deal_order(rules: Rules, seed: int, round_number: int) -> list[int]:
 
 
 def _draw(deck: Sequence[int], k: int, derived: int) -> tuple[list[int], list[int]]:
-    """``(drawn, left)``: the k cards of :func:`deal_order` and the pool's remaining cards (unsorted)."""
-    getrandbits = random.Random(derived).getrandbits
+    """``(drawn, left)``: the k cards of :func:`deal_order` and the pool's remaining cards (unsorted).
+
+    CPython's pool algorithm with the drawn card swapped to the pool's end instead of copied out (the same
+    cards in the same order: the i-th draw ends at ``pool[n - 1 - i]``).  ``_random.Random`` is the C base
+    of ``random.Random`` and seeds from an int the same way, without the Python-level ``seed`` call.
+    """
+    getrandbits = _Random(derived).getrandbits
     bits_of = _BITS
     pool = list(deck)
-    n = len(pool)
-    drawn: list[int] = []
-    append = drawn.append
-    for m in range(n, n - k, -1):
+    m = len(pool)
+    stop = m - k
+    while m > stop:
         bits = bits_of[m]
         j = getrandbits(bits)
         while j >= m:
             j = getrandbits(bits)
-        append(pool[j])
-        pool[j] = pool[m - 1]
-    del pool[n - k :]
+        m -= 1
+        pool[j], pool[m] = pool[m], pool[j]
+    drawn = pool[stop:]
+    drawn.reverse()
+    del pool[stop:]
     return drawn, pool
 
 
@@ -157,20 +193,26 @@ def _deal(
         stock = tuple(c for c in rules.deck if c not in dealt)
         source = "explicit deal"
     else:
-        order, left = _draw(rules.deck, rules.cards_dealt, derived_seed(s_seed, rnd))
+        order, left = _draw(rules.deck, n * h + rules.rows, s_seed * SEED_STRIDE + rnd)
+        left.sort()
+        stock = tuple(left)
+        row_cards = order[n * h :]
+        source = ""  # named in the log only
         if flip:
             hands = tuple(tuple(order[p * h : (p + 1) * h]) for p in range(n))
         else:
-            hands = tuple(tuple(sorted(order[p * h : (p + 1) * h])) for p in range(n))
-        row_cards = order[n * h :]
-        left.sort()
-        stock = tuple(left)
-        source = f"seeded deal {derived_seed(s_seed, rnd)}"
-    rows = tuple((c,) for c in row_cards)
+            dealt_hands = []
+            for a in range(0, n * h, h):
+                hand = order[a : a + h]
+                hand.sort()
+                dealt_hands.append(tuple(hand))
+            hands = tuple(dealt_hands)
+    rows = tuple(map(_ONE.__getitem__, row_cards))
     if log is not None:
         what = "face-down piles" if flip else "hands"
         log.append(
-            f"Round {rnd}: {n} {what} of {h} cards ({source}) [T6-SETUP-4]; rows start with "
+            f"Round {rnd}: {n} {what} of {h} cards ({source or f'seeded deal {derived_seed(s_seed, rnd)}'}) "
+            "[T6-SETUP-4]; rows start with "
             f"{', '.join(str(c) for c in row_cards)}."
         )
     if flip:
@@ -179,8 +221,10 @@ def _deal(
             (rules, s_seed, rnd, "flip", rows, (), _EMPTY[n], penalties, stock, 0, deals, hands, (),
              _ZEROS[n], (0,)),
         )
-    interned = _SELECT
-    selects = tuple([tuple(map(interned[p].__getitem__, hand)) for p, hand in enumerate(hands)])
+    if h > 1:  # the hands' prebuilt selections, each picked from the interned ones in one C call
+        selects = tuple([itemgetter(*hand)(interned) for hand, interned in zip(hands, _SELECT, strict=False)])
+    else:
+        selects = selects_of(rules, hands)
     return _new(
         State,
         (rules, s_seed, rnd, "select", rows, (), _EMPTY[n], penalties, stock, 0, deals, hands, selects,
@@ -478,28 +522,39 @@ def _select(s: State, p: int, card: int, log: list[str] | None) -> State:
         if log is not None:
             log.append(f"P{p} selects a card, hidden until everyone has selected [T6-SELECT-1, T6-SELECT-2].")
         return _new(State, s[:13] + (sel, acting))  # noqa: RUF005 (concatenation is the fastest here)
-    held, selects = _reveal_hands(s[11], s[12], sel)
     if log is None and s[0].placement == "ends":
-        pending = sorted(zip(sel, _ALL[len(sel)], strict=True))
-        return _place_fast(s, list(s[4]), pending, s[6], s[7], held=held, selects=selects)
+        return _turn_fast(s, sel)
+    held, selects = _reveal_hands(s[11], s[12], sel)
     return _reveal(s, sel, p, held=held, selects=selects, log=log)
 
 
 def _reveal_hands(held: Hands, selects: Selects, sel: tuple[int, ...]) -> tuple[Hands, Selects]:
-    """Every revealed card leaves its hand, and its selection the hand's prebuilt selections."""
-    new_held = []
-    new_selects = []
-    for hand, moves, card in zip(held, selects, sel, strict=True):
-        i = hand.index(card)
-        new_held.append(hand[:i] + hand[i + 1 :])
-        new_selects.append(moves[:i] + moves[i + 1 :])
+    """Every revealed card leaves its hand, and its selection the hand's prebuilt selections: both by one
+    prebuilt ``itemgetter`` of the other positions (every hand has the same length during a selection)."""
+    drop = _DROP[len(held[0])]
+    new_held = list(held)
+    new_selects = list(selects)
+    p = 0
+    for hand in held:
+        without = drop[hand.index(sel[p])]
+        new_held[p] = without(hand)
+        new_selects[p] = without(new_selects[p])
+        p += 1  # noqa: SIM113 (a counter is cheaper than enumerate's pairs)
     return tuple(new_held), tuple(new_selects)
 
 
-def _place_fast(
+def _turn_fast(s: State, sel: tuple[int, ...]) -> State:
+    """Hot path of a revealed turn (``ends`` placement, no log): the cards leave the hands and are placed
+    lowest first; ``sel.index`` names a card's player."""
+    held, selects = _reveal_hands(s[11], s[12], sel)
+    return _place_fast(s, list(s[4]), sorted(sel), sel.index, s[6], s[7], held=held, selects=selects)
+
+
+def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call)
     s: State,
     rows: list[tuple[int, ...]],
-    pending: Sequence[tuple[int, int]],
+    cards: list[int],
+    owner: Callable[[int], int],
     piles: tuple[tuple[int, ...], ...],
     penalties: tuple[int, ...],
     *,
@@ -507,49 +562,48 @@ def _place_fast(
     selects: Selects,
     last: int = -1,
 ) -> State:
-    """Hot path of :func:`_resolve` for the ``ends`` placement without a log: the same outcome (the state
-    machine in properties/ checks every step against the logged path, which places each card with
-    :func:`~engine.take6.placement.locate`)."""
+    """Hot path of :func:`_resolve` for the ``ends`` placement without a log: place ``cards`` (ascending;
+    ``owner(card)`` is its player) with the same outcome.  The state machine in properties/ checks every
+    step against the logged path, which places each card with :func:`~engine.take6.placement.locate`."""
     rules = s[0]
-    n = rules.players
     cap = rules.capacity
-    for k, (card, p) in enumerate(pending):
-        r = -1
+    for card in cards:
+        # the row whose end is the highest one below the card (T6-PLACE-1); row ends are cards, never 0
         best_end = 0
-        for i, row in enumerate(rows):
+        for row in rows:
             end = row[-1]
             if best_end < end < card:
-                r = i
                 best_end = end
-        if r < 0:
+                best = row
+        if not best_end:
+            # fits no row (T6-PLACE-3): this and the higher cards wait for the player's row choice
+            pending = tuple([(c, owner(c)) for c in cards if c >= card])
             return _new(
                 State,
-                (rules, s[1], s[2], "choose", tuple(rows), tuple(pending[k:]), piles, penalties, s[8], s[9],
-                 s[10], held, selects, _ZEROS[n], (p,)),
+                (rules, s[1], s[2], "choose", tuple(rows), pending, piles, penalties, s[8], s[9], s[10], held,
+                 selects, _ZEROS[rules.players], (pending[0][1],)),
             )
-        row = rows[r]
-        if len(row) < cap:
-            rows[r] = (*row, card)
+        r = rows.index(best)
+        if len(best) < cap:
+            rows[r] = best + (card,)  # noqa: RUF005 (concatenation is the fastest here)
         else:
+            # the 6th card: its player takes the row (T6-PLACE-2)
+            p = owner(card)
             changed = list(piles)
-            changed[p] += row
+            changed[p] += best
             piles = tuple(changed)
             totals = list(penalties)
-            totals[p] += sum(map(_BH.__getitem__, row))
+            totals[p] += sum(map(_BH.__getitem__, best))
             penalties = tuple(totals)
             rows[r] = (card,)
     if rules.play == "flip":
+        for c in cards:
+            last = owner(c)
         return _after_turn(
-            s,
-            tuple(rows),
-            piles,
-            penalties,
-            held=held,
-            selects=selects,
-            last=pending[-1][1] if pending else last,
-            log=None,
+            s, tuple(rows), piles, penalties, held=held, selects=selects, last=last, log=None
         )
     if held[0]:
+        n = rules.players
         return _new(
             State,
             (rules, s[1], s[2], "select", tuple(rows), (), piles, penalties, s[8], s[9], s[10], held,
@@ -576,15 +630,21 @@ def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
     card = pending[0][0]
     rows = s[4]
     row = rows[r]
-    piles = s[6]
-    piles = _with(piles, p, piles[p] + row)
+    changed = list(s[6])
+    changed[p] += row
+    piles = tuple(changed)
     heads = sum(map(_BH.__getitem__, row))
-    penalties = s[7]
-    penalties = _with(penalties, p, penalties[p] + heads)
+    totals = list(s[7])
+    totals[p] += heads
+    penalties = tuple(totals)
     if log is None and s[0].placement == "ends":
         rows_list = list(rows)
-        rows_list[r] = (card,)
-        return _place_fast(s, rows_list, pending[1:], piles, penalties, held=s[11], selects=s[12], last=p)
+        rows_list[r] = _ONE[card]
+        owners = dict(pending[1:])  # the waiting cards, ascending, and their players
+        cards = list(owners)
+        return _place_fast(
+            s, rows_list, cards, owners.__getitem__, piles, penalties, held=s[11], selects=s[12], last=p
+        )
     rows = (*rows[:r], (card,), *rows[r + 1 :])
     if log is not None:
         log.append(
@@ -630,7 +690,7 @@ def _flip(s: State, p: int, log: list[str] | None) -> State:
     if log is not None:
         log.append(f"P{p} flips {card} [T6-KIDS-2].")
     elif s[0].placement == "ends":
-        return _place_fast(s, list(s[4]), ((card, p),), s[6], s[7], held=held, selects=s[12])
+        return _place_fast(s, list(s[4]), [card], {card: p}.__getitem__, s[6], s[7], held=held, selects=s[12])
     return _resolve(s, s[4], ((card, p),), s[6], s[7], held=held, selects=s[12], log=log)
 
 
@@ -981,7 +1041,7 @@ class Take6:
             if phase == "select":
                 return state[12][player]  # type: ignore[no-any-return]  # the hand's prebuilt selections
             if phase == "choose":
-                return _TAKE[player][: len(state[4])]
+                return _TAKES[len(state[4])][player]
             if phase == "draft":
                 return tuple(map(_DRAFT[player].__getitem__, state[8]))
             return _FLIP[player]
@@ -1012,11 +1072,7 @@ class Take6:
                 changed = (tuple(sel), acting[1:] if acting[0] == p else tuple(q for q in acting if q != p))
                 return _new(State, state[:13] + changed)
             if state[0].placement == "ends":
-                sel_t = tuple(sel)
-                held, selects = _reveal_hands(state[11], state[12], sel_t)
-                pending = sorted(zip(sel_t, _ALL[len(sel_t)], strict=True))
-                rows = list(state[4])
-                return _place_fast(state, rows, pending, state[6], state[7], held=held, selects=selects)
+                return _turn_fast(state, tuple(sel))
         elif t is TakeRow:
             return _take_row(state, action.player, action.row, None)  # type: ignore[union-attr]
         return _step(state, action)
