@@ -40,14 +40,12 @@ def playout(
     to_act = game.to_act
     legal = game.legal_actions
     pick = rng.random
-    steps = 0
-    while steps < max_steps:
+    for steps in range(max_steps):
         acting = to_act(state)
         if not acting:
             return state, steps
         actions = legal(state, acting[0])
         state = apply(state, actions[int(pick() * len(actions))])
-        steps += 1
     raise RuntimeError(f"{game.name}: no end after {max_steps} steps")
 
 

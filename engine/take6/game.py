@@ -117,11 +117,11 @@ def deal_order(rules: Rules, seed: int, round_number: int) -> list[int]:
     >>> deal_order(rules_for("standard", 2), 0, 1)[:5]
     [18, 73, 98, 9, 33]
     """
-    return _draw(rules.deck, rules.cards_dealt, derived_seed(seed, round_number))[0]
+    return _draw(rules.deck, rules.cards_dealt, derived_seed(seed, round_number))
 
 
-def _draw(deck: Sequence[int], k: int, derived: int) -> tuple[list[int], list[int]]:
-    """``(drawn, left)``: the k cards of :func:`deal_order` and the pool's remaining cards (unsorted).
+def _draw(deck: Sequence[int], k: int, derived: int) -> list[int]:
+    """The k cards of :func:`deal_order`, in order.
 
     CPython's pool algorithm with the drawn card swapped to the pool's end instead of copied out (the same
     cards in the same order: the i-th draw ends at ``pool[n - 1 - i]``).  ``_random.Random`` is the C base
@@ -141,8 +141,7 @@ def _draw(deck: Sequence[int], k: int, derived: int) -> tuple[list[int], list[in
         pool[j], pool[m] = pool[m], pool[j]
     drawn = pool[stop:]
     drawn.reverse()
-    del pool[stop:]
-    return drawn, pool
+    return drawn
 
 
 # --------------------------------------------------------------------------------------------------
@@ -189,13 +188,9 @@ def _deal(
         if not flip:
             hands = tuple(tuple(sorted(hand)) for hand in hands)
         row_cards: Sequence[int] = explicit.rows
-        dealt = {c for hand in hands for c in hand} | set(row_cards)
-        stock = tuple(c for c in rules.deck if c not in dealt)
         source = "explicit deal"
     else:
-        order, left = _draw(rules.deck, n * h + rules.rows, s_seed * SEED_STRIDE + rnd)
-        left.sort()
-        stock = tuple(left)
+        order = _draw(rules.deck, n * h + rules.rows, s_seed * SEED_STRIDE + rnd)
         row_cards = order[n * h :]
         source = ""  # named in the log only
         if flip:
@@ -218,7 +213,7 @@ def _deal(
     if flip:
         return _new(
             State,
-            (rules, s_seed, rnd, "flip", rows, (), _EMPTY[n], penalties, stock, 0, deals, hands, (),
+            (rules, s_seed, rnd, "flip", rows, (), _EMPTY[n], penalties, None, 0, deals, hands, (),
              _ZEROS[n], (0,)),
         )
     if h > 1:  # the hands' prebuilt selections, each picked from the interned ones in one C call
@@ -227,7 +222,7 @@ def _deal(
         selects = selects_of(rules, hands)
     return _new(
         State,
-        (rules, s_seed, rnd, "select", rows, (), _EMPTY[n], penalties, stock, 0, deals, hands, selects,
+        (rules, s_seed, rnd, "select", rows, (), _EMPTY[n], penalties, None, 0, deals, hands, selects,
          _ZEROS[n], _ALL[n]),
     )
 
@@ -311,7 +306,8 @@ def _plural(n: int, word: str) -> str:
 
 
 # The state's layout (see State): the hot path builds new states from tuple displays and slices.
-#   0 rules  1 seed  2 round  3 phase  4 rows  5 pending  6 piles  7 penalties  8 stock  9 start  10 deals
+#   0 rules  1 seed  2 round  3 phase  4 rows  5 pending  6 piles  7 penalties  8 stock (logic; else None,
+#   derived)  9 start  10 deals
 #   11 held (hands, a hidden selection still in them)  12 selects (each hand's prebuilt Select actions)
 #   13 selected  14 to_act
 Hands = tuple[tuple[int, ...], ...]
@@ -567,14 +563,14 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
     step against the logged path, which places each card with :func:`~engine.take6.placement.locate`."""
     rules = s[0]
     cap = rules.capacity
+    ends = [row[-1] for row in rows]
     for card in cards:
         # the row whose end is the highest one below the card (T6-PLACE-1); row ends are cards, never 0
         best_end = 0
-        for row in rows:
-            end = row[-1]
-            if best_end < end < card:
-                best_end = end
-                best = row
+        for end in ends:
+            if end < card:  # noqa: SIM102 (two jumps: each comparison specializes)
+                if end > best_end:  # noqa: PLR1730 (a builtin call costs more than a jump)
+                    best_end = end
         if not best_end:
             # fits no row (T6-PLACE-3): this and the higher cards wait for the player's row choice
             pending = tuple([(c, owner(c)) for c in cards if c >= card])
@@ -583,9 +579,11 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
                 (rules, s[1], s[2], "choose", tuple(rows), pending, piles, penalties, s[8], s[9], s[10], held,
                  selects, _ZEROS[rules.players], (pending[0][1],)),
             )
-        r = rows.index(best)
+        r = ends.index(best_end)
+        ends[r] = card
+        best = rows[r]
         if len(best) < cap:
-            rows[r] = best + (card,)  # noqa: RUF005 (concatenation is the fastest here)
+            rows[r] = best + _ONE[card]
         else:
             # the 6th card: its player takes the row (T6-PLACE-2)
             p = owner(card)
@@ -595,7 +593,7 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
             totals = list(penalties)
             totals[p] += sum(map(_BH.__getitem__, best))
             penalties = tuple(totals)
-            rows[r] = (card,)
+            rows[r] = _ONE[card]
     if rules.play == "flip":
         for c in cards:
             last = owner(c)

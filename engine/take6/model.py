@@ -145,9 +145,10 @@ class State(tuple):  # type: ignore[type-arg]
     selection a selected card stays in the stored hand (``held``) until the turn is revealed, when every
     selected card leaves its hand in one pass; ``hands`` shows each hand without its hidden selection, so
     no view shows a card in both places.  The state also keeps each hand's ``Select`` actions prebuilt.
-    Both are functions of the public fields, so equal games give equal states::
+    Outside logic the stock is not stored (``None``): it is the deck less every card in play.  All of it
+    is a function of the public fields, so equal games give equal states::
 
-        0 rules  1 seed  2 round  3 phase  4 rows  5 pending  6 piles  7 penalties  8 stock  9 start
+        0 rules  1 seed  2 round  3 phase  4 rows  5 pending  6 piles  7 penalties  8 stock (or None)  9 start
         10 deals  11 held  12 selects  13 selected  14 to_act
 
     >>> from engine.take6.rules import rules_for
@@ -200,7 +201,8 @@ class State(tuple):  # type: ignore[type-arg]
         held = hands
         if phase == "select" and any(selected):
             held = tuple(tuple(sorted((*h, c))) if c else h for h, c in zip(hands, selected, strict=True))
-        layout = (rules, seed, round, phase, rows, pending, piles, penalties, stock, start, deals, held)
+        kept = stock if rules.deal == "draft" else None  # derived from the other fields: see ``stock``
+        layout = (rules, seed, round, phase, rows, pending, piles, penalties, kept, start, deals, held)
         return tuple.__new__(cls, (*layout, selects_of(rules, held), selected, to_act))
 
     def __getnewargs__(self) -> tuple[Any, ...]:
@@ -251,8 +253,13 @@ class State(tuple):  # type: ignore[type-arg]
 
     @property
     def stock(self) -> tuple[int, ...]:
-        """Cards neither in hands nor on the table, sorted."""
-        return self[8]  # type: ignore[no-any-return]
+        """Cards neither in hands nor on the table, sorted: the logic pool, or the cards a deal left out
+        (stored only in logic; after a deal it is the deck less every card in play)."""
+        if self[8] is not None:
+            return self[8]  # type: ignore[no-any-return]
+        in_play = {c for h in self[11] for c in h} | {c for row in self[4] for c in row}
+        in_play |= {c for pile in self[6] for c in pile} | {c for c, _ in self[5]}
+        return tuple(c for c in self[0].deck if c not in in_play)
 
     @property
     def start(self) -> int:
