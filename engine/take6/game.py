@@ -540,10 +540,20 @@ def _reveal_hands(held: Hands, selects: Selects, sel: tuple[int, ...]) -> tuple[
 
 
 def _turn_fast(s: State, sel: tuple[int, ...]) -> State:
-    """Hot path of a revealed turn (``ends`` placement, no log): the cards leave the hands and are placed
-    lowest first; ``sel.index`` names a card's player."""
-    held, selects = _reveal_hands(s[11], s[12], sel)
-    return _place_fast(s, list(s[4]), sorted(sel), sel.index, s[6], s[7], held=held, selects=selects)
+    """Hot path of a revealed turn (``ends`` placement, no log): the cards leave the hands (as in
+    :func:`_reveal_hands`, inlined) and are placed lowest first; ``sel.index`` names a card's player."""
+    held = s[11]
+    drop = _DROP[len(held[0])]
+    new_held = list(held)
+    new_selects = list(s[12])
+    p = 0
+    for hand in held:
+        without = drop[hand.index(sel[p])]
+        new_held[p] = without(hand)
+        new_selects[p] = without(new_selects[p])
+        p += 1  # noqa: SIM113 (a counter is cheaper than enumerate's pairs)
+    cards = sorted(sel)
+    return _place_fast(s, list(s[4]), cards, sel.index, s[6], s[7], tuple(new_held), tuple(new_selects))
 
 
 def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call)
@@ -553,7 +563,6 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
     owner: Callable[[int], int],
     piles: tuple[tuple[int, ...], ...],
     penalties: tuple[int, ...],
-    *,
     held: Hands,
     selects: Selects,
     last: int = -1,
@@ -563,14 +572,14 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
     step against the logged path, which places each card with :func:`~engine.take6.placement.locate`."""
     rules = s[0]
     cap = rules.capacity
-    ends = [row[-1] for row in rows]
     for card in cards:
         # the row whose end is the highest one below the card (T6-PLACE-1); row ends are cards, never 0
         best_end = 0
-        for end in ends:
-            if end < card:  # noqa: SIM102 (two jumps: each comparison specializes)
-                if end > best_end:  # noqa: PLR1730 (a builtin call costs more than a jump)
-                    best_end = end
+        for row in rows:
+            end = row[-1]
+            if end < card and end > best_end:  # two jumps: each comparison specializes (not chained)
+                best_end = end
+                best = row
         if not best_end:
             # fits no row (T6-PLACE-3): this and the higher cards wait for the player's row choice
             pending = tuple([(c, owner(c)) for c in cards if c >= card])
@@ -579,9 +588,7 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
                 (rules, s[1], s[2], "choose", tuple(rows), pending, piles, penalties, s[8], s[9], s[10], held,
                  selects, _ZEROS[rules.players], (pending[0][1],)),
             )
-        r = ends.index(best_end)
-        ends[r] = card
-        best = rows[r]
+        r = rows.index(best)
         if len(best) < cap:
             rows[r] = best + _ONE[card]
         else:
@@ -640,9 +647,7 @@ def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
         rows_list[r] = _ONE[card]
         owners = dict(pending[1:])  # the waiting cards, ascending, and their players
         cards = list(owners)
-        return _place_fast(
-            s, rows_list, cards, owners.__getitem__, piles, penalties, held=s[11], selects=s[12], last=p
-        )
+        return _place_fast(s, rows_list, cards, owners.__getitem__, piles, penalties, s[11], s[12], p)
     rows = (*rows[:r], (card,), *rows[r + 1 :])
     if log is not None:
         log.append(
@@ -688,7 +693,7 @@ def _flip(s: State, p: int, log: list[str] | None) -> State:
     if log is not None:
         log.append(f"P{p} flips {card} [T6-KIDS-2].")
     elif s[0].placement == "ends":
-        return _place_fast(s, list(s[4]), [card], {card: p}.__getitem__, s[6], s[7], held=held, selects=s[12])
+        return _place_fast(s, list(s[4]), [card], {card: p}.__getitem__, s[6], s[7], held, s[12])
     return _resolve(s, s[4], ((card, p),), s[6], s[7], held=held, selects=s[12], log=log)
 
 
