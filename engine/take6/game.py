@@ -22,6 +22,7 @@ raises an :class:`~engine.errors.IllegalAction` naming the clause.  :meth:`Take6
 
 from __future__ import annotations
 
+import functools
 import random
 from _random import Random as _Random
 from collections.abc import Callable, Mapping, Sequence
@@ -63,8 +64,6 @@ _TAKES = tuple(tuple(_TAKE[p][:rows] for p in range(_MAXP)) for rows in range(le
 _FLIP = tuple((Flip(p),) for p in range(_MAXP))
 _BH = BULLHEADS
 SEED_STRIDE = 65536
-# _BITS[m] is m.bit_length(), for the draws of a deal
-_BITS = tuple(m.bit_length() for m in range(_MAXC + 2))
 _ONE = tuple((c,) for c in range(_MAXC + 1))  # a row of one card, interned
 
 
@@ -128,20 +127,21 @@ def _draw(deck: Sequence[int], k: int, derived: int) -> list[int]:
     of ``random.Random`` and seeds from an int the same way, without the Python-level ``seed`` call.
     """
     getrandbits = _Random(derived).getrandbits
-    bits_of = _BITS
     pool = list(deck)
-    m = len(pool)
-    stop = m - k
-    while m > stop:
-        bits = bits_of[m]
+    for m, bits, last in _draw_steps(len(pool), k):
         j = getrandbits(bits)
         while j >= m:
             j = getrandbits(bits)
-        m -= 1
-        pool[j], pool[m] = pool[m], pool[j]
-    drawn = pool[stop:]
+        pool[j], pool[last] = pool[last], pool[j]
+    drawn = pool[len(pool) - k :]
     drawn.reverse()
     return drawn
+
+
+@functools.cache
+def _draw_steps(n: int, k: int) -> tuple[tuple[int, int, int], ...]:
+    """The draws of k cards from n: ``(m, m.bit_length(), m - 1)`` for m = n, n - 1, ... (a pure table)."""
+    return tuple((m, m.bit_length(), m - 1) for m in range(n, n - k, -1))
 
 
 # --------------------------------------------------------------------------------------------------
