@@ -195,13 +195,23 @@ def _deal(
         source = ""  # named in the log only
         if flip:
             hands = tuple(tuple(order[p * h : (p + 1) * h]) for p in range(n))
-        else:
-            dealt_hands = []
-            for a in range(0, n * h, h):
+        elif h > 1 and log is None:  # the hot path: each hand sorted, its selections picked in one C call
+            dealt: list[tuple[int, ...]] = []
+            moves: list[tuple[Select, ...]] = []
+            a = 0
+            for interned in _SELECT[:n]:
                 hand = order[a : a + h]
                 hand.sort()
-                dealt_hands.append(tuple(hand))
-            hands = tuple(dealt_hands)
+                dealt.append(tuple(hand))
+                moves.append(itemgetter(*hand)(interned))
+                a += h
+            return _new(
+                State,
+                (rules, s_seed, rnd, "select", tuple(map(_ONE.__getitem__, row_cards)), (), _EMPTY[n],
+                 penalties, None, 0, deals, tuple(dealt), tuple(moves), _ZEROS[n], _ALL[n]),
+            )
+        else:
+            hands = tuple(tuple(sorted(order[p * h : (p + 1) * h])) for p in range(n))
     rows = tuple(map(_ONE.__getitem__, row_cards))
     if log is not None:
         what = "face-down piles" if flip else "hands"
@@ -216,10 +226,7 @@ def _deal(
             (rules, s_seed, rnd, "flip", rows, (), _EMPTY[n], penalties, None, 0, deals, hands, (),
              _ZEROS[n], (0,)),
         )
-    if h > 1:  # the hands' prebuilt selections, each picked from the interned ones in one C call
-        selects = tuple([itemgetter(*hand)(interned) for hand, interned in zip(hands, _SELECT, strict=False)])
-    else:
-        selects = selects_of(rules, hands)
+    selects = selects_of(rules, hands)
     return _new(
         State,
         (rules, s_seed, rnd, "select", rows, (), _EMPTY[n], penalties, None, 0, deals, hands, selects,
@@ -1032,10 +1039,9 @@ class Take6:
         deals = _check_setup(rules, setup)
         return _deal(rules, seed, 1, _ZEROS[rules.players], deals, prev_start=0, log=None)
 
-    def to_act(self, state: State) -> tuple[int, ...]:
-        """The seats that must act now: every seat still to select, or the one choosing / drafting /
-        flipping; ``()`` when the game is over."""
-        return state[14]  # type: ignore[no-any-return]
+    to_act: Callable[[State], tuple[int, ...]] = staticmethod(itemgetter(14))
+    """The seats that must act now: every seat still to select, or the one choosing / drafting /
+    flipping; ``()`` when the game is over.  The state stores them: a C ``itemgetter`` reads the field."""
 
     def legal_actions(self, state: State, player: int) -> tuple[Action, ...]:
         """Every legal action of ``player`` now, in canonical order (ascending card or row)."""
