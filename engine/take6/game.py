@@ -588,8 +588,9 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
                 best_end = end
                 best = row
         if not best_end:
-            # fits no row (T6-PLACE-3): this and the higher cards wait for the player's row choice
-            pending = tuple([(c, owner(c)) for c in cards if c >= card])
+            # fits no row (T6-PLACE-3): only the lowest card can (each later card is above the row end the
+            # card before it made), so all the cards wait for the player's row choice
+            pending = tuple(zip(cards, map(owner, cards)))  # noqa: B905 (equal lengths by construction)
             return _new(
                 State,
                 (rules, s[1], s[2], "choose", tuple(rows), pending, piles, penalties, s[8], s[9], s[10], held,
