@@ -978,10 +978,13 @@ def _final_scoring(s: list[Any], log: Log) -> State:
     for p in range(s[1]):
         b = final_breakdown(st, p)
         if log is not None:
+            held = len(s[I_HANDS][p])
+            distinct = b["distinct"]
             log.append(
-                f"-- final scoring P{p}: {b['variety']} VP for {b['distinct']} different aristocrats "
-                f"[SP-END-4], {b['money']} VP for {s[I_MONEY][p]} R [SP-END-6], {b['hand']} VP for "
-                f"{len(s[I_HANDS][p])} cards in hand [SP-END-7]: {vp[p]} -> {vp[p] + b['total']} VP"
+                f"-- final scoring P{p}: {b['variety']} VP for {distinct} different "
+                f"aristocrat{'' if distinct == 1 else 's'} [SP-END-4], {b['money']} VP for {s[I_MONEY][p]} R "
+                f"[SP-END-6], {b['hand']} VP for {held} card{'' if held == 1 else 's'} in hand [SP-END-7]: "
+                f"{vp[p]} -> {vp[p] + b['total']} VP"
             )
         vp[p] += b["total"]
     s[I_VP] = tuple(vp)
