@@ -178,7 +178,7 @@ def _deal(
         empty = _EMPTY[n]
         return _new(
             State,
-            (rules, s_seed, rnd, "draft", (), (), empty, penalties, rules.deck, start, deals, empty,
+            (rules, (s_seed, rnd, rules.deck, start, deals), "draft", (), (), empty, penalties, empty,
              selects_of(rules, empty), _ZEROS[n], (start,)),
         )
     h = rules.hand_size
@@ -207,8 +207,8 @@ def _deal(
                 a += h
             return _new(
                 State,
-                (rules, s_seed, rnd, "select", tuple(map(_ONE.__getitem__, row_cards)), (), _EMPTY[n],
-                 penalties, None, 0, deals, tuple(dealt), tuple(moves), _ZEROS[n], _ALL[n]),
+                (rules, (s_seed, rnd, None, 0, deals), "select", tuple(map(_ONE.__getitem__, row_cards)), (),
+                 _EMPTY[n], penalties, tuple(dealt), tuple(moves), _ZEROS[n], _ALL[n]),
             )
         else:
             hands = tuple(tuple(sorted(order[p * h : (p + 1) * h])) for p in range(n))
@@ -223,13 +223,13 @@ def _deal(
     if flip:
         return _new(
             State,
-            (rules, s_seed, rnd, "flip", rows, (), _EMPTY[n], penalties, None, 0, deals, hands, (),
+            (rules, (s_seed, rnd, None, 0, deals), "flip", rows, (), _EMPTY[n], penalties, hands, (),
              _ZEROS[n], (0,)),
         )
     selects = selects_of(rules, hands)
     return _new(
         State,
-        (rules, s_seed, rnd, "select", rows, (), _EMPTY[n], penalties, None, 0, deals, hands, selects,
+        (rules, (s_seed, rnd, None, 0, deals), "select", rows, (), _EMPTY[n], penalties, hands, selects,
          _ZEROS[n], _ALL[n]),
     )
 
@@ -313,10 +313,9 @@ def _plural(n: int, word: str) -> str:
 
 
 # The state's layout (see State): the hot path builds new states from tuple displays and slices.
-#   0 rules  1 seed  2 round  3 phase  4 rows  5 pending  6 piles  7 penalties  8 stock (logic; else None,
-#   derived)  9 start  10 deals
-#   11 held (hands, a hidden selection still in them)  12 selects (each hand's prebuilt Select actions)
-#   13 selected  14 to_act
+#   0 rules  1 (seed, round, stock, start, deals): the fields a round does not change; stock is None
+#   (derived) outside logic  2 phase  3 rows  4 pending  5 piles  6 penalties  7 held (hands, a hidden
+#   selection still in them)  8 selects (each hand's prebuilt Select actions)  9 selected  10 to_act
 Hands = tuple[tuple[int, ...], ...]
 Selects = tuple[tuple[Select, ...], ...]
 
@@ -350,15 +349,11 @@ def _resolve(
                 (
                     rules,
                     s[1],
-                    s[2],
                     "choose",
                     tuple(rows),
                     pending[k:],
                     piles_t if piles is None else tuple(piles),
                     penalties_t if penalties is None else tuple(penalties),
-                    s[8],
-                    s[9],
-                    s[10],
                     held,
                     selects,
                     _ZEROS[rules.players],
@@ -427,13 +422,13 @@ def _after_turn(
         if any(held):
             return _new(
                 State,
-                (rules, s[1], s[2], "flip", rows, (), piles, penalties, s[8], s[9], s[10], held, selects,
+                (rules, s[1], "flip", rows, (), piles, penalties, held, selects,
                  _ZEROS[n], ((last + 1) % n,)),
             )
     elif held[0]:
         return _new(
             State,
-            (rules, s[1], s[2], "select", rows, (), piles, penalties, s[8], s[9], s[10], held, selects,
+            (rules, s[1], "select", rows, (), piles, penalties, held, selects,
              _ZEROS[n], _ALL[n]),
         )
     return _end_round(s, rows, piles, penalties, held=held, selects=selects, log=log)
@@ -457,22 +452,23 @@ def _end_round(
         over = max(penalties) >= rules.threshold
     else:
         assert rules.rounds is not None
-        over = s[2] >= rules.rounds
+        over = s[1][1] >= rules.rounds
     if log is not None:
         sign = "-" if rules.display == "countdown" else "+"
         parts = [f"P{p} {sign}{_bullheads_of(piles[p])} = {_shown(rules, penalties[p])}" for p in range(n)]
         unit = "points left" if rules.display == "countdown" else "bullheads"
-        log.append(f"Round {s[2]} ends ({unit}): {', '.join(parts)} [T6-ROUND-2].")
+        log.append(f"Round {s[1][1]} ends ({unit}): {', '.join(parts)} [T6-ROUND-2].")
     if over:
         state: State = _new(
             State,
-            (rules, s[1], s[2], "over", rows, (), piles, penalties, s[8], s[9], s[10], held, selects,
+            (rules, s[1], "over", rows, (), piles, penalties, held, selects,
              _ZEROS[n], ()),
         )
         if log is not None:
             log.extend(_standings(state, rules))
         return state
-    return _deal(rules, s[1], s[2] + 1, penalties, s[10], prev_start=s[9], log=log)
+    seed, rnd, _, start, deals = s[1]
+    return _deal(rules, seed, rnd + 1, penalties, deals, prev_start=start, log=log)
 
 
 def _shown(rules: Rules, penalty: int) -> str:
@@ -518,16 +514,16 @@ def _result(s: State, rules: Rules) -> Result:
 def _select(s: State, p: int, card: int, log: list[str] | None) -> State:
     """Record a selection (T6-SELECT-1); the card stays in the stored hand, hidden, until the last player
     has selected: then all are revealed (T6-SELECT-2), leave their hands, and are placed."""
-    sel = _with(s[13], p, card)
-    acting = s[14]
+    sel = _with(s[9], p, card)
+    acting = s[10]
     acting = acting[1:] if acting[0] == p else tuple(q for q in acting if q != p)
     if acting:
         if log is not None:
             log.append(f"P{p} selects a card, hidden until everyone has selected [T6-SELECT-1, T6-SELECT-2].")
-        return _new(State, s[:13] + (sel, acting))  # noqa: RUF005 (concatenation is the fastest here)
+        return _new(State, s[:9] + (sel, acting))  # noqa: RUF005 (concatenation is the fastest here)
     if log is None and s[0].placement == "ends":
         return _turn_fast(s, sel)
-    held, selects = _reveal_hands(s[11], s[12], sel)
+    held, selects = _reveal_hands(s[7], s[8], sel)
     return _reveal(s, sel, p, held=held, selects=selects, log=log)
 
 
@@ -549,10 +545,10 @@ def _reveal_hands(held: Hands, selects: Selects, sel: tuple[int, ...]) -> tuple[
 def _turn_fast(s: State, sel: tuple[int, ...]) -> State:
     """Hot path of a revealed turn (``ends`` placement, no log): the cards leave the hands (as in
     :func:`_reveal_hands`, inlined) and are placed lowest first; ``sel.index`` names a card's player."""
-    held = s[11]
+    held = s[7]
     drop = _DROP[len(held[0])]
     new_held = list(held)
-    new_selects = list(s[12])
+    new_selects = list(s[8])
     p = 0
     for hand in held:
         without = drop[hand.index(sel[p])]
@@ -560,7 +556,7 @@ def _turn_fast(s: State, sel: tuple[int, ...]) -> State:
         new_selects[p] = without(new_selects[p])
         p += 1  # noqa: SIM113 (a counter is cheaper than enumerate's pairs)
     cards = sorted(sel)
-    return _place_fast(s, list(s[4]), cards, sel.index, s[6], s[7], tuple(new_held), tuple(new_selects))
+    return _place_fast(s, list(s[3]), cards, sel.index, s[5], s[6], tuple(new_held), tuple(new_selects))
 
 
 def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call)
@@ -593,8 +589,8 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
             pending = tuple(zip(cards, map(owner, cards)))  # noqa: B905 (equal lengths by construction)
             return _new(
                 State,
-                (rules, s[1], s[2], "choose", tuple(rows), pending, piles, penalties, s[8], s[9], s[10], held,
-                 selects, _ZEROS[rules.players], (pending[0][1],)),
+                (rules, s[1], "choose", tuple(rows), pending, piles, penalties, held, selects,
+                 _ZEROS[rules.players], (pending[0][1],)),
             )
         r = rows.index(best)
         if len(best) < cap:
@@ -619,8 +615,7 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
         n = rules.players
         return _new(
             State,
-            (rules, s[1], s[2], "select", tuple(rows), (), piles, penalties, s[8], s[9], s[10], held,
-             selects, _ZEROS[n], _ALL[n]),
+            (rules, s[1], "select", tuple(rows), (), piles, penalties, held, selects, _ZEROS[n], _ALL[n]),
         )
     return _end_round(s, tuple(rows), piles, penalties, held=held, selects=selects, log=None)
 
@@ -635,19 +630,19 @@ def _reveal(
             + ", ".join(f"P{q} {c}" for c, q in pending)
             + "."
         )
-    return _resolve(s, s[4], tuple(pending), s[6], s[7], held=held, selects=selects, log=log)
+    return _resolve(s, s[3], tuple(pending), s[5], s[6], held=held, selects=selects, log=log)
 
 
 def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
-    pending = s[5]
+    pending = s[4]
     card = pending[0][0]
-    rows = s[4]
+    rows = s[3]
     row = rows[r]
-    changed = list(s[6])
+    changed = list(s[5])
     changed[p] += row
     piles = tuple(changed)
     heads = sum(map(_BH.__getitem__, row))
-    totals = list(s[7])
+    totals = list(s[6])
     totals[p] += heads
     penalties = tuple(totals)
     if log is None and s[0].placement == "ends":
@@ -655,7 +650,7 @@ def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
         rows_list[r] = _ONE[card]
         owners = dict(pending[1:])  # the waiting cards, ascending, and their players
         cards = list(owners)
-        return _place_fast(s, rows_list, cards, owners.__getitem__, piles, penalties, s[11], s[12], p)
+        return _place_fast(s, rows_list, cards, owners.__getitem__, piles, penalties, s[7], s[8], p)
     rows = (*rows[:r], (card,), *rows[r + 1 :])
     if log is not None:
         log.append(
@@ -663,24 +658,25 @@ def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
             f"[T6-PLACE-3, T6-PILE-1]."
         )
     if len(pending) > 1:
-        return _resolve(s, rows, pending[1:], piles, penalties, held=s[11], selects=s[12], log=log)
-    return _after_turn(s, rows, piles, penalties, held=s[11], selects=s[12], last=p, log=log)
+        return _resolve(s, rows, pending[1:], piles, penalties, held=s[7], selects=s[8], log=log)
+    return _after_turn(s, rows, piles, penalties, held=s[7], selects=s[8], last=p, log=log)
 
 
 def _draft(s: State, p: int, card: int, log: list[str] | None) -> State:
     rules = s[0]
-    stock = s[8]
+    seed, rnd, stock, start, deals = s[1]
     i = stock.index(card)
     stock = stock[:i] + stock[i + 1 :]
-    hand = tuple(sorted((*s[11][p], card)))
-    held = _with(s[11], p, hand)
-    selects = _with(s[12], p, tuple(map(_SELECT[p].__getitem__, hand)))
+    hand = tuple(sorted((*s[7][p], card)))
+    held = _with(s[7], p, hand)
+    selects = _with(s[8], p, tuple(map(_SELECT[p].__getitem__, hand)))
     n = rules.players
     drafted = sum(len(h) for h in held)
     if log is not None:
         log.append(f"P{p} drafts {card} [T6-LOGIC-1].")
     if drafted < n * rules.hand_size:
-        return _new(State, (*s[:8], stock, s[9], s[10], held, selects, s[13], ((s[9] + drafted) % n,)))
+        fixed = (seed, rnd, stock, start, deals)
+        return _new(State, (rules, fixed, *s[2:7], held, selects, s[9], ((start + drafted) % n,)))
     rows = tuple((c,) for c in stock)
     if log is not None:
         log.append(
@@ -689,20 +685,20 @@ def _draft(s: State, p: int, card: int, log: list[str] | None) -> State:
         )
     return _new(
         State,
-        (rules, s[1], s[2], "select", rows, (), s[6], s[7], (), s[9], s[10], held, selects, _ZEROS[n],
+        (rules, (seed, rnd, (), start, deals), "select", rows, (), s[5], s[6], held, selects, _ZEROS[n],
          _ALL[n]),
     )
 
 
 def _flip(s: State, p: int, log: list[str] | None) -> State:
-    pile = s[11][p]
+    pile = s[7][p]
     card = pile[0]
-    held = _with(s[11], p, pile[1:])
+    held = _with(s[7], p, pile[1:])
     if log is not None:
         log.append(f"P{p} flips {card} [T6-KIDS-2].")
     elif s[0].placement == "ends":
-        return _place_fast(s, list(s[4]), [card], {card: p}.__getitem__, s[6], s[7], held, s[12])
-    return _resolve(s, s[4], ((card, p),), s[6], s[7], held=held, selects=s[12], log=log)
+        return _place_fast(s, list(s[3]), [card], {card: p}.__getitem__, s[5], s[6], held, s[8])
+    return _resolve(s, s[3], ((card, p),), s[5], s[6], held=held, selects=s[8], log=log)
 
 
 def _step(s: State, a: Action, log: list[str] | None = None) -> State:
@@ -1040,31 +1036,31 @@ class Take6:
         deals = _check_setup(rules, setup)
         return _deal(rules, seed, 1, _ZEROS[rules.players], deals, prev_start=0, log=None)
 
-    to_act: Callable[[State], tuple[int, ...]] = staticmethod(itemgetter(14))
+    to_act: Callable[[State], tuple[int, ...]] = staticmethod(itemgetter(10))
     """The seats that must act now: every seat still to select, or the one choosing / drafting /
     flipping; ``()`` when the game is over.  The state stores them: a C ``itemgetter`` reads the field."""
 
     def legal_actions(self, state: State, player: int) -> tuple[Action, ...]:
         """Every legal action of ``player`` now, in canonical order (ascending card or row)."""
-        if player in state[14]:
-            phase = state[3]
+        if player in state[10]:
+            phase = state[2]
             if phase == "select":
-                return state[12][player]  # type: ignore[no-any-return]  # the hand's prebuilt selections
+                return state[8][player]  # type: ignore[no-any-return]  # the hand's prebuilt selections
             if phase == "choose":
-                return _TAKES[len(state[4])][player]
+                return _TAKES[len(state[3])][player]
             if phase == "draft":
-                return tuple(map(_DRAFT[player].__getitem__, state[8]))
+                return tuple(map(_DRAFT[player].__getitem__, state[1][2]))
             return _FLIP[player]
         return ()
 
     def apply(self, state: State, action: Action) -> State:
         """Checked tier: validate ``action`` (IllegalAction / NotYourTurn / GameOver naming the clause),
         then apply it.  The given state is never changed."""
-        if action.__class__ is Select and state[3] == "select":
+        if action.__class__ is Select and state[2] == "select":
             # the common case, checked inline: the seat must select now and hold the card (T6-SELECT-1/2)
             p = action.player
             card = action.card
-            if p.__class__ is int and card.__class__ is int and p in state[14] and card in state[11][p]:
+            if p.__class__ is int and card.__class__ is int and p in state[10] and card in state[7][p]:
                 return self.apply_unchecked(state, action)
         _check(state, action)
         return _step(state, action)
@@ -1075,12 +1071,12 @@ class Take6:
         if t is Select:
             # the hot path of _select, inlined: record the hidden selection
             p = action.player
-            sel = list(state[13])
+            sel = list(state[9])
             sel[p] = action.card  # type: ignore[union-attr]
-            acting = state[14]
+            acting = state[10]
             rest = acting[1:] if acting[0] == p else tuple(q for q in acting if q != p)
             if rest:
-                return _new(State, state[:13] + (tuple(sel), rest))  # noqa: RUF005 (the fastest here)
+                return _new(State, state[:9] + (tuple(sel), rest))  # noqa: RUF005 (the fastest here)
             if state[0].placement == "ends":
                 return _turn_fast(state, tuple(sel))
         elif t is TakeRow:

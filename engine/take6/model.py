@@ -148,15 +148,15 @@ class State(tuple):  # type: ignore[type-arg]
     Outside logic the stock is not stored (``None``): it is the deck less every card in play.  All of it
     is a function of the public fields, so equal games give equal states::
 
-        0 rules  1 seed  2 round  3 phase  4 rows  5 pending  6 piles  7 penalties  8 stock (or None)  9 start
-        10 deals  11 held  12 selects  13 selected  14 to_act
+        0 rules  1 (seed, round, stock or None, start, deals)  2 phase  3 rows  4 pending  5 piles
+        6 penalties  7 held  8 selects  9 selected  10 to_act
 
     >>> from engine.take6.rules import rules_for
     >>> s = State(rules_for("standard", 2), 0, 1, "select", ((1,), (2,), (3,), (4,)), (), ((), ()), (0, 0),
     ...           tuple(range(25, 105)), 0, (), ((5, 6), (7, 8)), (0, 0), (0, 1))
     >>> s.hands
     ((5, 6), (7, 8))
-    >>> s = State(*s[:11], ((5,), (7, 8)), (6, 0), (1,))   # player 0 has selected 6
+    >>> s = State(*s.__getnewargs__()[:11], ((5,), (7, 8)), (6, 0), (1,))   # player 0 has selected 6
     >>> s.hands, s.selected, s.to_act
     (((5,), (7, 8)), (6, 0), (1,))
     >>> eval(repr(s)) == s
@@ -202,8 +202,9 @@ class State(tuple):  # type: ignore[type-arg]
         if phase == "select" and any(selected):
             held = tuple(tuple(sorted((*h, c))) if c else h for h, c in zip(hands, selected, strict=True))
         kept = stock if rules.deal == "draft" else None  # derived from the other fields: see ``stock``
-        layout = (rules, seed, round, phase, rows, pending, piles, penalties, kept, start, deals, held)
-        return tuple.__new__(cls, (*layout, selects_of(rules, held), selected, to_act))
+        fixed = (seed, round, kept, start, deals)
+        layout = (rules, fixed, phase, rows, pending, piles, penalties, held, selects_of(rules, held))
+        return tuple.__new__(cls, (*layout, selected, to_act))
 
     def __getnewargs__(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self.FIELDS)
@@ -219,77 +220,78 @@ class State(tuple):  # type: ignore[type-arg]
     @property
     def seed(self) -> int:
         """The game's seed (round r is dealt from ``derived_seed(seed, r)`` unless set up explicitly)."""
-        return self[1]  # type: ignore[no-any-return]
+        return self[1][0]  # type: ignore[no-any-return]
 
     @property
     def round(self) -> int:
         """The round number, from 1."""
-        return self[2]  # type: ignore[no-any-return]
+        return self[1][1]  # type: ignore[no-any-return]
 
     @property
     def phase(self) -> str:
         """``draft``, ``select``, ``choose``, ``flip`` or ``over``."""
-        return self[3]  # type: ignore[no-any-return]
+        return self[2]  # type: ignore[no-any-return]
 
     @property
     def rows(self) -> tuple[tuple[int, ...], ...]:
         """The rows on the table, each ascending."""
-        return self[4]  # type: ignore[no-any-return]
+        return self[3]  # type: ignore[no-any-return]
 
     @property
     def pending(self) -> tuple[tuple[int, int], ...]:
         """Revealed ``(card, player)`` pairs awaiting placement, ascending."""
-        return self[5]  # type: ignore[no-any-return]
+        return self[4]  # type: ignore[no-any-return]
 
     @property
     def piles(self) -> tuple[tuple[int, ...], ...]:
         """The cards each player took this round."""
-        return self[6]  # type: ignore[no-any-return]
+        return self[5]  # type: ignore[no-any-return]
 
     @property
     def penalties(self) -> tuple[int, ...]:
         """Each player's bullheads taken in the whole game."""
-        return self[7]  # type: ignore[no-any-return]
+        return self[6]  # type: ignore[no-any-return]
 
     @property
     def stock(self) -> tuple[int, ...]:
         """Cards neither in hands nor on the table, sorted: the logic pool, or the cards a deal left out
         (stored only in logic; after a deal it is the deck less every card in play)."""
-        if self[8] is not None:
-            return self[8]  # type: ignore[no-any-return]
-        in_play = {c for h in self[11] for c in h} | {c for row in self[4] for c in row}
-        in_play |= {c for pile in self[6] for c in pile} | {c for c, _ in self[5]}
+        stock: tuple[int, ...] | None = self[1][2]
+        if stock is not None:
+            return stock
+        in_play = {c for h in self[7] for c in h} | {c for row in self[3] for c in row}
+        in_play |= {c for pile in self[5] for c in pile} | {c for c, _ in self[4]}
         return tuple(c for c in self[0].deck if c not in in_play)
 
     @property
     def start(self) -> int:
         """The logic draft's start player."""
-        return self[9]  # type: ignore[no-any-return]
+        return self[1][3]  # type: ignore[no-any-return]
 
     @property
     def deals(self) -> tuple[Deal | DraftStart, ...]:
         """The explicit set-ups of the coming rounds."""
-        return self[10]  # type: ignore[no-any-return]
+        return self[1][4]  # type: ignore[no-any-return]
 
     @property
     def hands(self) -> tuple[tuple[int, ...], ...]:
         """Each player's hand, sorted (kids: the face-down pile, top card first), without the card the
         player has selected this turn."""
-        held: tuple[tuple[int, ...], ...] = self[11]
-        selected: tuple[int, ...] = self[13]
-        if self[3] != "select" or not any(selected):
+        held: tuple[tuple[int, ...], ...] = self[7]
+        selected: tuple[int, ...] = self[9]
+        if self[2] != "select" or not any(selected):
             return held
         return tuple(_without(h, c) if c else h for h, c in zip(held, selected, strict=True))
 
     @property
     def selected(self) -> tuple[int, ...]:
         """``selected[p]`` is player p's hidden card this turn, or 0."""
-        return self[13]  # type: ignore[no-any-return]
+        return self[9]  # type: ignore[no-any-return]
 
     @property
     def to_act(self) -> tuple[int, ...]:
         """The players who must act now."""
-        return self[14]  # type: ignore[no-any-return]
+        return self[10]  # type: ignore[no-any-return]
 
     @property
     def variant(self) -> str:
@@ -313,4 +315,4 @@ class State(tuple):  # type: ignore[type-arg]
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
-        return hash(self[:12] + self[13:])  # the prebuilt selections follow from the hands
+        return hash(self[:8] + self[9:])  # the prebuilt selections follow from the hands
