@@ -3,8 +3,9 @@
 Public API (names kept stable for the conformance kit and the rules-query tool):
 
 * ``GAME`` — the :class:`engine.game.Game` implementation (name ``take6``, title ``6 nimmt!``).
-* ``State`` — the frozen state (a ``NamedTuple``); ``Select(player, card)``, ``TakeRow(player, row)``,
-  ``Draft(player, card)`` (logic), ``Flip(player)`` (kids) — the actions, frozen, each naming its player.
+* ``State`` — the frozen state (a tuple with named properties); ``Select(player, card)``,
+  ``TakeRow(player, row)``, ``Draft(player, card)`` (logic), ``Flip(player)`` (kids) — the actions, frozen,
+  each naming its player.
 * ``Deal(hands, rows)`` (kids: ``hands`` are face-down piles, top card first) and ``DraftStart(player)``
   (logic) — explicit set-ups, given to ``GAME.new_game(..., setup=(round1, round2, ...))``; rounds beyond
   the given ones are dealt by the seeded procedure ``deal_order`` from ``derived_seed(seed, round)``.

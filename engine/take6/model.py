@@ -181,7 +181,7 @@ class State(tuple):  # type: ignore[type-arg]
         "to_act",
     )
 
-    def __new__(  # noqa: PLR0917 (the public fields, in order, as a NamedTuple takes them)
+    def __new__(  # noqa: PLR0917 (the public fields, in order)
         cls,
         rules: Rules,
         seed: int,
