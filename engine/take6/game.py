@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import random
 from _random import Random as _Random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -562,7 +562,7 @@ def _turn_fast(s: State, sel: tuple[int, ...]) -> State:
 def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call)
     s: State,
     rows: list[tuple[int, ...]],
-    cards: list[int],
+    cards: Collection[int],
     owner: Callable[[int], int],
     piles: tuple[tuple[int, ...], ...],
     penalties: tuple[int, ...],
@@ -648,9 +648,8 @@ def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
     if log is None and s[0].placement == "ends":
         rows_list = list(rows)
         rows_list[r] = _ONE[card]
-        owners = dict(pending[1:])  # the waiting cards, ascending, and their players
-        cards = list(owners)
-        return _place_fast(s, rows_list, cards, owners.__getitem__, piles, penalties, s[7], s[8], p)
+        owners = dict(pending[1:])  # the waiting cards (its keys, ascending) and their players
+        return _place_fast(s, rows_list, owners, owners.__getitem__, piles, penalties, s[7], s[8], p)
     rows = (*rows[:r], (card,), *rows[r + 1 :])
     if log is not None:
         log.append(
