@@ -178,7 +178,7 @@ def _deal(
         empty = _EMPTY[n]
         return _new(
             State,
-            (rules, (s_seed, rnd, rules.deck, start, deals), "draft", (), (), empty, penalties, empty,
+            (rules, (s_seed, rnd, rules.deck, start, deals), "draft", (), (), (), empty, penalties, empty,
              selects_of(rules, empty), _ZEROS[n], (start,)),
         )
     h = rules.hand_size
@@ -207,8 +207,8 @@ def _deal(
                 a += h
             return _new(
                 State,
-                (rules, (s_seed, rnd, None, 0, deals), "select", tuple(map(_ONE.__getitem__, row_cards)), (),
-                 _EMPTY[n], penalties, tuple(dealt), tuple(moves), _ZEROS[n], _ALL[n]),
+                (rules, (s_seed, rnd, None, 0, deals), "select", tuple(map(_ONE.__getitem__, row_cards)),
+                 tuple(row_cards), (), _EMPTY[n], penalties, tuple(dealt), tuple(moves), _ZEROS[n], _ALL[n]),
             )
         else:
             hands = tuple(tuple(sorted(order[p * h : (p + 1) * h])) for p in range(n))
@@ -223,13 +223,15 @@ def _deal(
     if flip:
         return _new(
             State,
-            (rules, (s_seed, rnd, None, 0, deals), "flip", rows, (), _EMPTY[n], penalties, hands, (),
+            (rules, (s_seed, rnd, None, 0, deals), "flip", rows, tuple(row_cards), (), _EMPTY[n], penalties,
+             hands, (),
              _ZEROS[n], (0,)),
         )
     selects = selects_of(rules, hands)
     return _new(
         State,
-        (rules, (s_seed, rnd, None, 0, deals), "select", rows, (), _EMPTY[n], penalties, hands, selects,
+        (rules, (s_seed, rnd, None, 0, deals), "select", rows, tuple(row_cards), (), _EMPTY[n], penalties,
+         hands, selects,
          _ZEROS[n], _ALL[n]),
     )
 
@@ -314,9 +316,16 @@ def _plural(n: int, word: str) -> str:
 
 # The state's layout (see State): the hot path builds new states from tuple displays and slices.
 #   0 rules  1 (seed, round, stock, start, deals): the fields a round does not change; stock is None
-#   (derived) outside logic  2 phase  3 rows  4 pending  5 piles  6 penalties  7 held (hands, a hidden
-#   selection still in them)  8 selects (each hand's prebuilt Select actions)  9 selected  10 to_act
+#   (derived) outside logic  2 phase  3 rows  4 ends (each row's last card)  5 pending  6 piles
+#   7 penalties  8 held (hands, a hidden selection still in them)  9 selects (each hand's prebuilt Select
+#   actions)  10 selected  11 to_act
 Hands = tuple[tuple[int, ...], ...]
+
+
+def _ends(rows: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    """Each row's last card."""
+    return tuple([row[-1] for row in rows])
+
 Selects = tuple[tuple[Select, ...], ...]
 
 
@@ -351,6 +360,7 @@ def _resolve(
                     s[1],
                     "choose",
                     tuple(rows),
+                    _ends(rows),
                     pending[k:],
                     piles_t if piles is None else tuple(piles),
                     penalties_t if penalties is None else tuple(penalties),
@@ -422,13 +432,13 @@ def _after_turn(
         if any(held):
             return _new(
                 State,
-                (rules, s[1], "flip", rows, (), piles, penalties, held, selects,
+                (rules, s[1], "flip", rows, _ends(rows), (), piles, penalties, held, selects,
                  _ZEROS[n], ((last + 1) % n,)),
             )
     elif held[0]:
         return _new(
             State,
-            (rules, s[1], "select", rows, (), piles, penalties, held, selects,
+            (rules, s[1], "select", rows, _ends(rows), (), piles, penalties, held, selects,
              _ZEROS[n], _ALL[n]),
         )
     return _end_round(s, rows, piles, penalties, held=held, selects=selects, log=log)
@@ -461,7 +471,7 @@ def _end_round(
     if over:
         state: State = _new(
             State,
-            (rules, s[1], "over", rows, (), piles, penalties, held, selects,
+            (rules, s[1], "over", rows, _ends(rows), (), piles, penalties, held, selects,
              _ZEROS[n], ()),
         )
         if log is not None:
@@ -514,16 +524,16 @@ def _result(s: State, rules: Rules) -> Result:
 def _select(s: State, p: int, card: int, log: list[str] | None) -> State:
     """Record a selection (T6-SELECT-1); the card stays in the stored hand, hidden, until the last player
     has selected: then all are revealed (T6-SELECT-2), leave their hands, and are placed."""
-    sel = _with(s[9], p, card)
-    acting = s[10]
+    sel = _with(s[10], p, card)
+    acting = s[11]
     acting = acting[1:] if acting[0] == p else tuple(q for q in acting if q != p)
     if acting:
         if log is not None:
             log.append(f"P{p} selects a card, hidden until everyone has selected [T6-SELECT-1, T6-SELECT-2].")
-        return _new(State, s[:9] + (sel, acting))  # noqa: RUF005 (concatenation is the fastest here)
+        return _new(State, s[:10] + (sel, acting))  # noqa: RUF005 (concatenation is the fastest here)
     if log is None and s[0].placement == "ends":
         return _turn_fast(s, sel)
-    held, selects = _reveal_hands(s[7], s[8], sel)
+    held, selects = _reveal_hands(s[8], s[9], sel)
     return _reveal(s, sel, p, held=held, selects=selects, log=log)
 
 
@@ -545,10 +555,10 @@ def _reveal_hands(held: Hands, selects: Selects, sel: tuple[int, ...]) -> tuple[
 def _turn_fast(s: State, sel: tuple[int, ...]) -> State:
     """Hot path of a revealed turn (``ends`` placement, no log): the cards leave the hands (as in
     :func:`_reveal_hands`, inlined) and are placed lowest first; ``sel.index`` names a card's player."""
-    held = s[7]
+    held = s[8]
     drop = _DROP[len(held[0])]
     new_held = list(held)
-    new_selects = list(s[8])
+    new_selects = list(s[9])
     p = 0
     for hand in held:
         without = drop[hand.index(sel[p])]
@@ -556,12 +566,14 @@ def _turn_fast(s: State, sel: tuple[int, ...]) -> State:
         new_selects[p] = without(new_selects[p])
         p += 1  # noqa: SIM113 (a counter is cheaper than enumerate's pairs)
     cards = sorted(sel)
-    return _place_fast(s, list(s[3]), cards, sel.index, s[5], s[6], tuple(new_held), tuple(new_selects))
+    rows, ends = list(s[3]), list(s[4])
+    return _place_fast(s, rows, ends, cards, sel.index, s[6], s[7], tuple(new_held), tuple(new_selects))
 
 
 def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call)
     s: State,
     rows: list[tuple[int, ...]],
+    ends: list[int],
     cards: Collection[int],
     owner: Callable[[int], int],
     piles: tuple[tuple[int, ...], ...],
@@ -578,21 +590,21 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
     for card in cards:
         # the row whose end is the highest one below the card (T6-PLACE-1); row ends are cards, never 0
         best_end = 0
-        for row in rows:
-            end = row[-1]
+        for end in ends:
             if end < card and end > best_end:  # two jumps: each comparison specializes (not chained)
                 best_end = end
-                best = row
         if not best_end:
             # fits no row (T6-PLACE-3): only the lowest card can (each later card is above the row end the
             # card before it made), so all the cards wait for the player's row choice
             pending = tuple(zip(cards, map(owner, cards)))  # noqa: B905 (equal lengths by construction)
             return _new(
                 State,
-                (rules, s[1], "choose", tuple(rows), pending, piles, penalties, held, selects,
+                (rules, s[1], "choose", tuple(rows), tuple(ends), pending, piles, penalties, held, selects,
                  _ZEROS[rules.players], (pending[0][1],)),
             )
-        r = rows.index(best)
+        r = ends.index(best_end)
+        ends[r] = card
+        best = rows[r]
         if len(best) < cap:
             rows[r] = best + _ONE[card]
         else:
@@ -615,7 +627,8 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
         n = rules.players
         return _new(
             State,
-            (rules, s[1], "select", tuple(rows), (), piles, penalties, held, selects, _ZEROS[n], _ALL[n]),
+            (rules, s[1], "select", tuple(rows), tuple(ends), (), piles, penalties, held, selects, _ZEROS[n],
+             _ALL[n]),
         )
     return _end_round(s, tuple(rows), piles, penalties, held=held, selects=selects, log=None)
 
@@ -630,26 +643,28 @@ def _reveal(
             + ", ".join(f"P{q} {c}" for c, q in pending)
             + "."
         )
-    return _resolve(s, s[3], tuple(pending), s[5], s[6], held=held, selects=selects, log=log)
+    return _resolve(s, s[3], tuple(pending), s[6], s[7], held=held, selects=selects, log=log)
 
 
 def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
-    pending = s[4]
+    pending = s[5]
     card = pending[0][0]
     rows = s[3]
     row = rows[r]
-    changed = list(s[5])
+    changed = list(s[6])
     changed[p] += row
     piles = tuple(changed)
     heads = sum(map(_BH.__getitem__, row))
-    totals = list(s[6])
+    totals = list(s[7])
     totals[p] += heads
     penalties = tuple(totals)
     if log is None and s[0].placement == "ends":
         rows_list = list(rows)
         rows_list[r] = _ONE[card]
+        ends = list(s[4])
+        ends[r] = card
         owners = dict(pending[1:])  # the waiting cards (its keys, ascending) and their players
-        return _place_fast(s, rows_list, owners, owners.__getitem__, piles, penalties, s[7], s[8], p)
+        return _place_fast(s, rows_list, ends, owners, owners.__getitem__, piles, penalties, s[8], s[9], p)
     rows = (*rows[:r], (card,), *rows[r + 1 :])
     if log is not None:
         log.append(
@@ -657,8 +672,8 @@ def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
             f"[T6-PLACE-3, T6-PILE-1]."
         )
     if len(pending) > 1:
-        return _resolve(s, rows, pending[1:], piles, penalties, held=s[7], selects=s[8], log=log)
-    return _after_turn(s, rows, piles, penalties, held=s[7], selects=s[8], last=p, log=log)
+        return _resolve(s, rows, pending[1:], piles, penalties, held=s[8], selects=s[9], log=log)
+    return _after_turn(s, rows, piles, penalties, held=s[8], selects=s[9], last=p, log=log)
 
 
 def _draft(s: State, p: int, card: int, log: list[str] | None) -> State:
@@ -666,16 +681,16 @@ def _draft(s: State, p: int, card: int, log: list[str] | None) -> State:
     seed, rnd, stock, start, deals = s[1]
     i = stock.index(card)
     stock = stock[:i] + stock[i + 1 :]
-    hand = tuple(sorted((*s[7][p], card)))
-    held = _with(s[7], p, hand)
-    selects = _with(s[8], p, tuple(map(_SELECT[p].__getitem__, hand)))
+    hand = tuple(sorted((*s[8][p], card)))
+    held = _with(s[8], p, hand)
+    selects = _with(s[9], p, tuple(map(_SELECT[p].__getitem__, hand)))
     n = rules.players
     drafted = sum(len(h) for h in held)
     if log is not None:
         log.append(f"P{p} drafts {card} [T6-LOGIC-1].")
     if drafted < n * rules.hand_size:
         fixed = (seed, rnd, stock, start, deals)
-        return _new(State, (rules, fixed, *s[2:7], held, selects, s[9], ((start + drafted) % n,)))
+        return _new(State, (rules, fixed, *s[2:8], held, selects, s[10], ((start + drafted) % n,)))
     rows = tuple((c,) for c in stock)
     if log is not None:
         log.append(
@@ -684,20 +699,20 @@ def _draft(s: State, p: int, card: int, log: list[str] | None) -> State:
         )
     return _new(
         State,
-        (rules, (seed, rnd, (), start, deals), "select", rows, (), s[5], s[6], held, selects, _ZEROS[n],
-         _ALL[n]),
+        (rules, (seed, rnd, (), start, deals), "select", rows, stock, (), s[6], s[7], held, selects,
+         _ZEROS[n], _ALL[n]),
     )
 
 
 def _flip(s: State, p: int, log: list[str] | None) -> State:
-    pile = s[7][p]
+    pile = s[8][p]
     card = pile[0]
-    held = _with(s[7], p, pile[1:])
+    held = _with(s[8], p, pile[1:])
     if log is not None:
         log.append(f"P{p} flips {card} [T6-KIDS-2].")
     elif s[0].placement == "ends":
-        return _place_fast(s, list(s[3]), [card], {card: p}.__getitem__, s[5], s[6], held, s[8])
-    return _resolve(s, s[3], ((card, p),), s[5], s[6], held=held, selects=s[8], log=log)
+        return _place_fast(s, list(s[3]), list(s[4]), [card], {card: p}.__getitem__, s[6], s[7], held, s[9])
+    return _resolve(s, s[3], ((card, p),), s[6], s[7], held=held, selects=s[9], log=log)
 
 
 def _step(s: State, a: Action, log: list[str] | None = None) -> State:
@@ -1035,16 +1050,16 @@ class Take6:
         deals = _check_setup(rules, setup)
         return _deal(rules, seed, 1, _ZEROS[rules.players], deals, prev_start=0, log=None)
 
-    to_act: Callable[[State], tuple[int, ...]] = staticmethod(itemgetter(10))
+    to_act: Callable[[State], tuple[int, ...]] = staticmethod(itemgetter(11))
     """The seats that must act now: every seat still to select, or the one choosing / drafting /
     flipping; ``()`` when the game is over.  The state stores them: a C ``itemgetter`` reads the field."""
 
     def legal_actions(self, state: State, player: int) -> tuple[Action, ...]:
         """Every legal action of ``player`` now, in canonical order (ascending card or row)."""
-        if player in state[10]:
+        if player in state[11]:
             phase = state[2]
             if phase == "select":
-                return state[8][player]  # type: ignore[no-any-return]  # the hand's prebuilt selections
+                return state[9][player]  # type: ignore[no-any-return]  # the hand's prebuilt selections
             if phase == "choose":
                 return _TAKES[len(state[3])][player]
             if phase == "draft":
@@ -1059,7 +1074,7 @@ class Take6:
             # the common case, checked inline: the seat must select now and hold the card (T6-SELECT-1/2)
             p = action.player
             card = action.card
-            if p.__class__ is int and card.__class__ is int and p in state[10] and card in state[7][p]:
+            if p.__class__ is int and card.__class__ is int and p in state[11] and card in state[8][p]:
                 return self.apply_unchecked(state, action)
         _check(state, action)
         return _step(state, action)
@@ -1070,12 +1085,12 @@ class Take6:
         if t is Select:
             # the hot path of _select, inlined: record the hidden selection
             p = action.player
-            sel = list(state[9])
+            sel = list(state[10])
             sel[p] = action.card  # type: ignore[union-attr]
-            acting = state[10]
+            acting = state[11]
             rest = acting[1:] if acting[0] == p else tuple(q for q in acting if q != p)
             if rest:
-                return _new(State, state[:9] + (tuple(sel), rest))  # noqa: RUF005 (the fastest here)
+                return _new(State, state[:10] + (tuple(sel), rest))  # noqa: RUF005 (the fastest here)
             if state[0].placement == "ends":
                 return _turn_fast(state, tuple(sel))
         elif t is TakeRow:

@@ -148,8 +148,8 @@ class State(tuple):  # type: ignore[type-arg]
     Outside logic the stock is not stored (``None``): it is the deck less every card in play.  All of it
     is a function of the public fields, so equal games give equal states::
 
-        0 rules  1 (seed, round, stock or None, start, deals)  2 phase  3 rows  4 pending  5 piles
-        6 penalties  7 held  8 selects  9 selected  10 to_act
+        0 rules  1 (seed, round, stock or None, start, deals)  2 phase  3 rows  4 ends (each row's last
+        card)  5 pending  6 piles  7 penalties  8 held  9 selects  10 selected  11 to_act
 
     >>> from engine.take6.rules import rules_for
     >>> s = State(rules_for("standard", 2), 0, 1, "select", ((1,), (2,), (3,), (4,)), (), ((), ()), (0, 0),
@@ -203,7 +203,8 @@ class State(tuple):  # type: ignore[type-arg]
             held = tuple(tuple(sorted((*h, c))) if c else h for h, c in zip(hands, selected, strict=True))
         kept = stock if rules.deal == "draft" else None  # derived from the other fields: see ``stock``
         fixed = (seed, round, kept, start, deals)
-        layout = (rules, fixed, phase, rows, pending, piles, penalties, held, selects_of(rules, held))
+        ends = tuple([row[-1] for row in rows])
+        layout = (rules, fixed, phase, rows, ends, pending, piles, penalties, held, selects_of(rules, held))
         return tuple.__new__(cls, (*layout, selected, to_act))
 
     def __getnewargs__(self) -> tuple[Any, ...]:
@@ -240,17 +241,17 @@ class State(tuple):  # type: ignore[type-arg]
     @property
     def pending(self) -> tuple[tuple[int, int], ...]:
         """Revealed ``(card, player)`` pairs awaiting placement, ascending."""
-        return self[4]  # type: ignore[no-any-return]
+        return self[5]  # type: ignore[no-any-return]
 
     @property
     def piles(self) -> tuple[tuple[int, ...], ...]:
         """The cards each player took this round."""
-        return self[5]  # type: ignore[no-any-return]
+        return self[6]  # type: ignore[no-any-return]
 
     @property
     def penalties(self) -> tuple[int, ...]:
         """Each player's bullheads taken in the whole game."""
-        return self[6]  # type: ignore[no-any-return]
+        return self[7]  # type: ignore[no-any-return]
 
     @property
     def stock(self) -> tuple[int, ...]:
@@ -259,8 +260,8 @@ class State(tuple):  # type: ignore[type-arg]
         stock: tuple[int, ...] | None = self[1][2]
         if stock is not None:
             return stock
-        in_play = {c for h in self[7] for c in h} | {c for row in self[3] for c in row}
-        in_play |= {c for pile in self[5] for c in pile} | {c for c, _ in self[4]}
+        in_play = {c for h in self[8] for c in h} | {c for row in self[3] for c in row}
+        in_play |= {c for pile in self[6] for c in pile} | {c for c, _ in self[5]}
         return tuple(c for c in self[0].deck if c not in in_play)
 
     @property
@@ -277,8 +278,8 @@ class State(tuple):  # type: ignore[type-arg]
     def hands(self) -> tuple[tuple[int, ...], ...]:
         """Each player's hand, sorted (kids: the face-down pile, top card first), without the card the
         player has selected this turn."""
-        held: tuple[tuple[int, ...], ...] = self[7]
-        selected: tuple[int, ...] = self[9]
+        held: tuple[tuple[int, ...], ...] = self[8]
+        selected: tuple[int, ...] = self[10]
         if self[2] != "select" or not any(selected):
             return held
         return tuple(_without(h, c) if c else h for h, c in zip(held, selected, strict=True))
@@ -286,12 +287,12 @@ class State(tuple):  # type: ignore[type-arg]
     @property
     def selected(self) -> tuple[int, ...]:
         """``selected[p]`` is player p's hidden card this turn, or 0."""
-        return self[9]  # type: ignore[no-any-return]
+        return self[10]  # type: ignore[no-any-return]
 
     @property
     def to_act(self) -> tuple[int, ...]:
         """The players who must act now."""
-        return self[10]  # type: ignore[no-any-return]
+        return self[11]  # type: ignore[no-any-return]
 
     @property
     def variant(self) -> str:
@@ -315,4 +316,4 @@ class State(tuple):  # type: ignore[type-arg]
         return not self.__eq__(other)
 
     def __hash__(self) -> int:
-        return hash(self[:8] + self[9:])  # the prebuilt selections follow from the hands
+        return hash(self[:9] + self[10:])  # the prebuilt selections follow from the hands
