@@ -405,8 +405,12 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
     dval = rs.dval
     reducers_for = rs.reducers_for
     targets_of = rs.targets_of
-    for src, row in rows:
+    # buying from a row and playing from the hand share one cost loop; the hand is a source without the
+    # lower-row discount whose purchases are Play actions (and from which nothing is taken)
+    sources = rows if drawn >= 0 else (*rows, (HAND, hand))
+    for src, row in sources:
         lower = LOWER_DISCOUNT if src == LOWER else 0
+        playing = src == HAND
         for i, k in enumerate(row):
             if row.index(k) != i:  # a copy of a card already listed
                 continue
@@ -424,15 +428,20 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
                             key = k << 8 | src << 6 | (t + 1)
                             a = cache.get(key)
                             if a is None:
-                                a = cache[key] = Buy(p, names[k], _SRC_NAMES[src], names[t])
+                                a = cache[key] = (
+                                    Play(p, names[k], names[t]) if playing
+                                    else Buy(p, names[k], _SRC_NAMES[src], names[t])
+                                )
                             out.append(a)
             elif (c if c > MIN_COST else MIN_COST) <= money:
                 key = k << 8 | src << 6
                 a = cache.get(key)
                 if a is None:
-                    a = cache[key] = Buy(p, names[k], _SRC_NAMES[src], None)
+                    a = cache[key] = (
+                        Play(p, names[k], None) if playing else Buy(p, names[k], _SRC_NAMES[src], None)
+                    )
                 out.append(a)
-            if room:
+            if room and not playing:
                 key = _K_TAKE | k << 2 | src
                 a = cache.get(key)
                 if a is None:
@@ -440,32 +449,6 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
                 out.append(a)
     if drawn >= 0:
         return tuple(out)
-    prev = -1
-    for k in hand:
-        if k == prev:
-            continue
-        prev = k
-        c = cost[k]
-        if area:
-            c -= area.count(k) * SAME_DISCOUNT
-            for r, amount in reducers_for[k]:
-                c -= area.count(r) * amount
-        if is_trading[k]:
-            for t in targets_of[k]:
-                if t in area and (not turned or area.count(t) > turned.count(t)):
-                    ct = c - dval[t]
-                    if (ct if ct > MIN_COST else MIN_COST) <= money:
-                        key = _K_PLAY | k << 6 | (t + 1)
-                        a = cache.get(key)
-                        if a is None:
-                            a = cache[key] = Play(p, names[k], names[t])
-                        out.append(a)
-        elif (c if c > MIN_COST else MIN_COST) <= money:
-            key = _K_PLAY | k << 6
-            a = cache.get(key)
-            if a is None:
-                a = cache[key] = Play(p, names[k], None)
-            out.append(a)
     if rs.observatory_kinds and _observatory_ready(rs, s[I_PHASE], area, turned) >= 0:
         for st, stack in enumerate(s[I_STACKS]):
             if len(stack) >= 2:
@@ -476,9 +459,9 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
     return tuple(out)
 
 
-# interned-action key spaces (see legal_actions); card kinds < 64, so the spaces never overlap
+# interned-action key spaces (see legal_actions); card kinds < 64, so the spaces never overlap.  A buy or a
+# play is keyed ``kind << 8 | source << 6 | target + 1`` (the hand is source 3), below every space here.
 _K_TAKE = 1 << 20
-_K_PLAY = 2 << 20
 _K_PASS = 3 << 20
 _K_DISCARD = 4 << 20
 _K_OBSERVE = 5 << 20
