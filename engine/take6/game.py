@@ -831,24 +831,9 @@ def _setup_from_json(data: Any, field: str) -> Setup:
     return DraftStart(_int(d["player"], f"{field}.player", 0, _MAXP - 1))
 
 
-_STATE_KEYS = (
-    "game",
-    "variant",
-    "players",
-    "seed",
-    "options",
-    "round",
-    "phase",
-    "rows",
-    "pending",
-    "piles",
-    "penalties",
-    "stock",
-    "start",
-    "deals",
-    "hands",
-    "selected",
-)
+# the JSON form: the game and its parameters, then the state's public fields from ``round`` to ``selected``
+# (``rules`` is spelled out as variant/players/options; ``to_act`` is derived, not stored)
+_STATE_KEYS = ("game", "variant", "players", "seed", "options", *State.FIELDS[2:13])
 _PHASES = ("draft", "select", "choose", "flip", "over")
 
 
