@@ -209,6 +209,20 @@ def _check(name: str, definition: str | None, data: Any, where: str, prefix: Seq
 # Lines
 
 
+def _with_optional(out: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    """Add the optional fields that are set (mappings as dicts, tuples as lists); leave out the ``None``s."""
+    for name, value in fields.items():
+        if value is None:
+            continue
+        if isinstance(value, Mapping):
+            out[name] = dict(value)
+        elif isinstance(value, tuple):
+            out[name] = list(value)
+        else:
+            out[name] = value
+    return out
+
+
 @frozen
 class Header:
     """The first line of a record.  ``setup`` and ``claims`` are JSON values in the game's vocabulary.
@@ -241,15 +255,9 @@ class Header:
             "players": self.players,
             "setup": self.setup,
         }
-        if self.seed is not None:
-            out["seed"] = self.seed
-        if self.source is not None:
-            out["source"] = dict(self.source)
-        if self.claims is not None:
-            out["claims"] = dict(self.claims)
-        if self.comment is not None:
-            out["comment"] = self.comment
-        return out
+        return _with_optional(
+            out, seed=self.seed, source=self.source, claims=self.claims, comment=self.comment
+        )
 
 
 @frozen
@@ -268,11 +276,7 @@ class ActionLine:
         """The action line as a JSON object."""
         out: dict[str, Any] = {"type": "action", "index": self.index, "player": self.player,
                                "action": dict(self.action)}
-        if self.claims is not None:
-            out["claims"] = dict(self.claims)
-        if self.comment is not None:
-            out["comment"] = self.comment
-        return out
+        return _with_optional(out, claims=self.claims, comment=self.comment)
 
 
 @frozen
@@ -295,13 +299,7 @@ class ResultLine:
     def to_json(self) -> dict[str, Any]:
         """The result line as a JSON object."""
         out: dict[str, Any] = {"type": "result", "scores": list(self.scores), "winners": list(self.winners)}
-        if self.ranking is not None:
-            out["ranking"] = list(self.ranking)
-        if self.tiebreak is not None:
-            out["tiebreak"] = list(self.tiebreak)
-        if self.comment is not None:
-            out["comment"] = self.comment
-        return out
+        return _with_optional(out, ranking=self.ranking, tiebreak=self.tiebreak, comment=self.comment)
 
 
 RecordLine = Header | ActionLine | ResultLine
