@@ -17,4 +17,5 @@ def need(module: str) -> ModuleType:
     """The module, or a skip (a failure when ``ARBITER_REQUIRE_EXTRAS`` is set)."""
     if os.environ.get("ARBITER_REQUIRE_EXTRAS"):
         return importlib.import_module(module)
-    return pytest.importorskip(module)
+    found: ModuleType = pytest.importorskip(module)
+    return found
