@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "engine.conformance.cli_check",
     "engine.conformance.cli_fuzz",
     "engine.query.cli",
+    "engine.show",
 )
 
 
