@@ -1,4 +1,4 @@
-"""Pictures of positions as SVG (like python-chess's ``chess.svg``): a 6 nimmt! table, a Saint Petersburg board.
+"""Positions as SVG pictures (like python-chess's ``chess.svg``): a 6 nimmt! table, a Saint Petersburg board.
 
 The drawing reads a position through the game's own views, never its internal layout: with a ``viewer``
 it draws :meth:`~engine.game.Game.observation` of that seat (so nothing the seat may not see can appear in
@@ -236,7 +236,7 @@ def take6_svg(
     svg.text(width - 20, 26, who, size=13, anchor="end", cls="to-act")
     if viewer is not None:
         svg.text(width - 20, 44, f"as seen by P{viewer}", size=11, anchor="end", fill="#666")
-    y = 54
+    y: float = 54
     choosing = pending[0] if phase == "choose" and pending else None
     for i, row in enumerate(rows):
         svg.open_group(cls="row", data_row=str(i))
@@ -465,7 +465,7 @@ def petersburg_svg(
     )
     if viewer is not None:
         svg.text(width - 20, 44, f"as seen by P{viewer}", size=11, anchor="end", fill="#666")
-    y = 54
+    y: float = 54
     for i, (phase, start) in enumerate(full["markers"].items()):
         x = 20 + i * 150
         current = phase == full["phase"] and not full["over"]
@@ -522,7 +522,18 @@ def petersburg_svg(
         svg.text(20, y + 12, text, size=12, weight="bold", cls="drawn")
         y += 22
     for p in range(players):
-        y = _sp_player(svg, y, p, full, cards, money[p], hands[p], sizes[p], p in to_act, width)
+        y = _sp_player(
+            svg,
+            y,
+            p,
+            full,
+            cards,
+            money=money[p],
+            hand=hands[p],
+            size=sizes[p],
+            acting=p in to_act,
+            width=width,
+        )
     return svg.done(int(y + 10))
 
 
@@ -532,6 +543,7 @@ def _sp_player(
     p: int,
     full: Mapping[str, Any],
     cards: Mapping[str, Any],
+    *,
     money: int | None,
     hand: Sequence[str] | None,
     size: int,
