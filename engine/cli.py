@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "engine.conformance.cli_fuzz",
     "engine.query.cli",
     "engine.show",
+    "engine.assistant.cli",
 )
 
 
