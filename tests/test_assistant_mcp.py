@@ -135,7 +135,7 @@ def _text(result: Any) -> str:
 
 
 def test_every_tool_is_listed_with_a_schema_and_a_description(session: dict[str, Any]) -> None:
-    """The server lists exactly the tools the catalog defines, each an object schema and a real description."""
+    """The server lists exactly the catalog's tools, each with an object schema and a real description."""
     from engine.assistant.tools import tools
 
     listed = {t.name: t for t in session["tools"]}
