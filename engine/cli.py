@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "engine.query.cli",
     "engine.show",
     "engine.assistant.cli",
+    "engine.viewer",
 )
 
 
