@@ -361,7 +361,7 @@ def _effective_cost(state: Any, player: int, name: str, source: str) -> tuple[in
     except IllegalAction:
         targets = displacement_targets(state, player, name)
         if not targets:
-            return None, "nothing to displace"
+            return None, "none to displace"
         best = min(
             targets, key=lambda t: cost_breakdown(state, player, name, source=source, displaced=t).cost
         )

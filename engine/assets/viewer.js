@@ -19,7 +19,8 @@
     el("slider").value = current;
     el("step-title").textContent = s.title;
     el("action").textContent = s.action ? JSON.stringify(s.action) : "";
-    el("narration").innerHTML = s.narration.map((l) => `<p>${linkify(l)}</p>`).join("");
+    el("narration").innerHTML = s.narration
+      .map((l) => `<p class="${/^\s/.test(l) ? "sub" : ""}">${linkify(l.trim())}</p>`).join("");
     el("chips").innerHTML = s.clauses.length ? s.clauses.map(link).join(" ") : '<span class="muted">no clause</span>';
     el("first").disabled = el("prev").disabled = current === 0;
     el("last").disabled = el("next").disabled = current === steps.length - 1;
