@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tests.extras import need
+from extras import need
 
 ROOT = Path(__file__).resolve().parent.parent
 SP_STATE = ROOT / "docs" / "examples" / "petersburg-gold-smelter.json"

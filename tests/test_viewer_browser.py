@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from extras import need
 
 from engine.cli import main
 from engine.viewer import build_replay
-from tests.extras import need
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "tests" / "data" / "records"
@@ -109,7 +109,8 @@ def test_step_forward_and_back_through_a_take6_game(browser: Any, tmp_path: Path
         _click(browser, "#next")
         assert _text(browser, "#counter") == f"step {i} / {last}"
         assert _text(browser, "#step-title") == replay.steps[i].title
-        assert _text(browser, "#narration").splitlines() == [line.strip() for line in replay.steps[i].narration]
+        expected = [line.strip() for line in replay.steps[i].narration]
+        assert _text(browser, "#narration").splitlines() == expected
         chips = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#chips a.clause")]
         assert chips == list(replay.steps[i].clauses)
     assert browser.find_element(By.CSS_SELECTOR, "#picture svg").get_attribute("outerHTML") != start_picture

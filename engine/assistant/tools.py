@@ -20,7 +20,7 @@ Resources: ``arbiter://clause/<ID>`` (every clause: wording, citations, ruling) 
 
 >>> result = call("ask_bullheads", {"cards": [55]})
 >>> result.data["value"], result.data["clauses"]
-(7, ['T6-BULL-1'])
+(7, ['T6-BULL-1', 'T6-BULL-6'])
 >>> call("ask_bullheads", {"cards": "many"})
 Traceback (most recent call last):
 ...
