@@ -21,7 +21,7 @@ from engine.errors import InputError
 from engine.game import GAME_MODULES
 from engine.position_arg import load_position
 
-__all__ = ["position_from_args", "register", "run"]
+__all__ = ["position_from_args", "register", "run", "write_output"]
 
 
 def position_from_args(args: argparse.Namespace) -> Any:
@@ -44,12 +44,17 @@ def run(args: argparse.Namespace) -> int:
     if args.output in (None, "-"):
         sys.stdout.write(picture + "\n")
         return 0
-    try:
-        Path(args.output).write_text(picture + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise InputError("-o", f"cannot write {args.output}: {exc.strerror or exc}") from None
+    write_output(args.output, picture + "\n")
     print(f"wrote {args.output}", file=sys.stderr)
     return 0
+
+
+def write_output(path: str, text: str) -> None:
+    """Write a command's output file (UTF-8); InputError naming ``-o`` when it cannot be written."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError("-o", f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def register(sub: Any) -> None:

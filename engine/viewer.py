@@ -48,6 +48,7 @@ from attrs import field, frozen
 
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
+from engine.show import write_output
 
 __all__ = ["Replay", "Step", "build_replay", "register", "replay_html", "run"]
 
@@ -392,10 +393,7 @@ def run(args: argparse.Namespace) -> int:
     replay = build_replay(args.record, viewer=args.viewer)
     page = replay_html(replay)
     out = args.output or str(Path(args.record).with_suffix(".html"))
-    try:
-        Path(out).write_text(page, encoding="utf-8")
-    except OSError as exc:
-        raise InputError("-o", f"cannot write {out}: {exc.strerror or exc}") from None
+    write_output(out, page)
     opened = f", opens at the divergence (step {replay.start})" if replay.divergence else ""
     print(f"wrote {out}: {len(replay.steps)} steps{opened}", file=sys.stderr)
     return 0
