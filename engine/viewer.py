@@ -66,6 +66,7 @@ class Step:
     clauses: tuple[str, ...] = ()
     action: dict[str, Any] | None = None
     player: int | None = None
+    comment: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON form, as the page's script reads it."""
@@ -77,6 +78,7 @@ class Step:
             "clauses": list(self.clauses),
             "action": self.action,
             "player": self.player,
+            "comment": self.comment,
         }
 
 
@@ -173,7 +175,13 @@ def build_replay(
         setup=get_kit(header.game).setup_from_json(header.setup),
     )
     steps = [
-        Step(0, "Start of the game", _picture(header.game, state, viewer), tuple(g.describe_state(state)))
+        Step(
+            0,
+            "Start of the game",
+            _picture(header.game, state, viewer),
+            tuple(g.describe_state(state)),
+            comment=header.comment,
+        )
     ]
     start = 0
     result: dict[str, Any] | None = None
@@ -198,6 +206,7 @@ def build_replay(
                     tuple(dict.fromkeys([*div.clauses, *answer.clauses])),
                     action_json,
                     line.player,
+                    line.comment,
                 )
             )
             break
@@ -219,6 +228,7 @@ def build_replay(
                 clauses,
                 action_json,
                 line.player,
+                line.comment,
             )
         )
         if div is not None and div.kind == "claim" and line.index == div.index:
@@ -227,6 +237,9 @@ def build_replay(
             break
     if div is not None and div.index is None and divergence is not None:
         divergence["step"] = start = len(steps) - 1
+    if divergence is None:
+        divergence = _reported(steps)
+        start = divergence["step"] if divergence else 0
     if result is None and g.is_terminal(state) and div is None:
         result = g.result(state).to_json()
     return Replay(
@@ -241,6 +254,31 @@ def build_replay(
         report.finished,
         result,
     )
+
+
+FUZZ_NOTE = "arbiter fuzz: "
+"""How ``arbiter fuzz`` begins the comment on the line where a peer disagreed with the rules."""
+
+
+def _reported(steps: list[Step]) -> dict[str, Any] | None:
+    """A disagreement a record cannot state as a claim, reported in a fuzzing comment (the peer refused or
+    omitted a legal action, crashed, hung): the record's side is the comment, the rules' side the step."""
+    for step in steps:
+        if step.comment and step.comment.startswith(FUZZ_NOTE):
+            kind, _, message = step.comment[len(FUZZ_NOTE) :].partition(": ")
+            rules = "; ".join(line.strip() for line in step.narration) or "the position above"
+            return {
+                "kind": f"reported ({kind})" if message else "reported",
+                "index": None if step.action is None else step.index - 1,
+                "line": step.index + 1,
+                "record": f"the peer: {message or kind}",
+                "rules": f"the rules: {rules}",
+                "clauses": list(step.clauses),
+                "reason": "arbiter fuzz found the peer disagreeing with the rules here, in a way a record "
+                "line cannot claim; the record's comment says what the peer did",
+                "step": step.index,
+            }
+    return None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -323,6 +361,8 @@ def _divergence_panel(div: dict[str, Any] | None) -> str:
         hint = f"<p data-linkify><b>Engine:</b> {e(explanation['summary'])}</p>{notes}"
     if div["index"] is not None:
         where = f"action {div['index']}"
+    elif div["kind"].startswith("reported"):
+        where = "the start"
     else:
         where = "the set-up" if div["kind"] == "setup" else "the result line"
     fact = f" ({e(div['fact'])})" if div.get("fact") else ""

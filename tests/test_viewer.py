@@ -115,3 +115,20 @@ def test_page_is_deterministic() -> None:
     record = RECORDS / "good-take6-unfinished.jsonl"
     assert replay_html(build_replay(record)) == replay_html(build_replay(record))
     assert get_game("take6").title in replay_html(build_replay(record))
+
+
+def test_a_fuzzing_comment_opens_the_page_at_its_step(tmp_path: Path) -> None:
+    """A ``fuzz`` record whose disagreement no claim can state (the peer refused a legal action) carries an
+    ``arbiter fuzz:`` comment: the page opens at that step with the peer's side and the rules' side."""
+    lines = (RECORDS / "good-take6-unfinished.jsonl").read_text(encoding="utf-8").splitlines()
+    line = json.loads(lines[3])
+    line["comment"] = "arbiter fuzz: refused: the peer refuses a legal action"
+    lines[3] = json.dumps(line)
+    record = tmp_path / "fuzz.jsonl"
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    replay = build_replay(record)
+    assert replay.status == "ok" and replay.divergence is not None
+    assert replay.start == 3 and replay.divergence["index"] == 2 and replay.divergence["line"] == 4
+    assert replay.divergence["record"] == "the peer: the peer refuses a legal action"
+    assert replay.divergence["rules"].startswith("the rules: ")
+    assert replay.steps[3].comment == line["comment"]

@@ -21,6 +21,7 @@
     el("action").textContent = s.action ? JSON.stringify(s.action) : "";
     el("narration").innerHTML = s.narration
       .map((l) => `<p class="${/^\s/.test(l) ? "sub" : ""}">${linkify(l.trim())}</p>`).join("");
+    if (s.comment) el("narration").innerHTML += `<p class="comment">record comment: ${linkify(s.comment)}</p>`;
     el("chips").innerHTML = s.clauses.length ? s.clauses.map(link).join(" ") : '<span class="muted">no clause</span>';
     el("first").disabled = el("prev").disabled = current === 0;
     el("last").disabled = el("next").disabled = current === steps.length - 1;
