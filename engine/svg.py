@@ -176,6 +176,12 @@ def _bull_card(
     svg.close_group()
 
 
+def _ordinal(n: int) -> str:
+    """``6th``, ``21st``: the place of the card that takes a row."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def _hidden_card(svg: _Svg, x: float, y: float, w: float = CARD_W, h: float = CARD_H) -> None:
     svg.rect(x, y, w, h, fill="#5b6b7a", stroke="#333")
     svg.text(x + w / 2, y + h / 2 + 5, "?", size=16, anchor="middle", fill="#ffffff")
@@ -202,7 +208,7 @@ def take6_svg(
     ...
     engine.errors.InputError: hand: player 1's hand is hidden from viewer 0
     """
-    from engine.take6 import bullheads
+    from engine.take6 import bullheads, rules_for
 
     g = game or get_game("take6")
     full = g.state_to_json(state)
@@ -228,7 +234,8 @@ def take6_svg(
     rows: list[list[int]] = [list(r) for r in full["rows"]]
     pending: list[list[int]] = [list(p) for p in full["pending"]]
     phase = full["phase"]
-    width = 20 + 60 + 6 * (CARD_W + GAP) + 150
+    limit = rules_for(full["variant"], players, full["options"]).capacity + 1  # the card that takes the row
+    width = 20 + 60 + limit * (CARD_W + GAP) + 150
     svg = _Svg(width, 0, f"6 nimmt! round {full['round']}, {phase}")
     title = f"6 nimmt! · {full['variant']} · round {full['round']} · {phase}"
     who = "game over" if phase == "over" else f"to act: {_who(to_act)}"
@@ -243,13 +250,17 @@ def take6_svg(
         svg.text(20, y + CARD_H / 2 + 5, f"Row {i}", size=13, weight="bold")
         for j, card in enumerate(row):
             _bull_card(svg, 80 + j * (CARD_W + GAP), y, card, bullheads(card))
-        limit = 6
         for j in range(len(row), limit):
             x = 80 + j * (CARD_W + GAP)
             if j == limit - 1:
                 svg.rect(x, y, CARD_W, CARD_H, stroke="#b3261e", dash=True)
                 svg.text(
-                    x + CARD_W / 2, y + CARD_H / 2 + 4, "6th takes", size=9, anchor="middle", fill="#b3261e"
+                    x + CARD_W / 2,
+                    y + CARD_H / 2 + 4,
+                    f"{_ordinal(limit)} takes",
+                    size=9,
+                    anchor="middle",
+                    fill="#b3261e",
                 )
             else:
                 svg.rect(x, y, CARD_W, CARD_H, stroke="#ccc", dash=True)
