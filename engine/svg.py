@@ -32,7 +32,9 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from engine.errors import IllegalAction, InputError
-from engine.game import Game, get_game
+from engine.game import GAME_MODULES, Game, get_game
+from engine.petersburg import cost_breakdown, displacement_targets, ruleset
+from engine.take6 import bullheads, rules_for
 
 __all__ = ["board_svg", "game_of", "petersburg_svg", "repr_svg", "take6_svg"]
 
@@ -208,8 +210,6 @@ def take6_svg(
     ...
     engine.errors.InputError: hand: player 1's hand is hidden from viewer 0
     """
-    from engine.take6 import bullheads, rules_for
-
     g = game or get_game("take6")
     full = g.state_to_json(state)
     _seat(full, viewer)
@@ -365,8 +365,6 @@ def _wrap(name: str, limit: int = 14) -> list[str]:
 def _effective_cost(state: Any, player: int, name: str, source: str) -> tuple[int | None, str]:
     """What ``player`` pays for ``name`` from ``source`` (a trading card: its cheapest displacement),
     from the engine's own ``cost_breakdown``; ``None`` when a trading card has nothing to displace."""
-    from engine.petersburg import cost_breakdown, displacement_targets
-
     try:
         return cost_breakdown(state, player, name, source=source).cost, ""
     except IllegalAction:
@@ -432,8 +430,6 @@ def petersburg_svg(
     >>> "P1 pays" in picture, "25 roubles" in picture, picture.count("roubles")
     (True, True, 1)
     """
-    from engine.petersburg import ruleset
-
     g = game or get_game("petersburg")
     full = g.state_to_json(state)
     _seat(full, viewer)
@@ -616,8 +612,6 @@ def game_of(state: Any) -> str:
     >>> game_of(get_game("petersburg").new_game(2))
     'petersburg'
     """
-    from engine.game import GAME_MODULES
-
     module = type(state).__module__
     for name, package in GAME_MODULES.items():
         if module == package or module.startswith(package + "."):

@@ -37,11 +37,18 @@ from typing import Any
 from attrs import frozen
 from jsonschema import Draft202012Validator
 
+from engine.conformance.check import check_record, format_report
 from engine.errors import InputError
 from engine.game import GAME_MODULES, get_game
+from engine.petersburg import displacement_targets
+from engine.position_arg import load_position
+from engine.query import rulesref
+from engine.query.explain import explain
 from engine.query.model import Answer
 from engine.query.questions import Param, Question, all_questions, ask
 from engine.query.render import render_answer
+from engine.spec import seed_document, seed_index
+from engine.svg import board_svg
 
 __all__ = [
     "RESOURCE_PREFIX",
@@ -181,8 +188,6 @@ def _question_tool(q: Question, name: str, title: str, extra: str = "") -> Tool:
 
 
 def _get_rule(args: dict[str, Any]) -> ToolResult:
-    from engine.query import rulesref
-
     clause = rulesref.find_clause(args["clause_id"])
     answer = ask("rule", {"clause_id": clause.id})
     data = answer.to_json()
@@ -197,15 +202,11 @@ def _get_rule(args: dict[str, Any]) -> ToolResult:
 
 def position_of(game: str, position: Any) -> Any:
     """The state a tool's ``position`` argument names (an object is the JSON state itself)."""
-    from engine.position_arg import load_position
-
     text = position if isinstance(position, str) else json.dumps(position)
     return load_position(game, text)
 
 
 def _explain(args: dict[str, Any]) -> ToolResult:
-    from engine.query.explain import explain
-
     state = position_of(args["game"], args["position"])
     return _answer_result(explain(args["game"], state, args["action"]))
 
@@ -259,8 +260,6 @@ def _card_cost(args: dict[str, Any]) -> ToolResult:
         params["displace"] = args["displace"]
         answer = ask("cost", params)
     elif ask("card", {"name": card, "variant": full["variant"]}).value["trading"]:
-        from engine.petersburg import displacement_targets
-
         targets = displacement_targets(state, player, card)
         if not targets:
             raise InputError(
@@ -296,8 +295,6 @@ def _card_cost(args: dict[str, Any]) -> ToolResult:
 
 
 def _check_record(args: dict[str, Any]) -> ToolResult:
-    from engine.conformance.check import check_record, format_report
-
     if (args.get("record") is None) == (args.get("path") is None):
         raise InputError("record/path", "give exactly one of record (the JSON Lines text) or path")
     if args.get("record") is not None:
@@ -308,8 +305,6 @@ def _check_record(args: dict[str, Any]) -> ToolResult:
 
 
 def _render(args: dict[str, Any]) -> ToolResult:
-    from engine.svg import board_svg
-
     state = position_of(args["game"], args["position"])
     svg = board_svg(
         args["game"], state, viewer=args.get("viewer"), hand=args.get("hand"), costs_for=args.get("costs_for")
@@ -494,9 +489,6 @@ def resources() -> list[Resource]:
     >>> "arbiter://clause/T6-PLACE-2" in names, "arbiter://seed/004" in names
     (True, True)
     """
-    from engine.query import rulesref
-    from engine.spec import seed_document, seed_index
-
     out: list[Resource] = []
     for clause in rulesref.select():
 
