@@ -252,3 +252,17 @@ def test_tool_result_json_round_trips() -> None:
 
     data = call("ask_row", GOOD_CALLS["ask_row"]).data
     assert json.loads(json.dumps(data)) == data
+
+
+def test_an_engine_fault_becomes_an_error_result() -> None:
+    """A fault inside a tool is reported as an isError result naming ``internal``, not raised: the server
+    keeps serving (rule violations name their clause, e.g. T6-SELECT-1)."""
+    need("mcp")
+    from engine.assistant.server import error_result
+    from engine.errors import IllegalAction
+
+    fault = error_result(ZeroDivisionError("division by zero"))
+    assert fault.is_error and fault.structured_content["error"]["field"] == "internal"
+    assert fault.content[0].text == "internal: ZeroDivisionError: division by zero"
+    rule = error_result(IllegalAction("T6-SELECT-1", "card 4 is not in P0's hand"))
+    assert rule.structured_content["error"]["clause"] == "T6-SELECT-1"
