@@ -62,6 +62,7 @@ GOOD_CALLS: dict[str, dict[str, Any]] = {
     "legal_actions": {"game": "take6", "position": _take6_position(), "player": 1},
     "card_cost": {"position": f"@{SP_STATE}", "player": 0, "card": "Gold Smelter"},
     "check_record": {"path": str(DIVERGE)},
+    "record_position": {"game": "take6", "path": str(T6_RECORD), "upto": 4},
     "render_position": {"game": "take6", "position": _take6_position(), "viewer": 0},
 }
 
@@ -88,6 +89,7 @@ BAD_CALLS: dict[str, tuple[dict[str, Any], str]] = {
     "legal_actions": ({"game": "take6", "position": "{not json"}, "position"),
     "card_cost": ({"position": f"@{SP_STATE}", "player": 7, "card": "Market"}, "player"),
     "check_record": ({}, "record"),
+    "record_position": ({"game": "take6", "path": str(T6_RECORD), "upto": 10_000}, "upto"),
     "render_position": ({"game": "take6", "position": _take6_position(), "viewer": 0, "hand": 1}, "hand"),
 }
 
@@ -193,11 +195,17 @@ def test_gold_smelter_cost_in_a_position(session: dict[str, Any]) -> None:
 
 
 def test_position_tools(session: dict[str, Any]) -> None:
-    """legal_actions lists the seat's 10 selections (T6-SELECT-1); check_record reports the divergence;
+    """legal_actions lists the seat's 10 selections (T6-SELECT-1); record_position is the replayed state;
+    check_record reports the divergence;
     render_position returns SVG as an embedded image/svg+xml resource showing only the viewer's hand."""
     good = session["good"]
     actions = good["legal_actions"].structured_content["actions"]["1"]
     assert len(actions) == 10 and all(a["type"] == "select" for a in actions)
+    from engine.game import get_game
+    from engine.query.explain import state_from_record
+
+    expected = get_game("take6").state_to_json(state_from_record("take6", T6_RECORD, upto=4))
+    assert good["record_position"].structured_content == expected
     check = good["check_record"].structured_content
     assert check["status"] == "divergence" and check["divergence"]["kind"] == "illegal"
     picture = good["render_position"].content[0].resource

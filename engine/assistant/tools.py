@@ -12,7 +12,8 @@ The tools, by purpose:
 * ``search_rules``, ``get_rule`` — find rules in every language of the seeds; one clause in full;
 * ``ask_<kind>`` — one tool per ``arbiter ask`` question kind (``ask_cost``, ``ask_row`` ...);
 * ``explain_action``, ``legal_actions``, ``card_cost`` — about a position (the game's JSON state);
-* ``check_record`` — replay a game record and report the first divergence;
+* ``check_record``, ``record_position`` — replay a game record: its first divergence, or its position
+  after N actions;
 * ``render_position`` — the position as an SVG picture.
 
 Resources: ``arbiter://clause/<ID>`` (every clause: wording, citations, ruling) and ``arbiter://seed/<KEY>``
@@ -32,6 +33,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from attrs import frozen
@@ -43,7 +45,7 @@ from engine.game import GAME_MODULES, get_game
 from engine.petersburg import displacement_targets
 from engine.position_arg import load_position
 from engine.query import rulesref
-from engine.query.explain import explain
+from engine.query.explain import explain, state_from_record
 from engine.query.model import Answer
 from engine.query.questions import Param, Question, all_questions, ask
 from engine.query.render import render_answer
@@ -304,6 +306,16 @@ def _check_record(args: dict[str, Any]) -> ToolResult:
     return ToolResult("\n".join(format_report(report, TEXT_WIDTH)), report.to_json())
 
 
+def _record_position(args: dict[str, Any]) -> ToolResult:
+    game = get_game(args["game"])
+    state = state_from_record(args["game"], Path(args["path"]), upto=args.get("upto"))
+    data = game.state_to_json(state)
+    text = (
+        "\n".join(game.describe_state(state)) + "\n\nThe position (pass it as position):\n" + json.dumps(data)
+    )
+    return ToolResult(text, data)
+
+
 def _render(args: dict[str, Any]) -> ToolResult:
     state = position_of(args["game"], args["position"])
     svg = board_svg(
@@ -341,6 +353,11 @@ CHECK_HELP = _text("""
 Replay a game record (arbiter-record JSON Lines: a header, one line per action, an optional result) on the
 reference engine and report the first divergence: the action index and line, what the record says, what the
 rules say, the deciding clause ids and why. Give the record's text, or a path to a record file.
+""")
+RECORD_POSITION_HELP = _text("""
+The position of a game record after its first N actions (all of them by default), replayed on the reference
+engine: a few readable lines and the game's JSON state, which the position tools (explain_action,
+legal_actions, card_cost, render_position) take as their position.
 """)
 RENDER_HELP = _text("""
 The position as an SVG picture (image/svg+xml): a 6 nimmt! table (rows with card numbers and bullheads,
@@ -417,6 +434,27 @@ def _position_tools() -> list[Tool]:
                 [],
             ),
             _check_record,
+        ),
+        Tool(
+            "record_position",
+            "The position of a game record",
+            RECORD_POSITION_HELP,
+            _object(
+                {
+                    "game": GAME_SCHEMA,
+                    "path": {
+                        "type": "string",
+                        "description": "a game record file (arbiter-record JSON Lines)",
+                    },
+                    "upto": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "after this many actions (default: all)",
+                    },
+                },
+                ["game", "path"],
+            ),
+            _record_position,
         ),
         Tool(
             "render_position",
