@@ -308,7 +308,11 @@ def _check_record(args: dict[str, Any]) -> ToolResult:
 
 def _record_position(args: dict[str, Any]) -> ToolResult:
     game = get_game(args["game"])
-    state = state_from_record(args["game"], Path(args["path"]), upto=args.get("upto"))
+    try:
+        state = state_from_record(args["game"], Path(args["path"]), upto=args.get("upto"))
+    except InputError as exc:  # the replay names the command line's flags; the tool's fields are these
+        field = {"--record": "path", "--upto": "upto"}.get(exc.field, exc.field)
+        raise InputError(field, exc.message) from None
     data = game.state_to_json(state)
     text = (
         "\n".join(game.describe_state(state)) + "\n\nThe position (pass it as position):\n" + json.dumps(data)
