@@ -263,14 +263,14 @@ def test_tool_result_json_round_trips() -> None:
 
 
 def test_an_engine_fault_becomes_an_error_result() -> None:
-    """A fault inside a tool is reported as an isError result naming ``internal``, not raised: the server
+    """A fault inside a tool is reported as an error result naming ``internal``, not raised: the server
     keeps serving (rule violations name their clause, e.g. T6-SELECT-1)."""
-    need("mcp")
-    from engine.assistant.server import error_result
+    from engine.assistant.server import error_payload
     from engine.errors import IllegalAction
 
-    fault = error_result(ZeroDivisionError("division by zero"))
-    assert fault.is_error and fault.structured_content["error"]["field"] == "internal"
-    assert fault.content[0].text == "internal: ZeroDivisionError: division by zero"
-    rule = error_result(IllegalAction("T6-SELECT-1", "card 4 is not in P0's hand"))
-    assert rule.structured_content["error"]["clause"] == "T6-SELECT-1"
+    text, error = error_payload(ZeroDivisionError("division by zero"))
+    assert text == "internal: ZeroDivisionError: division by zero" and error["field"] == "internal"
+    assert (
+        error_payload(IllegalAction("T6-SELECT-1", "card 4 is not in P0's hand"))[1]["clause"]
+        == "T6-SELECT-1"
+    )
