@@ -23,6 +23,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "engine.conformance.cli_check",
     "engine.conformance.cli_fuzz",
     "engine.query.cli",
+    "engine.show",
+    "engine.assistant.cli",
+    "engine.viewer",
 )
 
 

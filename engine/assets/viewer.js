@@ -1,0 +1,48 @@
+// The replay viewer's script (engine/viewer.py inlines it into each page): steps through the positions.
+(function () {
+  const data = JSON.parse(document.getElementById("replay-data").textContent);
+  const steps = data.steps, clauses = data.clauses, div = data.divergence;
+  const el = (id) => document.getElementById(id);
+  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
+  const link = (id) => {
+    const c = clauses[id];
+    const title = c ? esc(c.text) : "";
+    return c ? `<a class="clause" href="#clause-${id}" title="${title}">${id}</a>` : esc(id);
+  };
+  const linkify = (text) => esc(text).replace(/\b(?:T6|SP)-[A-Z]+-\d+\b/g, (id) => link(id));
+  let current = 0;
+  function show(i) {
+    current = Math.max(0, Math.min(steps.length - 1, i));
+    const s = steps[current];
+    el("picture").innerHTML = s.svg;
+    el("counter").textContent = `step ${current} / ${steps.length - 1}`;
+    el("slider").value = current;
+    el("step-title").textContent = s.title;
+    el("action").textContent = s.action ? JSON.stringify(s.action) : "";
+    el("narration").innerHTML = s.narration
+      .map((l) => `<p class="${/^\s/.test(l) ? "sub" : ""}">${linkify(l.trim())}</p>`).join("");
+    if (s.comment) el("narration").innerHTML += `<p class="comment">record comment: ${linkify(s.comment)}</p>`;
+    el("chips").innerHTML = s.clauses.length ? s.clauses.map(link).join(" ") : '<span class="muted">no clause</span>';
+    el("first").disabled = el("prev").disabled = current === 0;
+    el("last").disabled = el("next").disabled = current === steps.length - 1;
+    el("divergence").hidden = !(div && div.step === current);
+    if (history.replaceState) history.replaceState(null, "", `#step-${current}`);
+  }
+  el("first").onclick = () => show(0);
+  el("prev").onclick = () => show(current - 1);
+  el("next").onclick = () => show(current + 1);
+  el("last").onclick = () => show(steps.length - 1);
+  el("slider").max = steps.length - 1;
+  el("slider").oninput = (e) => show(Number(e.target.value));
+  if (div) el("jump-divergence").onclick = () => show(div.step);
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT") return;
+    if (e.key === "ArrowRight") show(current + 1);
+    if (e.key === "ArrowLeft") show(current - 1);
+    if (e.key === "Home") show(0);
+    if (e.key === "End") show(steps.length - 1);
+  });
+  document.querySelectorAll("[data-linkify]").forEach((n) => { n.innerHTML = linkify(n.textContent); });
+  const m = /^#step-(\d+)$/.exec(location.hash);
+  show(m ? Number(m[1]) : data.start);
+})();

@@ -1,0 +1,164 @@
+"""The MCP server: the tools and resources of :mod:`engine.assistant.tools` over stdio, with the official
+``mcp`` SDK's low-level :class:`mcp.server.lowlevel.Server` (the ``mcp`` extra).
+
+The low-level server is used because every tool already has its own JSON Schema (derived from the question
+registry), which the high-level decorator API would re-derive from Python signatures.  Errors never stop the
+server:
+
+* an unknown tool or resource is an MCP protocol error (``INVALID_PARAMS``) naming it;
+* bad arguments, or a rule the input breaks, give a tool result with ``isError`` set whose text names the
+  field (``players: T6-SETUP-1: ...``) and whose structured content is ``{"error": {"field", "message",
+  "clause"}}``, so the assistant can correct itself;
+* an engine fault is reported the same way (``internal``), with the exception's class and message.
+
+The SDK is imported when the server is built (:func:`build_server`), so this module imports, and its
+error mapping (:func:`error_payload`) works, without the extra.  Run it with ``arbiter mcp`` (see
+``docs/assistant.md``).
+
+>>> from engine.errors import IllegalAction
+>>> error_payload(IllegalAction("T6-SELECT-1", "card 4 is not in P0's hand"))[1]["clause"]
+'T6-SELECT-1'
+>>> error_payload(KeyError("x"))[0]
+"internal: KeyError: 'x'"
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from engine.assistant import tools as catalog
+from engine.errors import InputError, RuleViolation
+
+__all__ = ["build_server", "error_payload", "serve_stdio"]
+
+INSTRUCTIONS = (
+    "The reference rules engine of 6 nimmt! (Take 6!) and Saint Petersburg. Every answer names the rule "
+    "clauses it applied, with our wording and the verbatim seed passage: quote the clause ids and passages "
+    "when you answer. About a position (a game's JSON state): legal_actions lists what may be played, "
+    "explain_action says whether an action is legal and why, card_cost derives what a Saint Petersburg card "
+    "costs a player there, render_position draws it; record_position gives the position of a game record. "
+    "search_rules and get_rule find the rules; the ask_* tools answer structured questions without a "
+    "position."
+)
+
+SVG_URI = "arbiter://picture/position.svg"
+
+
+def error_payload(exc: Exception) -> tuple[str, dict[str, Any]]:
+    """The text and the structured ``error`` of a failed tool call: the field, or the clause, it names
+    (``internal`` for an engine fault, with the exception's class and message)."""
+    if isinstance(exc, InputError):
+        return str(exc), {"field": exc.field, "message": exc.message, "clause": None}
+    if isinstance(exc, RuleViolation):
+        return str(exc), {"field": None, "message": exc.message, "clause": exc.clause}
+    message = f"{type(exc).__name__}: {exc}"
+    return f"internal: {message}", {"field": "internal", "message": message, "clause": None}
+
+
+class _Handlers:
+    """The request handlers, bound to the SDK's wire types and error class (imported by build_server)."""
+
+    def __init__(self, types: Any, error: type[Exception]) -> None:
+        self.types = types
+        self.error = error
+
+    def error_result(self, exc: Exception) -> Any:
+        text, error = error_payload(exc)
+        return self.types.CallToolResult(
+            content=[self.types.TextContent(text=text)], structured_content={"error": error}, is_error=True
+        )
+
+    def tool_result(self, result: catalog.ToolResult) -> Any:
+        t = self.types
+        if result.svg is None:
+            content = [t.TextContent(text=result.text)]
+        else:
+            picture = t.TextResourceContents(uri=SVG_URI, mime_type="image/svg+xml", text=result.svg)
+            content = [t.EmbeddedResource(resource=picture)]
+        return t.CallToolResult(content=content, structured_content=result.data)
+
+    async def list_tools(self, ctx: Any, params: Any) -> Any:
+        t = self.types
+        hints = t.ToolAnnotations(
+            read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+        )
+        return t.ListToolsResult(
+            tools=[
+                t.Tool(
+                    name=x.name,
+                    title=x.title,
+                    description=x.description,
+                    input_schema=x.schema,
+                    annotations=hints,
+                )
+                for x in catalog.tools()
+            ]
+        )
+
+    async def call_tool(self, ctx: Any, params: Any) -> Any:
+        index = catalog.tool_index()
+        if params.name not in index:
+            known = ", ".join(index)
+            raise self.error(
+                self.types.INVALID_PARAMS, f"name: unknown tool {params.name!r} (known: {known})"
+            )
+        try:
+            result = catalog.call(params.name, params.arguments or {})
+        except Exception as exc:  # every failure becomes a result: the server never stops
+            return self.error_result(exc)
+        return self.tool_result(result)
+
+    async def list_resources(self, ctx: Any, params: Any) -> Any:
+        t = self.types
+        return t.ListResourcesResult(
+            resources=[
+                t.Resource(uri=r.uri, name=r.name, description=r.description, mime_type=r.mime_type)
+                for r in catalog.resources()
+            ]
+        )
+
+    async def read_resource(self, ctx: Any, params: Any) -> Any:
+        t = self.types
+        uri = str(params.uri)
+        try:
+            resource, text = catalog.read_resource(uri)
+        except InputError as exc:
+            raise self.error(t.INVALID_PARAMS, str(exc)) from None
+        return t.ReadResourceResult(
+            contents=[t.TextResourceContents(uri=uri, mime_type=resource.mime_type, text=text)]
+        )
+
+
+def build_server() -> Any:
+    """The configured low-level MCP server (not yet running); needs the ``mcp`` extra."""
+    from mcp import types
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+
+    from engine import __version__
+
+    handlers = _Handlers(types, MCPError)
+    return Server(
+        "arbiter",
+        version=__version__,
+        title="arbiter rules engine",
+        instructions=INSTRUCTIONS,
+        on_list_tools=handlers.list_tools,
+        on_call_tool=handlers.call_tool,
+        on_list_resources=handlers.list_resources,
+        on_read_resource=handlers.read_resource,
+    )
+
+
+def serve_stdio() -> None:
+    """Serve MCP on standard input and output until the client closes the connection."""
+    from mcp.server.stdio import stdio_server
+
+    server = build_server()
+
+    async def main() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    asyncio.run(main())

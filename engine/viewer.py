@@ -1,0 +1,455 @@
+"""``arbiter view RECORD -o game.html``: a game record as one self-contained HTML page to step through.
+
+The record is checked first (:func:`engine.conformance.check.check_record`), then replayed on the reference
+engine.  Each step of the page shows the picture of the position (:mod:`engine.svg`), the engine's narration
+of the action, and the clauses applied (the narration's bracketed ids and the chain
+:func:`engine.query.explain.explain` gives for the action), each linked to its wording and seed passages.
+When the record diverges from the rules (a record from ``arbiter check`` or a ``fuzz`` counterexample), the
+page opens at that step and shows both sides: what the record says, what the rules say, the deciding
+clauses, and for a refused action what would have been legal.
+
+The page needs no network: styles, script, pictures and clause texts are all inside it.  It is operated by
+buttons, a slider, the arrow keys, or the address's ``#step-N``.
+
+>>> import io
+>>> from engine.conformance.records import record_game, write_record
+>>> from engine.game import get_game
+>>> g = get_game("take6")
+>>> s, acts = g.new_game(2, seed=3), []
+>>> for _ in range(4):
+...     a = g.legal_actions(s, g.to_act(s)[0])[0]
+...     acts.append(a)
+...     s = g.apply(s, a)
+>>> buf = io.StringIO()
+>>> write_record(buf, record_game("take6", players=2, seed=3, actions=acts))
+>>> replay = build_replay(io.StringIO(buf.getvalue()), name="demo.jsonl")
+>>> len(replay.steps), replay.start, replay.divergence is None
+(5, 0, True)
+>>> page = replay_html(replay)
+>>> body = page.split("<body", 1)[1].replace("http://www.w3.org/2000/svg", "")
+>>> page.startswith("<!DOCTYPE html>"), "http" in body, "src=" in body
+(True, False, False)
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import io
+import json
+import re
+import sys
+from collections.abc import Iterable
+from importlib import resources
+from pathlib import Path
+from typing import IO, Any
+
+from attrs import field, frozen
+
+from engine.errors import InputError, RuleViolation
+from engine.game import Game, get_game
+from engine.show import write_output
+
+__all__ = ["Replay", "Step", "build_replay", "register", "replay_html", "run"]
+
+CLAUSE_ID = re.compile(r"\b(?:T6|SP)-[A-Z]+-\d+\b")
+
+
+@frozen
+class Step:
+    """One step of a replay: the position after ``index`` actions (0 is the start) and how it came about."""
+
+    index: int
+    title: str
+    svg: str
+    narration: tuple[str, ...] = ()
+    clauses: tuple[str, ...] = ()
+    action: dict[str, Any] | None = None
+    player: int | None = None
+    comment: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form, as the page's script reads it."""
+        return {
+            "index": self.index,
+            "title": self.title,
+            "svg": self.svg,
+            "narration": list(self.narration),
+            "clauses": list(self.clauses),
+            "action": self.action,
+            "player": self.player,
+            "comment": self.comment,
+        }
+
+
+@frozen
+class Replay:
+    """A whole record, replayed: its steps, the step to open at, and the divergence, if any.
+
+    ``divergence`` is the checker's divergence as JSON plus ``step`` (the step it concerns) and, for a
+    refused action, ``explanation`` (the engine's answer: the refusing clause and what would be legal).
+    """
+
+    name: str
+    game: str
+    variant: str
+    players: int
+    steps: tuple[Step, ...]
+    start: int = 0
+    divergence: dict[str, Any] | None = None
+    status: str = "ok"
+    finished: bool = False
+    result: dict[str, Any] | None = field(default=None)
+
+
+def _read_source(source: str | Path | IO[str], name: str | None) -> tuple[str, str]:
+    from engine import jsonio
+
+    if isinstance(source, str | Path):
+        return jsonio.read_text(source), name or Path(source).name
+    return source.read(), name or "<stream>"
+
+
+def _clauses_in(lines: Iterable[str]) -> list[str]:
+    from engine.query.model import clause_index
+
+    known = clause_index()
+    found: dict[str, None] = {}
+    for line in lines:
+        for cid in CLAUSE_ID.findall(line):
+            if cid in known:
+                found.setdefault(cid, None)
+    return list(found)
+
+
+def _picture(game: str, state: Any, viewer: int | None) -> str:
+    from engine.svg import board_svg
+
+    return board_svg(game, state, viewer=viewer)
+
+
+def _describe(g: Game, action: dict[str, Any]) -> str:
+    rest = ", ".join(f"{k} {v}" for k, v in action.items() if k not in ("type", "player") and v is not None)
+    return f"P{action.get('player')} {action.get('type', '?')}" + (f": {rest}" if rest else "")
+
+
+def build_replay(
+    source: str | Path | IO[str], *, name: str | None = None, viewer: int | None = None
+) -> Replay:
+    """Check and replay a record (a path or a text stream); InputError when it is malformed.
+
+    ``viewer`` draws every picture as that seat sees it.
+    """
+    from engine.conformance.check import check_record
+    from engine.conformance.kits import get_kit
+    from engine.conformance.records import ActionLine, Header, ResultLine, iter_record
+    from engine.query.explain import explain
+
+    text, label = _read_source(source, name)
+    report = check_record(io.StringIO(text), name=label)
+    if report.status == "malformed":
+        raise InputError("RECORD", report.error or f"{label} is not a valid record")
+    div = report.divergence
+    lines = iter_record(io.StringIO(text), name=label)
+    header = next(lines)
+    assert isinstance(header, Header)
+    g = get_game(header.game)
+    if viewer is not None and not 0 <= viewer < header.players:
+        raise InputError("--viewer", f"expected a seat 0..{header.players - 1}, got {viewer}")
+    divergence = div.to_json() if div is not None else None
+    if div is not None and div.kind == "setup":
+        assert divergence is not None
+        divergence["step"] = 0
+        blank = (
+            '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="60"><text x="10" y="35">'
+            "the set-up breaks the rules: no position</text></svg>"
+        )
+        step = Step(0, "Set-up refused", blank, (div.reason,), div.clauses)
+        return Replay(
+            label, header.game, header.variant, header.players, (step,), 0, divergence, report.status
+        )
+    state = g.new_game(
+        header.players,
+        variant=header.variant,
+        options=header.options,
+        setup=get_kit(header.game).setup_from_json(header.setup),
+    )
+    steps = [
+        Step(
+            0,
+            "Start of the game",
+            _picture(header.game, state, viewer),
+            tuple(g.describe_state(state)),
+            comment=header.comment,
+        )
+    ]
+    start = 0
+    result: dict[str, Any] | None = None
+    for line in lines:
+        if isinstance(line, ResultLine):
+            result = {k: v for k, v in line.to_json().items() if k != "type"}
+            continue
+        assert isinstance(line, ActionLine)
+        action_json = dict(line.action)
+        if div is not None and div.kind == "illegal" and line.index == div.index:
+            assert divergence is not None
+            answer = explain(header.game, state, action_json)
+            divergence["explanation"] = answer.to_json()
+            divergence["step"] = len(steps)
+            start = len(steps)
+            steps.append(
+                Step(
+                    len(steps),
+                    f"Action {line.index} (refused): {_describe(g, action_json)}",
+                    _picture(header.game, state, viewer),
+                    (f"refused: {answer.summary}", *answer.notes),
+                    tuple(dict.fromkeys([*div.clauses, *answer.clauses])),
+                    action_json,
+                    line.player,
+                    line.comment,
+                )
+            )
+            break
+        before = state
+        action = g.action_from_json(action_json)
+        try:
+            state = g.apply(before, action)
+        except RuleViolation as exc:  # pragma: no cover - the checker reported the first refusal above
+            raise InputError("RECORD", f"{label}: action {line.index} is refused: {exc}") from None
+        narration = g.narrate(before, action, state)
+        chain = explain(header.game, before, action_json).clauses
+        clauses = tuple(dict.fromkeys([*_clauses_in(narration), *chain]))
+        steps.append(
+            Step(
+                len(steps),
+                f"Action {line.index}: {_describe(g, action_json)}",
+                _picture(header.game, state, viewer),
+                tuple(narration),
+                clauses,
+                action_json,
+                line.player,
+                line.comment,
+            )
+        )
+        if div is not None and div.kind == "claim" and line.index == div.index:
+            assert divergence is not None
+            divergence["step"] = start = len(steps) - 1
+            break
+    if div is not None and div.index is None and divergence is not None:
+        divergence["step"] = start = len(steps) - 1
+    if divergence is None:
+        divergence = _reported(steps)
+        start = divergence["step"] if divergence else 0
+    if result is None and g.is_terminal(state) and div is None:
+        result = g.result(state).to_json()
+    return Replay(
+        label,
+        header.game,
+        header.variant,
+        header.players,
+        tuple(steps),
+        start,
+        divergence,
+        report.status,
+        report.finished,
+        result,
+    )
+
+
+FUZZ_NOTE = "arbiter fuzz: "
+"""How ``arbiter fuzz`` begins the comment on the line where a peer disagreed with the rules."""
+
+
+def _reported(steps: list[Step]) -> dict[str, Any] | None:
+    """A disagreement a record cannot state as a claim, reported in a fuzzing comment (the peer refused or
+    omitted a legal action, crashed, hung): the record's side is the comment, the rules' side the step."""
+    for step in steps:
+        if step.comment and step.comment.startswith(FUZZ_NOTE):
+            kind, _, message = step.comment[len(FUZZ_NOTE) :].partition(": ")
+            rules = "; ".join(line.strip() for line in step.narration) or "the position above"
+            return {
+                "kind": f"reported ({kind})" if message else "reported",
+                "index": None if step.action is None else step.index - 1,
+                "line": step.index + 1,
+                "record": f"the peer: {message or kind}",
+                "rules": f"the rules: {rules}",
+                "clauses": list(step.clauses),
+                "reason": "arbiter fuzz found the peer disagreeing with the rules here, in a way a record "
+                "line cannot claim; the record's comment says what the peer did",
+                "step": step.index,
+            }
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# The page
+
+
+def _clause_entries(replay: Replay) -> dict[str, Any]:
+    from engine.query.model import clause_index
+    from engine.spec import seed_index
+
+    known = clause_index()
+    seeds = seed_index()
+    ids: dict[str, None] = {}
+    for step in replay.steps:
+        for cid in (*step.clauses, *_clauses_in(step.narration)):
+            ids.setdefault(cid, None)
+    if replay.divergence:
+        for cid in replay.divergence.get("clauses", []):
+            ids.setdefault(cid, None)
+    out: dict[str, Any] = {}
+    for cid in sorted(ids):
+        c = known.get(cid)
+        if c is None:
+            continue
+        out[cid] = {
+            "id": c.id,
+            "game": c.game,
+            "topic": c.topic,
+            "text": c.text,
+            "ruling": c.ruling,
+            "cites": [
+                {
+                    "seed": x.seed,
+                    "title": seeds[x.seed].title if x.seed in seeds else x.seed,
+                    "where": x.where,
+                    "quote": x.quote,
+                }
+                for x in c.cites
+            ],
+        }
+    return out
+
+
+def _script_json(data: Any) -> str:
+    """JSON safe inside a ``<script>`` element (no ``</`` can close it)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+
+
+def _asset(name: str) -> str:
+    """A file of ``engine/assets/`` (the page's styles and script), shipped inside the package."""
+    return resources.files("engine").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _glossary(entries: dict[str, Any]) -> str:
+    e = html.escape
+    parts = ['<section id="glossary"><h2>Rules cited in this game</h2>']
+    for cid, c in entries.items():
+        cites = "".join(
+            f'<blockquote>{e(x["quote"])}<span class="src">seed {e(x["seed"])} · {e(x["title"])} · '
+            f"{e(x['where'])}</span></blockquote>"
+            for x in c["cites"]
+        )
+        ruling = f'<p class="muted">Ruling: {e(c["ruling"])}</p>' if c["ruling"] else ""
+        head = f'<h3>{cid} <span class="muted">· {e(c["game"])} · {e(c["topic"])}</span></h3>'
+        parts.append(
+            f'<div class="clause-entry" id="clause-{cid}">{head}<p>{e(c["text"])}</p>{ruling}{cites}</div>'
+        )
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _divergence_panel(div: dict[str, Any] | None) -> str:
+    e = html.escape
+    if div is None:
+        return '<section id="divergence" class="panel" hidden></section>'
+    explanation = div.get("explanation")
+    hint = ""
+    if explanation:
+        notes = "".join(f"<p data-linkify>{e(n)}</p>" for n in explanation.get("notes", []))
+        hint = f"<p data-linkify><b>Engine:</b> {e(explanation['summary'])}</p>{notes}"
+    if div["index"] is not None:
+        where = f"action {div['index']}"
+    elif div["kind"].startswith("reported"):
+        where = "the start"
+    else:
+        where = "the set-up" if div["kind"] == "setup" else "the result line"
+    fact = f" ({e(div['fact'])})" if div.get("fact") else ""
+    record = f'<div id="side-record"><h3>The record says</h3><code>{e(div["record"])}</code></div>'
+    rules = f'<div id="side-rules"><h3>The rules say</h3><code data-linkify>{e(div["rules"])}</code></div>'
+    why = f"<p data-linkify><b>Why:</b> {e(div['reason'])} — {e(', '.join(div['clauses']))}</p>"
+    return (
+        f'<section id="divergence" class="panel" hidden><h2>Divergence at {where}, line {div["line"]}: '
+        f'{e(div["kind"])}{fact}</h2><div class="sides">{record}{rules}</div>{why}{hint}</section>'
+    )
+
+
+STATUS = {"ok": "every action legal, every claim matches", "divergence": "the record diverges from the rules"}
+
+NAV = (
+    '<nav><button id="first" title="start (Home)">« start</button>'
+    '<button id="prev" title="back (←)">◀ back</button><span id="counter"></span>'
+    '<button id="next" title="forward (→)">forward ▶</button>'
+    '<button id="last" title="end (End)">end »</button>'
+    '<input id="slider" type="range" min="0" value="0">'
+)
+
+
+def replay_html(replay: Replay) -> str:
+    """The page of a replay: one HTML document with everything inline (deterministic)."""
+    e = html.escape
+    title = get_game(replay.game).title
+    entries = _clause_entries(replay)
+    data = {
+        "steps": [s.to_json() for s in replay.steps],
+        "start": replay.start,
+        "clauses": entries,
+        "divergence": replay.divergence,
+    }
+    result = ""
+    if replay.result:
+        result = f" · result: scores {replay.result.get('scores')}, winners {replay.result.get('winners')}"
+    jump = '<button id="jump-divergence" title="go to the divergence">divergence</button>'
+    meta = (
+        f"{e(replay.variant)} · {replay.players} players · {len(replay.steps)} steps · "
+        f'<span id="status">{e(STATUS.get(replay.status, replay.status))}</span>{e(result)}'
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="en"><head><meta charset="utf-8"><title>{e(replay.name)} · {e(title)}</title>'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<style>{_asset('viewer.css')}</style></head><body>"
+        f'<header><h1>{e(title)} · {e(replay.name)}</h1><div class="meta">{meta}</div></header>'
+        f"{NAV}{jump if replay.divergence else ''}</nav>"
+        '<main><section id="picture"></section><div id="side">'
+        f"{_divergence_panel(replay.divergence)}"
+        '<section class="panel"><h2 id="step-title"></h2><div id="action" class="action"></div>'
+        '<div id="narration"></div></section>'
+        '<section class="panel"><h2>Rules applied</h2><div id="chips" class="chips"></div></section>'
+        "</div></main>"
+        f"{_glossary(entries)}"
+        f'<script type="application/json" id="replay-data">{_script_json(data)}</script>'
+        f"<script>{_asset('viewer.js')}</script></body></html>\n"
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# The command
+
+
+def run(args: argparse.Namespace) -> int:
+    """Entry point of ``arbiter view``."""
+    replay = build_replay(args.record, viewer=args.viewer)
+    page = replay_html(replay)
+    out = args.output or str(Path(args.record).with_suffix(".html"))
+    write_output(out, page)
+    opened = f", opens at the divergence (step {replay.start})" if replay.divergence else ""
+    print(f"wrote {out}: {len(replay.steps)} steps{opened}", file=sys.stderr)
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add ``view`` to the command line."""
+    p = sub.add_parser(
+        "view",
+        help="write a game record as an HTML page to step through",
+        description="Write one self-contained HTML page (no network) to step through a game "
+        "record: the picture of each position, the narration of each step and the clauses "
+        "applied, linked to their wording and seed passages. A record that diverges from the "
+        "rules opens at the divergence and shows both sides.",
+    )
+    p.add_argument("record", metavar="RECORD", help="a game record (arbiter-record JSON Lines)")
+    p.add_argument("-o", "--output", metavar="FILE.html", help="where to write (default: RECORD with .html)")
+    p.add_argument("--viewer", type=int, metavar="SEAT", help="draw every position as this seat sees it")
+    p.set_defaults(run=run)

@@ -1,0 +1,276 @@
+"""``arbiter mcp`` driven by the MCP SDK's own client over a real stdio session.
+
+One session (a subprocess running ``python -m engine mcp``) lists the tools and resources and calls every
+tool, with good and with bad input; the tests then check what came back.  The answers must be the engine's
+(the same values the CLI gives), every bad input must come back as an error naming the field or the rule,
+and the server must still answer after each of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from extras import need
+
+ROOT = Path(__file__).resolve().parent.parent
+SP_STATE = ROOT / "docs" / "examples" / "petersburg-gold-smelter.json"
+T6_RECORD = ROOT / "tests" / "data" / "records" / "good-take6-standard-2p.jsonl"
+DIVERGE = ROOT / "tests" / "data" / "records" / "diverge-card-not-in-hand.jsonl"
+
+
+def _take6_position() -> dict[str, Any]:
+    from engine.game import get_game
+
+    game = get_game("take6")
+    return game.state_to_json(game.new_game(3, seed=4))
+
+
+GOOD_CALLS: dict[str, dict[str, Any]] = {
+    "search_rules": {"text": ["Zar", "Peter"]},
+    "get_rule": {"clause_id": "T6-PLACE-2"},
+    "ask_mentions": {"term": ["Лесоруб"]},
+    "ask_disputed": {"game": "take6"},
+    "ask_setup": {"game": "petersburg", "players": 4},
+    "ask_end": {"game": "take6"},
+    "ask_variants": {"game": "take6"},
+    "ask_bullheads": {"cards": [55]},
+    "ask_row": {"card": 72, "rows": [[12, 14, 19], [30], [29, 41, 52, 60, 71], [88]]},
+    "ask_turn": {"rows": ["20", "30", "40", "50"], "cards": [3, 7, 45], "choose": ["3=0"]},
+    "ask_cost": {"card": "Market", "owns": ["Market", "Market"]},
+    "ask_displace": {"trading": "Gold Smelter", "target": "Czar and Carpenter"},
+    "ask_bonus": {"distinct": 7},
+    "ask_card": {"name": "Склад"},
+    "ask_handlimit": {"owns": ["Warehouse"]},
+    "ask_pub": {"money": 9, "owns": ["Pub"]},
+    "ask_final": {"owns": ["Author", "Administrator", "Pope"], "money": 27, "hand": ["Market"]},
+    "explain_action": {
+        "game": "petersburg",
+        "position": f"@{SP_STATE}",
+        "action": {
+            "type": "buy",
+            "player": 0,
+            "card": "Gold Smelter",
+            "source": "upper",
+            "displace": "Gold Miner",
+        },
+    },
+    "legal_actions": {"game": "take6", "position": _take6_position(), "player": 1},
+    "card_cost": {"position": f"@{SP_STATE}", "player": 0, "card": "Gold Smelter"},
+    "check_record": {"path": str(DIVERGE)},
+    "record_position": {"game": "take6", "path": str(T6_RECORD), "upto": 4},
+    "render_position": {"game": "take6", "position": _take6_position(), "viewer": 0},
+}
+
+# tool -> (arguments, the field or clause the error must name)
+BAD_CALLS: dict[str, tuple[dict[str, Any], str]] = {
+    "search_rules": ({"text": "Zar"}, "text"),
+    "get_rule": ({"clause_id": "T6-NOPE-1"}, "T6-NOPE-1"),
+    "ask_mentions": ({}, "term"),
+    "ask_disputed": ({"game": "chess"}, "game"),
+    "ask_setup": ({"game": "take6", "players": 1}, "T6-SETUP-1"),
+    "ask_end": ({"game": "take6", "variant": "nope"}, "variant"),
+    "ask_variants": ({"game": 6}, "game"),
+    "ask_bullheads": ({"cards": [105]}, "cards"),
+    "ask_row": ({"card": "x"}, "card"),
+    "ask_turn": ({"rows": [[20], [30], [40], [50]], "cards": [3, 7], "choose": ["3=9"]}, "choose"),
+    "ask_cost": ({"card": "Nope"}, "card"),
+    "ask_displace": ({"trading": "Nope", "target": "Gold Miner"}, "trading"),
+    "ask_bonus": ({"distinct": 3, "extra": 1}, "extra"),
+    "ask_card": ({"name": ""}, "name"),
+    "ask_handlimit": ({"owns": ["Nope"]}, "owns"),
+    "ask_pub": ({"owns": ["Pub"]}, "money"),
+    "ask_final": ({"money": "lots"}, "money"),
+    "explain_action": ({"game": "take6", "position": {"game": "take6"}, "action": {}}, "position"),
+    "legal_actions": ({"game": "take6", "position": "{not json"}, "position"),
+    "card_cost": ({"position": f"@{SP_STATE}", "player": 7, "card": "Market"}, "player"),
+    "check_record": ({}, "record"),
+    "record_position": ({"game": "take6", "path": str(T6_RECORD), "upto": 10_000}, "upto"),
+    "render_position": ({"game": "take6", "position": _take6_position(), "viewer": 0, "hand": 1}, "hand"),
+}
+
+
+async def _session() -> dict[str, Any]:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from mcp.shared.exceptions import MCPError
+
+    out: dict[str, Any] = {"good": {}, "bad": {}}
+    params = StdioServerParameters(command=sys.executable, args=["-m", "engine", "mcp"], cwd=str(ROOT))
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        out["init"] = await session.initialize()
+        out["tools"] = (await session.list_tools()).tools
+        for name, args in GOOD_CALLS.items():
+            out["good"][name] = await session.call_tool(name, args)
+        for name, (args, _) in BAD_CALLS.items():
+            out["bad"][name] = await session.call_tool(name, args)
+        try:
+            await session.call_tool("no_such_tool", {})
+        except MCPError as exc:
+            out["unknown_tool"] = exc
+        out["resources"] = (await session.list_resources()).resources
+        out["clause"] = await session.read_resource("arbiter://clause/SP-COST-7")
+        out["seed"] = await session.read_resource("arbiter://seed/001")
+        try:
+            await session.read_resource("arbiter://seed/999")
+        except MCPError as exc:
+            out["unknown_resource"] = exc
+        out["after"] = await session.call_tool("ask_bonus", {"distinct": 7})
+    return out
+
+
+@pytest.fixture(scope="module")
+def session() -> dict[str, Any]:
+    need("mcp")
+    return asyncio.run(asyncio.wait_for(_session(), timeout=120))
+
+
+def _text(result: Any) -> str:
+    return "\n".join(
+        getattr(c, "text", "") or getattr(getattr(c, "resource", None), "text", "") for c in result.content
+    )
+
+
+def test_every_tool_is_listed_with_a_schema_and_a_description(session: dict[str, Any]) -> None:
+    """The server lists exactly the catalog's tools, each with an object schema and a real description."""
+    from engine.assistant.tools import tools
+
+    listed = {t.name: t for t in session["tools"]}
+    assert list(listed) == [t.name for t in tools()]
+    assert set(GOOD_CALLS) == set(listed) == set(BAD_CALLS)
+    for tool in listed.values():
+        assert tool.input_schema["type"] == "object"
+        assert tool.input_schema.get("additionalProperties") is False
+        assert len(tool.description or "") > 60, tool.name
+
+
+def test_every_ask_kind_has_a_tool(session: dict[str, Any]) -> None:
+    """Every ``arbiter ask`` question kind is reachable as a tool (search and rule under their own names)."""
+    from engine.query.questions import all_questions
+
+    listed = {t.name for t in session["tools"]}
+    for kind in all_questions():
+        assert {"search": "search_rules", "rule": "get_rule"}.get(kind, f"ask_{kind}") in listed
+
+
+def test_every_tool_answers_good_input(session: dict[str, Any]) -> None:
+    """Each tool called with good input succeeds and returns text and structured content."""
+    for name, result in session["good"].items():
+        assert not result.is_error, (name, _text(result))
+        assert _text(result), name
+        assert isinstance(result.structured_content, dict), name
+
+
+def test_answers_are_the_engines(session: dict[str, Any]) -> None:
+    """Tool answers equal the library's: bullheads of 55 (T6-BULL-1), a 6th card (T6-PLACE-2), a cost
+    (SP-COST-2), the variety bonus and a German card name found by search."""
+    from engine.query import ask
+
+    good = session["good"]
+    assert good["ask_bullheads"].structured_content["value"] == 7
+    assert good["ask_row"].structured_content["value"]["sixth"] is True
+    assert "T6-PLACE-2" in good["ask_row"].structured_content["clauses"]
+    assert (
+        good["ask_cost"].structured_content["value"]
+        == ask("cost", {"card": "Market", "owns": ["Market"] * 2}).value
+    )
+    assert good["ask_bonus"].structured_content["value"] == 28
+    assert good["search_rules"].structured_content["value"][0]["ref"] == "Czar and Carpenter"
+    assert good["get_rule"].structured_content["clause"]["id"] == "T6-PLACE-2"
+
+
+def test_gold_smelter_cost_in_a_position(session: dict[str, Any]) -> None:
+    """'What does the Gold Smelter cost me here and why': 6 printed minus the displaced Gold Miner's 4
+    (SP-COST-7), never below 1 (SP-COST-6), and player 0's 5 roubles suffice (SP-BUY-2)."""
+    cost = session["good"]["card_cost"].structured_content
+    assert cost["value"]["cost"] == 2 and cost["value"]["displaced"] == "Gold Miner"
+    assert {"SP-COST-1", "SP-COST-7", "SP-BUY-2"} <= set(cost["clauses"])
+    assert cost["position"]["found_in"] == ["upper"]
+    explained = session["good"]["explain_action"].structured_content
+    assert explained["value"]["legal"] is True and explained["value"]["cost"] == 2
+
+
+def test_position_tools(session: dict[str, Any]) -> None:
+    """legal_actions lists the seat's 10 selections (T6-SELECT-1); record_position is the replayed state;
+    check_record reports the divergence;
+    render_position returns SVG as an embedded image/svg+xml resource showing only the viewer's hand."""
+    good = session["good"]
+    actions = good["legal_actions"].structured_content["actions"]["1"]
+    assert len(actions) == 10 and all(a["type"] == "select" for a in actions)
+    from engine.game import get_game
+    from engine.query.explain import state_from_record
+
+    expected = get_game("take6").state_to_json(state_from_record("take6", T6_RECORD, upto=4))
+    assert good["record_position"].structured_content == expected
+    check = good["check_record"].structured_content
+    assert check["status"] == "divergence" and check["divergence"]["kind"] == "illegal"
+    picture = good["render_position"].content[0].resource
+    assert picture.mime_type == "image/svg+xml" and picture.text.startswith("<svg")
+    assert "as seen by P0" in picture.text
+
+
+def test_bad_input_is_an_error_naming_the_field_or_rule(session: dict[str, Any]) -> None:
+    """Each tool called with bad input returns an isError result whose text names the field or clause."""
+    for name, (_args, named) in BAD_CALLS.items():
+        result = session["bad"][name]
+        assert result.is_error, name
+        text = _text(result)
+        assert named in text, (name, text)
+        assert "Traceback" not in text
+        error = result.structured_content["error"]
+        assert named in f"{error['field']} {error['clause']} {error['message']}"
+
+
+def test_unknown_tool_and_resource_are_protocol_errors_and_the_server_survives(
+    session: dict[str, Any],
+) -> None:
+    """An unknown tool or resource is an MCP error naming it; the server answers normally afterwards."""
+    assert "no_such_tool" in str(session["unknown_tool"])
+    assert "arbiter://seed/999" in str(session["unknown_resource"])
+    assert session["after"].structured_content["value"] == 28
+
+
+def test_resources_are_every_clause_and_every_seed(session: dict[str, Any]) -> None:
+    """Every clause (arbiter://clause/ID) and every seed document (arbiter://seed/KEY) is a resource; reading
+    one returns the clause's wording with its citation, or the seed's verbatim text."""
+    from engine.spec import all_clauses, seed_document, seed_index
+
+    uris = {str(r.uri) for r in session["resources"]}
+    assert {f"arbiter://clause/{c}" for c in all_clauses()} <= uris
+    assert {f"arbiter://seed/{k}" for k in seed_index()} <= uris
+    clause = session["clause"].contents[0].text
+    assert clause.startswith("SP-COST-7") and "seed" in clause
+    assert session["seed"].contents[0].text == seed_document("001")
+
+
+def test_server_reports_itself(session: dict[str, Any]) -> None:
+    """The handshake names the server and carries instructions for the assistant."""
+    init = session["init"]
+    assert init.server_info.name == "arbiter"
+    assert "clause" in (init.instructions or "")
+
+
+def test_tool_result_json_round_trips() -> None:
+    """Protocol-free: a tool's structured content is plain JSON (what the server sends)."""
+    from engine.assistant.tools import call
+
+    data = call("ask_row", GOOD_CALLS["ask_row"]).data
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_an_engine_fault_becomes_an_error_result() -> None:
+    """A fault inside a tool is reported as an error result naming ``internal``, not raised: the server
+    keeps serving (rule violations name their clause, e.g. T6-SELECT-1)."""
+    from engine.assistant.server import error_payload
+    from engine.errors import IllegalAction
+
+    text, error = error_payload(ZeroDivisionError("division by zero"))
+    assert text == "internal: ZeroDivisionError: division by zero" and error["field"] == "internal"
+    assert (
+        error_payload(IllegalAction("T6-SELECT-1", "card 4 is not in P0's hand"))[1]["clause"]
+        == "T6-SELECT-1"
+    )

@@ -1,0 +1,90 @@
+"""The assistant's tools without the protocol (``engine.assistant.tools``): schemas made from the question
+registry, answers equal to the library's, errors naming the field, and docs/assistant.md's examples."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from engine.assistant.tools import call, read_resource, resources, tools
+from engine.errors import InputError
+from engine.query.questions import all_questions
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "assistant.md").read_text(encoding="utf-8")
+
+
+def test_every_schema_is_a_valid_json_schema_naming_the_questions_parameters() -> None:
+    """Each tool's input schema is valid JSON Schema; an ask_* schema lists exactly its question's
+    parameters, the required ones required."""
+    questions = all_questions()
+    for tool in tools():
+        Draft202012Validator.check_schema(tool.schema)
+        kind = {"search_rules": "search", "get_rule": "rule"}.get(tool.name, tool.name.removeprefix("ask_"))
+        if kind in questions:
+            q = questions[kind]
+            assert list(tool.schema["properties"]) == [p.name for p in q.params]
+            assert tool.schema["required"] == [p.name for p in q.params if p.required]
+
+
+def test_tool_answers_equal_the_library() -> None:
+    """A tool returns the same answer as ``engine.query.ask`` (T6-PLACE-1 here)."""
+    from engine.query import ask
+
+    args = {"card": 33, "rows": ["12 14 19", "30", "29 41 52 60 71", "88"]}
+    assert call("ask_row", args).data == ask("row", args).to_json()
+
+
+def test_unknown_tool_names_the_name() -> None:
+    """An unknown tool is an InputError naming ``name`` and listing the tools."""
+    with pytest.raises(InputError, match=r"^name: unknown tool 'nope' \(known: search_rules"):
+        call("nope", {})
+
+
+def test_resources_read_back() -> None:
+    """Every resource reads as non-empty text; an unknown URI is an InputError naming ``uri``."""
+    for r in resources():
+        assert read_resource(r.uri)[1].strip(), r.uri
+    with pytest.raises(InputError, match=r"^uri: "):
+        read_resource("arbiter://clause/NOPE-1")
+
+
+def test_card_cost_tries_every_displacement() -> None:
+    """A trading card's cost in a position is derived for each card it may displace (SP-TRADE-1,
+    SP-COST-7), cheapest first; a seat outside the game is refused naming ``player``."""
+    position = "@docs/examples/petersburg-gold-smelter.json"
+    result = call("card_cost", {"position": position, "player": 1, "card": "Winter Palace"})
+    options = result.data["displace_options"]
+    assert [o["cost"] for o in options] == sorted(o["cost"] for o in options)
+    assert len(options) == 2 and result.data["value"]["cost"] == options[0]["cost"]
+    with pytest.raises(InputError, match=r"^player: "):
+        call("card_cost", {"position": position, "player": 2, "card": "Market"})
+
+
+def test_docs_worked_example_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/assistant.md: the Gold Smelter call gives the value and the clauses the page shows (SP-COST-7)."""
+    monkeypatch.chdir(ROOT)
+    call_block = re.search(r"```json assistant-call\n(.*?)```", DOC, re.S)
+    value_block = re.search(r"```json assistant-value\n(.*?)```", DOC, re.S)
+    clauses = re.search(r"^clauses: (.*)$", DOC, re.M)
+    assert call_block and value_block and clauses
+    request = json.loads(call_block.group(1))
+    result = call(request["tool"], request["arguments"])
+    value = json.loads(value_block.group(1))
+    assert {k: result.data["value"][k] for k in value} == value
+    assert result.data["clauses"] == clauses.group(1).split(", ")
+
+
+def test_docs_error_table_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/assistant.md: each row of the error table is the error the tool gives."""
+    monkeypatch.chdir(ROOT)
+    rows = re.findall(r"^\| `(\w+) (\{.*?\})` \| `(.*?)` \|$", DOC, re.M)
+    assert len(rows) >= 3
+    for name, args, text in rows:
+        with pytest.raises(InputError) as err:
+            call(name, json.loads(args))
+        assert str(err.value) == text

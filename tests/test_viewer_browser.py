@@ -1,0 +1,211 @@
+"""The replay viewer (``arbiter view``) opened in a real browser: headless Chromium driven by Selenium.
+
+The pages are written by the command itself, opened from disk (the page needs no network), stepped forward
+and back with the buttons and the keyboard, and checked against the replay the engine computed: the counter,
+the picture, the narration, the clause links and, for a diverging record, the divergence panel.  Every test
+saves a screenshot (in the test's temporary folder, and in ``$ARBITER_SCREENSHOTS`` when set: that is how
+the screenshots in ``docs/images/`` are made).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from extras import need
+
+from engine.cli import main
+from engine.viewer import build_replay
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "tests" / "data" / "records"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    need("selenium")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    if not Path(CHROMEDRIVER).exists() and not os.environ.get("ARBITER_REQUIRE_EXTRAS"):
+        pytest.skip("chromedriver is not installed (apt-get install chromium chromium-driver)")
+    profile = tempfile.mkdtemp(prefix="arbiter-chrome-")
+    options = webdriver.ChromeOptions()
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        "--window-size=1280,900",
+        "--hide-scrollbars",
+    ):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _page(tmp_path: Path, record: Path, *extra: str) -> Path:
+    out = tmp_path / (record.stem + ".html")
+    assert main(["view", str(record), "-o", str(out), *extra]) == 0
+    return out
+
+
+def _shot(driver: Any, tmp_path: Path, name: str) -> Path:
+    """Save a screenshot; also into $ARBITER_SCREENSHOTS (the docs' images) when set."""
+    path = tmp_path / f"{name}.png"
+    assert driver.save_screenshot(str(path))
+    assert path.stat().st_size > 1000
+    folder = os.environ.get("ARBITER_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(folder) / f"{name}.png")
+    return path
+
+
+def _text(driver: Any, css: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    text: str = driver.find_element(By.CSS_SELECTOR, css).text
+    return text
+
+
+def _click(driver: Any, css: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver.find_element(By.CSS_SELECTOR, css).click()
+
+
+def test_step_forward_and_back_through_a_take6_game(browser: Any, tmp_path: Path) -> None:
+    """Forward and back show the engine's position and narration of each step (T6-SELECT-1, T6-PLACE-1),
+    the arrow keys do the same, and the buttons at either end are disabled."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    record = RECORDS / "good-take6-standard-2p.jsonl"
+    replay = build_replay(record)
+    last = len(replay.steps) - 1
+    browser.get(_page(tmp_path, record).as_uri())
+    assert _text(browser, "#counter") == f"step 0 / {last}"
+    assert browser.find_element(By.ID, "prev").get_attribute("disabled") is not None
+    _shot(browser, tmp_path, "viewer-take6-start")
+    start_picture = browser.find_element(By.CSS_SELECTOR, "#picture svg").get_attribute("outerHTML")
+    for i in range(1, 4):
+        _click(browser, "#next")
+        assert _text(browser, "#counter") == f"step {i} / {last}"
+        assert _text(browser, "#step-title") == replay.steps[i].title
+        expected = [line.strip() for line in replay.steps[i].narration]
+        assert _text(browser, "#narration").splitlines() == expected
+        chips = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#chips a.clause")]
+        assert chips == list(replay.steps[i].clauses)
+    assert browser.find_element(By.CSS_SELECTOR, "#picture svg").get_attribute("outerHTML") != start_picture
+    _shot(browser, tmp_path, "viewer-take6-step3")
+    _click(browser, "#prev")
+    assert _text(browser, "#counter") == f"step 2 / {last}"
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    assert _text(browser, "#counter") == f"step 1 / {last}"
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    assert _text(browser, "#counter") == f"step 2 / {last}"
+    _click(browser, "#last")
+    assert _text(browser, "#counter") == f"step {last} / {last}"
+    assert browser.find_element(By.ID, "next").get_attribute("disabled") is not None
+    assert "game over" in browser.find_element(By.CSS_SELECTOR, "#picture svg").text
+    _click(browser, "#first")
+    assert _text(browser, "#counter") == f"step 0 / {last}"
+    assert not browser.find_element(By.ID, "divergence").is_displayed()
+
+
+def test_clause_links_lead_to_wording_and_seed_passages(browser: Any, tmp_path: Path) -> None:
+    """A clause id in the narration links to its entry: our wording and the verbatim seed passage."""
+    from selenium.webdriver.common.by import By
+
+    from engine.spec import all_clauses
+
+    record = RECORDS / "good-take6-standard-2p.jsonl"
+    browser.get(_page(tmp_path, record).as_uri() + "#step-3")
+    assert _text(browser, "#counter").startswith("step 3 / ")
+    link = browser.find_element(By.CSS_SELECTOR, "#narration a.clause")
+    cid = link.text
+    clause = all_clauses()[cid]
+    assert link.get_attribute("title") == clause.text
+    link.click()
+    assert browser.current_url.endswith(f"#clause-{cid}")
+    entry = browser.find_element(By.ID, f"clause-{cid}")
+    assert entry.is_displayed()
+    assert clause.text in entry.text
+    assert " ".join(clause.cites[0].quote.split()) in " ".join(entry.text.split())
+    _shot(browser, tmp_path, "viewer-clause")
+
+
+def test_a_refused_action_opens_at_the_divergence_with_both_sides(browser: Any, tmp_path: Path) -> None:
+    """A record whose action the rules refuse (T6-SELECT-1: the card is not in hand) opens at that step and
+    shows what the record says, what the rules say, the clause and what would have been legal."""
+    from selenium.webdriver.common.by import By
+
+    record = RECORDS / "diverge-card-not-in-hand.jsonl"
+    replay = build_replay(record)
+    assert replay.divergence is not None
+    browser.get(_page(tmp_path, record).as_uri())
+    assert _text(browser, "#counter") == f"step {replay.start} / {len(replay.steps) - 1}"
+    panel = browser.find_element(By.ID, "divergence")
+    assert panel.is_displayed()
+    assert replay.divergence["record"] in _text(browser, "#side-record")
+    assert "card 4 is not in P0's hand" in _text(browser, "#side-rules")
+    assert "T6-SELECT-1" in panel.text and "To make it legal" in panel.text
+    _shot(browser, tmp_path, "viewer-divergence-illegal")
+    _click(browser, "#first")
+    assert not panel.is_displayed()
+    _click(browser, "#jump-divergence")
+    assert panel.is_displayed()
+
+
+def test_a_wrong_claim_opens_at_the_divergence(browser: Any, tmp_path: Path) -> None:
+    """A record claiming the wrong rows after a row choice (T6-PLACE-3) opens after that action, with the
+    record's rows and the rules' rows side by side, and the picture drawn from the rules."""
+    from selenium.webdriver.common.by import By
+
+    record = RECORDS / "diverge-wrong-rows-claim.jsonl"
+    replay = build_replay(record)
+    assert replay.divergence is not None and replay.divergence["kind"] == "claim"
+    browser.get(_page(tmp_path, record).as_uri())
+    assert _text(browser, "#counter") == f"step {replay.start} / {len(replay.steps) - 1}"
+    assert _text(browser, "#side-record").endswith(replay.divergence["record"])
+    assert _text(browser, "#side-rules").endswith(replay.divergence["rules"])
+    picture = browser.find_element(By.CSS_SELECTOR, "#picture svg")
+    assert "Row 0" in picture.text
+    _shot(browser, tmp_path, "viewer-divergence-claim")
+
+
+def test_a_petersburg_game_steps_with_costs(browser: Any, tmp_path: Path) -> None:
+    """A Saint Petersburg replay shows the board with effective costs and steps to the end (SP-END-1)."""
+    record = RECORDS / "good-petersburg-first-2p.jsonl"
+    replay = build_replay(record)
+    browser.get(_page(tmp_path, record).as_uri() + "#step-12")
+    assert _text(browser, "#step-title") == replay.steps[12].title
+    assert "pays" in _text(browser, "#picture")
+    _shot(browser, tmp_path, "viewer-petersburg")
+    _click(browser, "#last")
+    assert "game over" in _text(browser, "#picture")
+
+
+def test_the_page_is_self_contained(tmp_path: Path) -> None:
+    """The page loads nothing: no external script, style, image or link (the SVG namespace is a name)."""
+    page = _page(tmp_path, RECORDS / "good-take6-unfinished.jsonl").read_text(encoding="utf-8")
+    body = page.replace("http://www.w3.org/2000/svg", "")
+    for needle in ("http://", "https://", "src=", "<link", "@import", "url("):
+        assert needle not in body, needle
