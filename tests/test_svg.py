@@ -70,7 +70,7 @@ def test_take6_table_shows_rows_totals_and_penalties() -> None:
     }
     assert all(heads[c] == bullheads(c) for c in heads)
     for taken in state.penalties:
-        assert f"{taken} bullheads taken" in texts
+        assert f"{taken} bullhead{'s' if taken != 1 else ''} taken" in texts
 
 
 def test_take6_choose_phase_shows_the_pending_card_and_the_row_choice() -> None:
