@@ -106,6 +106,7 @@ NUM_ACTIONS = WAIT + 1
 PHASES = ("draft", "select", "choose", "flip", "over")
 _PHASE = {name: i for i, name in enumerate(PHASES)}
 _BH = BULLHEADS
+_PAD = tuple((0,) * k for k in range(MAX_CARD + 1))
 
 
 def encode(action: Action) -> int:
@@ -209,13 +210,26 @@ class Take6Codec:
         self.o_left = o("points_left") if self.countdown is not None else -1
         self.s_pen = slice(self.o_pen, self.o_pen + n)
         self.s_hs = slice(self.o_hs, self.o_hs + n)
-        self.s_selected = slice(self.o_selected, self.o_selected + n)
         self._no_mask = _frozen(np.zeros(NUM_ACTIONS, np.int8))
         self._wait_mask = _frozen(_mask_of([WAIT]))
+        self._key: tuple[Any, ...] | None = None
+        self._base: Any = None
 
     def observe(self, state: State, player: int) -> Any:
         """The observation vector of ``player`` (a new float32 array)."""
-        out = np.zeros(self.layout.size, np.float32)
+        key = (
+            state.rows,
+            state.piles,
+            state.penalties,
+            state.pending,
+            state.phase,
+            state.round,
+            state.stock if self.draft else None,
+        )
+        if key != self._key:  # the public table changed: a reveal, a placement, a pick or a new round
+            self._base = self._public(state)
+            self._key = key
+        out = self._base.copy()
         hands = state.hands
         if not self.flip:
             for c in hands[player]:
@@ -224,34 +238,45 @@ class Take6Codec:
         mine = selected[player]
         if mine:
             out[self.o_sel + mine - 1] = 1.0
-        base = self.o_rows
+        out[self.s_hs] = [len(h) for h in hands]
+        at = self.o_selected
+        for c in selected:
+            if c:
+                out[at] = 1.0
+            at += 1
+        at = self.o_act
+        for q in state.to_act:
+            out[at + q] = 1.0
+        out[self.o_seat + player] = 1.0
+        return out
+
+    def _public(self, state: State) -> Any:
+        """The fields every seat sees alike and that change only when cards are placed or picked."""
+        out = np.zeros(self.layout.size, np.float32)
         cap = self.capacity
-        rbh = self.o_rbh
-        cards = 0
+        cards = []  # the rows, padded to R x C
+        heads = []
+        placed = 0
         for row in state.rows:
-            k = len(row)
-            out[base : base + k] = row
-            out[rbh] = sum(map(_BH.__getitem__, row))
-            base += cap
-            rbh += 1
-            cards += k
+            cards += row
+            cards += _PAD[cap - len(row)]
+            heads.append(sum(map(_BH.__getitem__, row)))
+            placed += len(row)
+        out[self.o_rows : self.o_rows + len(cards)] = cards
+        out[self.o_rbh : self.o_rbh + len(heads)] = heads
         pending = state.pending
         for c, q in pending:
             out[self.o_pend + q] = c
         d = self.deck_high
-        at = self.o_piles
+        at = self.o_piles - 1
+        taken = []
         for pile in state.piles:
-            for c in pile:
-                out[at + c - 1] = 1.0
+            taken += map(at.__add__, pile)
             at += d
-            cards += len(pile)
+        if taken:
+            out[taken] = 1.0
+        cards_in_play = placed + len(taken)
         out[self.s_pen] = state.penalties
-        sizes = [len(h) for h in hands]
-        out[self.s_hs] = sizes
-        out[self.s_selected] = [c != 0 for c in selected]
-        for q in state.to_act:
-            out[self.o_act + q] = 1.0
-        out[self.o_seat + player] = 1.0
         phase = state.phase
         out[self.o_phase + _PHASE[phase]] = 1.0
         out[self.o_round] = state.round
@@ -261,8 +286,13 @@ class Take6Codec:
                 for c in stock:
                     out[self.o_pool + c - 1] = 1.0
             out[self.o_stock] = len(stock)
-        else:  # the stock is the deck less every card in play (it is not stored outside logic)
-            in_play = cards + sum(sizes) + len(pending) + (len(selected) - selected.count(0))
+        else:
+            # the stock is the deck less every card in play (not stored outside logic); a selection moves
+            # a card from a hand to the hidden selections, so the count holds for the whole turn
+            selected = state.selected
+            in_play = (
+                cards_in_play + sum(map(len, state.hands)) + len(pending) + len(selected) - selected.count(0)
+            )
             out[self.o_stock] = self.deck_size - in_play
         if self.countdown is not None:
             out[self.o_left : self.o_left + self.players] = [self.countdown - x for x in state.penalties]
@@ -273,7 +303,16 @@ class Take6Codec:
         legal = GAME.legal_actions(state, player)
         if not legal:
             return self._no_mask
-        return _frozen(_mask_of([encode(a) for a in legal]))
+        flags = bytearray(NUM_ACTIONS)
+        if legal[0].__class__ is Select:
+            for a in legal:
+                flags[a.card - 1] = 1  # type: ignore[union-attr]
+        else:
+            for a in legal:
+                flags[encode(a)] = 1
+        mask = np.frombuffer(flags, np.int8)
+        mask.flags.writeable = False
+        return mask
 
     def wait_mask(self) -> Any:
         """The mask of an agent with nothing to do in a Parallel step: only :data:`WAIT`."""
