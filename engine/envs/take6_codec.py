@@ -57,6 +57,7 @@ every other hand (kids: every pile, one's own too), every selection not yet reve
 from __future__ import annotations
 
 import functools
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -74,6 +75,7 @@ __all__ = [
     "TAKE0",
     "WAIT",
     "Take6Codec",
+    "Take6Observer",
     "codec",
     "decode",
     "encode",
@@ -106,7 +108,6 @@ NUM_ACTIONS = WAIT + 1
 PHASES = ("draft", "select", "choose", "flip", "over")
 _PHASE = {name: i for i, name in enumerate(PHASES)}
 _BH = BULLHEADS
-_PAD = tuple((0,) * k for k in range(MAX_CARD + 1))
 
 
 def encode(action: Action) -> int:
@@ -210,26 +211,31 @@ class Take6Codec:
         self.o_left = o("points_left") if self.countdown is not None else -1
         self.s_pen = slice(self.o_pen, self.o_pen + n)
         self.s_hs = slice(self.o_hs, self.o_hs + n)
+        if not self.o_hs + n == self.o_selected == self.o_act - n == self.o_seat - 2 * n:
+            raise AssertionError("hand_sizes, selected, to_act and seat must be consecutive")
+        self.s_per_seat = slice(self.o_hs, self.o_hs + 4 * n)
+        self._seat_onehot = tuple(tuple(int(q == p) for q in range(n)) for p in range(n))
         self._no_mask = _frozen(np.zeros(NUM_ACTIONS, np.int8))
         self._wait_mask = _frozen(_mask_of([WAIT]))
-        self._key: tuple[Any, ...] | None = None
-        self._base: Any = None
+        self.scores_key = attrgetter("piles", "penalties")
+        """The state's fields :meth:`_scores` reads."""
+        fields = ("rows", "pending", "phase", "round", "piles", "penalties") + (
+            ("stock",) if self.draft else ()
+        )
+        self.public_key = attrgetter(*fields)
+        """The state's fields :meth:`_public` reads (the logic pool included)."""
 
     def observe(self, state: State, player: int) -> Any:
         """The observation vector of ``player`` (a new float32 array)."""
-        key = (
-            state.rows,
-            state.piles,
-            state.penalties,
-            state.pending,
-            state.phase,
-            state.round,
-            state.stock if self.draft else None,
-        )
-        if key != self._key:  # the public table changed: a reveal, a placement, a pick or a new round
-            self._base = self._public(state)
-            self._key = key
-        out = self._base.copy()
+        return self._private(self._public(state), state, player)
+
+    def observer(self) -> Take6Observer:
+        """A fast observer for one environment (it keeps the last public table)."""
+        return Take6Observer(self)
+
+    def _private(self, public: Any, state: State, player: int) -> Any:
+        """A copy of the public table with what ``player`` alone sees and the per-step fields added."""
+        out = public.copy()
         hands = state.hands
         if not self.flip:
             for c in hands[player]:
@@ -238,45 +244,50 @@ class Take6Codec:
         mine = selected[player]
         if mine:
             out[self.o_sel + mine - 1] = 1.0
-        out[self.s_hs] = [len(h) for h in hands]
-        at = self.o_selected
-        for c in selected:
-            if c:
-                out[at] = 1.0
-            at += 1
-        at = self.o_act
+        # hand_sizes, selected, to_act and seat lie side by side: one write
+        per_seat = [len(h) for h in hands]
+        per_seat += [c != 0 for c in selected]
+        acting = [0] * self.players
         for q in state.to_act:
-            out[at + q] = 1.0
-        out[self.o_seat + player] = 1.0
+            acting[q] = 1
+        per_seat += acting
+        per_seat += self._seat_onehot[player]
+        out[self.s_per_seat] = per_seat
         return out
 
-    def _public(self, state: State) -> Any:
-        """The fields every seat sees alike and that change only when cards are placed or picked."""
+    def _scores(self, state: State) -> Any:
+        """The slowest-changing fields (piles, penalties, the stock's size): a new round or a row taken."""
         out = np.zeros(self.layout.size, np.float32)
-        cap = self.capacity
-        cards = []  # the rows, padded to R x C
-        heads = []
-        placed = 0
-        for row in state.rows:
-            cards += row
-            cards += _PAD[cap - len(row)]
-            heads.append(sum(map(_BH.__getitem__, row)))
-            placed += len(row)
-        out[self.o_rows : self.o_rows + len(cards)] = cards
-        out[self.o_rbh : self.o_rbh + len(heads)] = heads
-        pending = state.pending
-        for c, q in pending:
-            out[self.o_pend + q] = c
         d = self.deck_high
         at = self.o_piles - 1
-        taken = []
+        taken: list[int] = []
         for pile in state.piles:
             taken += map(at.__add__, pile)
             at += d
         if taken:
             out[taken] = 1.0
-        cards_in_play = placed + len(taken)
         out[self.s_pen] = state.penalties
+        if self.countdown is not None:
+            out[self.o_left : self.o_left + self.players] = [self.countdown - x for x in state.penalties]
+        if not self.draft:
+            # the stock is the deck less every card in play (not stored outside logic); every card dealt
+            # stays in play (hand, selection, pending, row or pile) until the round ends
+            out[self.o_stock] = self.deck_size - self.rules.cards_dealt
+        return out
+
+    def _public(self, state: State, scores: Any = None) -> Any:
+        """The fields every seat sees alike; they change only when cards are placed or picked."""
+        out = (self._scores(state) if scores is None else scores).copy()
+        at = self.o_rows
+        cap = self.capacity
+        heads = []
+        for row in state.rows:
+            out[at : at + len(row)] = row
+            heads.append(sum(map(_BH.__getitem__, row)))
+            at += cap
+        out[self.o_rbh : self.o_rbh + len(heads)] = heads
+        for c, q in state.pending:
+            out[self.o_pend + q] = c
         phase = state.phase
         out[self.o_phase + _PHASE[phase]] = 1.0
         out[self.o_round] = state.round
@@ -286,16 +297,6 @@ class Take6Codec:
                 for c in stock:
                     out[self.o_pool + c - 1] = 1.0
             out[self.o_stock] = len(stock)
-        else:
-            # the stock is the deck less every card in play (not stored outside logic); a selection moves
-            # a card from a hand to the hidden selections, so the count holds for the whole turn
-            selected = state.selected
-            in_play = (
-                cards_in_play + sum(map(len, state.hands)) + len(pending) + len(selected) - selected.count(0)
-            )
-            out[self.o_stock] = self.deck_size - in_play
-        if self.countdown is not None:
-            out[self.o_left : self.o_left + self.players] = [self.countdown - x for x in state.penalties]
         return out
 
     def mask(self, state: State, player: int) -> Any:
@@ -317,6 +318,39 @@ class Take6Codec:
     def wait_mask(self) -> Any:
         """The mask of an agent with nothing to do in a Parallel step: only :data:`WAIT`."""
         return self._wait_mask
+
+
+class Take6Observer:
+    """Observation vectors for one environment: the public table (rows, pending cards, phase, round) is
+    rebuilt only when it changes (after a reveal, a placement, a pick or a deal), and its slowest part
+    (piles, penalties) only when a row is taken or a round ends.
+
+    >>> from engine.take6 import GAME
+    >>> s = GAME.new_game(3, seed=2)
+    >>> c = codec(s.rules)
+    >>> bool((c.observer().observe(s, 1) == c.observe(s, 1)).all())
+    True
+    """
+
+    def __init__(self, codec: Take6Codec) -> None:
+        self.codec = codec
+        self._key: Any = None
+        self._public: Any = None
+        self._scores_key: Any = None
+        self._scores: Any = None
+
+    def observe(self, state: State, player: int) -> Any:
+        """The observation vector of ``player`` (a new float32 array), as :meth:`Take6Codec.observe`."""
+        codec = self.codec
+        key = codec.public_key(state)
+        if key != self._key:
+            scores_key = codec.scores_key(state)
+            if scores_key != self._scores_key:
+                self._scores = codec._scores(state)
+                self._scores_key = scores_key
+            self._public = codec._public(state, self._scores)
+            self._key = key
+        return codec._private(self._public, state, player)
 
 
 def _mask_of(indices: list[int]) -> Any:

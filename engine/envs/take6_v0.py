@@ -54,7 +54,7 @@ class Take6Adapter:
         self.obs_size = codec.layout.size
         self.obs_low, self.obs_high = codec.layout.bounds()
         self.sign = codec.sign
-        self.observe = codec.observe
+        self.observe = codec.observer().observe
         self.mask = codec.mask
         self.decode = take6_codec.decode
 
