@@ -1,0 +1,393 @@
+"""Both games as OpenSpiel Python games: ``python_take6`` and ``python_petersburg``.
+
+Importing this module registers them (``pyspiel.register_game``); then ``pyspiel.load_game`` finds them::
+
+    >>> import pyspiel
+    >>> import engine.envs.openspiel_games
+    >>> game = pyspiel.load_game("python_take6", {"players": 3, "variant": "tactics"})
+    >>> state = game.new_initial_state()
+    >>> state.is_chance_node(), len(state.chance_outcomes())
+    (True, 34)
+
+**6 nimmt!** (``python_take6``; parameters ``players`` 2..10, ``variant``, ``options`` as
+``"name:value/..."``, ``max_rounds`` (0: play to the game's end; else the game stops after that many
+rounds, for short experiments), ``rank_bonus``).  The dynamics are *simultaneous*: in a selection every
+player selects at once (one joint action, ``apply_actions``), which is the rule (T6-SELECT-2); a row choice,
+a logic draft pick and a kids flip are sequential nodes of the one player to act.  Chance is explicit: each
+round's deal is one chance node per card (hands in seat order, then the row starters; kids: each pile top
+card first), uniform over the cards not yet dealt; in logic the start player of the draft is the chance
+node.  ``pyspiel.convert_to_turn_based`` gives the turn-based form that sequential algorithms (MCTS) need.
+
+**Saint Petersburg** (``python_petersburg``; parameters ``players`` 1..4, ``variant`` first or second,
+``trading_discount``, ``rank_bonus``) is *sequential*.  Chance is explicit: one node for the start-player
+markers (uniform over the assignments the set-up table allows), then one node per card drawn from a stack
+(the opening workers, every refill, every Observatory draw), each kind weighted by its copies left in that
+stack; the stacks' order is never fixed in advance, so nothing in the state reveals a card before it is
+drawn.
+
+Both are imperfect-information general-sum games whose rewards are the environments' (6 nimmt!: minus
+the bullheads taken, kids plus; Saint Petersburg: VP gained; plus the optional rank bonus at the end).
+Actions use the encodings of :mod:`engine.envs.take6_codec` (without ``WAIT``) and
+:mod:`engine.envs.petersburg_codec`; observation tensors are the environments' vectors.  The information
+state adds what a player remembers beyond the current observation: 6 nimmt!, which seat played which card
+this round; Saint Petersburg, the cards each seat was seen to take into its hand and has not played.
+Information-state strings are the player's whole sequence of observations.  States serialize as their
+action history (OpenSpiel's default), which replays exactly: the engine is deterministic given the chance
+outcomes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from engine.envs import petersburg_codec, take6_codec
+from engine.envs.aec import rank_bonuses
+from engine.game import Result
+from engine.petersburg import GAME as SP
+from engine.petersburg import Buy, Observe, Play, Setup, Take
+from engine.petersburg import ruleset as sp_ruleset
+from engine.petersburg.catalog import SETUPS as SP_SETUPS
+from engine.petersburg.catalog import STACKS
+from engine.take6 import GAME as T6
+from engine.take6 import Deal, DraftStart, Flip, Select, rules_for
+
+__all__ = ["PetersburgGame", "PetersburgState", "Take6Game", "Take6State", "parse_options"]
+
+_T6_PARAMS: dict[str, Any] = {
+    "players": 4,
+    "variant": "standard",
+    "options": "",
+    "max_rounds": 0,
+    "rank_bonus": 0.0,
+}
+_SP_PARAMS: dict[str, Any] = {"players": 2, "variant": "first", "trading_discount": True, "rank_bonus": 0.0}
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """``"a:b/c:d"`` -> ``{"a": "b", "c": "d"}`` (the engine checks the names and values).
+
+    OpenSpiel's game strings reserve ``,`` and ``=``, hence ``:`` and ``/``.
+
+    >>> parse_options("professional_tie:start"), parse_options("")
+    ({'professional_tie': 'start'}, {})
+    """
+    out: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split("/"))):
+        name, eq, value = part.partition(":")
+        if not eq or not name.strip():
+            raise ValueError(f"options: expected name:value, got {part!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _result_of(scores: tuple[int, ...], higher_wins: bool) -> Result:
+    n = len(scores)
+    ranking = tuple(sorted(range(n), key=lambda p: (-scores[p] if higher_wins else scores[p], p)))
+    best = scores[ranking[0]]
+    return Result(scores=scores, winners=tuple(p for p in ranking if scores[p] == best), ranking=ranking)
+
+
+# ============================================================================================ 6 nimmt!
+
+_T6_TYPE = pyspiel.GameType(
+    short_name="python_take6",
+    long_name="6 nimmt! (arbiter reference engine)",
+    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.REWARDS,
+    max_num_players=T6.max_players,
+    min_num_players=T6.min_players,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_T6_PARAMS,
+)
+
+
+class Take6Game(pyspiel.Game):  # type: ignore[misc]
+    """6 nimmt! for OpenSpiel (see the module's docstring for the parameters)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = {**_T6_PARAMS, **(params or {})}
+        players = int(p["players"])
+        options = parse_options(str(p["options"]))
+        rules = rules_for(str(p["variant"]), players, options)
+        bound = T6.score_bounds[1] + abs(float(p["rank_bonus"]))
+        super().__init__(
+            _T6_TYPE,
+            pyspiel.GameInfo(
+                num_distinct_actions=take6_codec.WAIT,
+                max_chance_outcomes=max(take6_codec.MAX_CARD, players),
+                num_players=players,
+                min_utility=-bound,
+                max_utility=bound,
+                utility_sum=None,
+                max_game_length=T6.max_game_length,
+            ),
+            p,
+        )
+
+    def new_initial_state(self) -> Take6State:
+        """The state before the first deal."""
+        return Take6State(self, _t6_config(self))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Take6Observer:
+        """Observation (``perfect_recall=False``) or information state (``True``)."""
+        return Take6Observer(
+            _t6_config(self), iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
+
+
+class Take6Config:
+    """A game's parameters, resolved (states keep this, not the game object)."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.players = int(params["players"])
+        self.options = parse_options(str(params["options"]))
+        self.rules = rules_for(str(params["variant"]), self.players, self.options)
+        self.max_rounds = int(params["max_rounds"])
+        self.rank_bonus = float(params["rank_bonus"])
+        self.codec = take6_codec.codec(self.rules)
+
+
+_CONFIGS: dict[tuple[tuple[str, Any], ...], Any] = {}
+
+
+def _config(game: Any, kind: type, defaults: dict[str, Any]) -> Any:
+    params = {**defaults, **game.get_parameters()}
+    key = (kind.__name__, *sorted(params.items()))
+    found = _CONFIGS.get(key)
+    if found is None:
+        found = _CONFIGS[key] = kind(params)
+    return found
+
+
+def _t6_config(game: Any) -> Take6Config:
+    config: Take6Config = _config(game, Take6Config, _T6_PARAMS)
+    return config
+
+
+class Take6State(pyspiel.State):  # type: ignore[misc]
+    """A 6 nimmt! position: dealing (chance) or the engine's state."""
+
+    def __init__(self, game: Take6Game, config: Take6Config) -> None:
+        super().__init__(game)
+        self._g = config
+        n = config.players
+        self.engine: Any = None
+        self._base: Any = None  # the engine state a new round's deal replaces (None: round 1)
+        self._dealt: list[int] = []
+        self._round = 1
+        self._over = False
+        self._rewards = [0.0] * n
+        self._returns = [0.0] * n
+        self.played: list[set[int]] = [set() for _ in range(n)]
+        """Cards each seat revealed this round (public)."""
+        self.seen: list[list[str]] = [[] for _ in range(n)]
+        """Each player's observation strings so far (its information state)."""
+        self._record()
+
+    # ------------------------------------------------------------------------------ dealing
+    def _deal_size(self) -> int:
+        r = self._g.rules
+        return 1 if r.deal == "draft" else r.cards_dealt
+
+    def _dealing(self) -> bool:
+        return self.engine is None
+
+    def current_player(self) -> int:
+        if self._over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self._dealing():
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.engine.phase == "select":
+            return int(pyspiel.PlayerId.SIMULTANEOUS)
+        return int(T6.to_act(self.engine)[0])
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        rules = self._g.rules
+        if rules.deal == "draft":
+            n = rules.players
+            return [(p, 1.0 / n) for p in range(n)]
+        left = [c for c in rules.deck if c not in self._dealt]
+        return [(c - 1, 1.0 / len(left)) for c in left]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self._over or self._dealing():
+            return []
+        return sorted(take6_codec.encode(a) for a in T6.legal_actions(self.engine, player))
+
+    def _apply_action(self, action: int) -> None:
+        if self._dealing():
+            self._dealt.append(int(action) if self._g.rules.deal == "draft" else int(action) + 1)
+            if len(self._dealt) == self._deal_size():
+                self._start_round()
+            self._record()  # the rewards of the step before stay until the next decision (OpenSpiel's rule)
+            return
+        p = self.current_player()
+        move = take6_codec.decode(int(action), p)
+        if isinstance(move, Flip):
+            self.played[p].add(self._top_of(p))
+        self._advance(T6.apply(self.engine, move))
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        state = self.engine
+        for p, a in enumerate(actions):
+            move = take6_codec.decode(int(a), p)
+            assert isinstance(move, Select)
+            self.played[p].add(move.card)
+            state = T6.apply(state, move)
+        self._advance(state)
+
+    def _top_of(self, p: int) -> int:
+        """The card a kids flip reveals (the top of the pile)."""
+        top: int = self.engine.hands[p][0]
+        return top
+
+    def _start_round(self) -> None:
+        g = self._g
+        rules = g.rules
+        n = rules.players
+        if rules.deal == "draft":
+            setup: Any = DraftStart(self._dealt[0])
+        else:
+            h = rules.hand_size
+            setup = Deal(
+                hands=[self._dealt[p * h : (p + 1) * h] for p in range(n)], rows=self._dealt[n * h :]
+            )
+        if self._base is None:
+            self.engine = T6.new_game(n, variant=rules.variant, options=g.options, setup=setup)
+        else:  # a later round: the engine dealt it from its seed; the chance outcomes replace that deal
+            data = T6.state_to_json(self._base)
+            if isinstance(setup, DraftStart):
+                data["start"] = setup.player
+            else:
+                hands = [list(x) for x in setup.hands]
+                data["hands"] = hands if rules.play == "flip" else [sorted(x) for x in hands]
+                data["rows"] = [[c] for c in setup.rows]
+                dealt = set(self._dealt)
+                data["stock"] = [c for c in rules.deck if c not in dealt]
+            self.engine = T6.state_from_json(data)
+        self._dealt = []
+        self.played = [set() for _ in range(n)]
+
+    def _advance(self, after: Any) -> None:
+        g = self._g
+        before = self.engine
+        sign = g.codec.sign
+        self._rewards = [
+            float(sign * (a - b)) for a, b in zip(after.penalties, before.penalties, strict=True)
+        ]
+        self.engine = after
+        stop = T6.is_terminal(after)
+        if not stop and after.round != self._round:  # a new round: its deal is chance's
+            if g.max_rounds and self._round >= g.max_rounds:
+                stop = True
+            else:
+                self._round = after.round
+                self._base = after
+                self.engine = None
+        if stop:
+            self._over = True
+            if T6.is_terminal(after):
+                result = T6.result(after)
+            else:
+                result = _result_of(after.penalties, higher_wins=sign > 0)
+            bonus = rank_bonuses(result, g.rank_bonus)
+            self._rewards = [r + b for r, b in zip(self._rewards, bonus, strict=True)]
+        self._returns = [a + b for a, b in zip(self._returns, self._rewards, strict=True)]
+        self._record()
+
+    # ------------------------------------------------------------------------------ views
+    def _record(self) -> None:
+        for p in range(self._g.players):
+            self.seen[p].append(self.observation_text(p))
+
+    def observation_text(self, player: int) -> str:
+        """What ``player`` sees now, as one line."""
+        if self._dealing():
+            g = self._g
+            mine = self._my_dealt(player)
+            return f"round {self._round} deal: {len(self._dealt)}/{self._deal_size()} dealt, mine {mine}"
+        o = T6.observation(self.engine, player)
+        return (
+            f"p{player} r{o['round']} {o['phase']} hand {o['hand']} rows {o['rows']} pending {o['pending']} "
+            f"selected {o['selected']} mine {o['my_selection']} penalties {o['penalties']} "
+            f"to_act {o['to_act']}"
+            + (f" pool {o['pool']}" if o["pool"] else "")
+            + (" over" if self._over else "")
+        )
+
+    def _my_dealt(self, player: int) -> list[int]:
+        rules = self._g.rules
+        if rules.deal == "draft" or rules.play == "flip":
+            return []
+        h = rules.hand_size
+        return sorted(self._dealt[player * h : (player + 1) * h])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"start P{action}" if self._g.rules.deal == "draft" else f"deal {action + 1}"
+        return repr(take6_codec.decode(int(action), player))
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def rewards(self) -> list[float]:
+        return self._rewards
+
+    def returns(self) -> list[float]:
+        return self._returns
+
+    def __str__(self) -> str:
+        if self._dealing():
+            return f"round {self._round} dealing: {self._dealt}"
+        return "\n".join(T6.describe_state(self.engine)) + (
+            f"\nselected {list(self.engine.selected)}; hands {[list(h) for h in self.engine.hands]}"
+        )
+
+
+class Take6Observer:
+    """Observation and information-state tensors and strings of 6 nimmt! (see the module's docstring)."""
+
+    def __init__(self, game: Take6Config, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params!r}")
+        self.game = game
+        self.recall = bool(iig_obs_type.perfect_recall)
+        size = game.codec.layout.size
+        d = game.rules.deck[-1]
+        extra = game.players * d if self.recall else 0
+        self.tensor = np.zeros(size + extra, np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if self.recall:
+            self.dict["played"] = self.tensor[size:].reshape(game.players, d)
+
+    def set_from(self, state: Take6State, player: int) -> None:
+        self.tensor.fill(0)
+        if state.engine is not None:
+            self.dict["observation"][:] = self.game.codec.observe(state.engine, player)
+        else:
+            obs = self.dict["observation"]
+            for c in state._my_dealt(player):
+                obs[c - 1] = 1
+        if self.recall:
+            for q, cards in enumerate(state.played):
+                for c in cards:
+                    self.dict["played"][q, c - 1] = 1
+
+    def string_from(self, state: Take6State, player: int) -> str:
+        if self.recall:
+            return "\n".join(state.seen[player])
+        return state.observation_text(player)
+
+
+pyspiel.register_game(_T6_TYPE, Take6Game)
