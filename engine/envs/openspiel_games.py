@@ -391,3 +391,268 @@ class Take6Observer:
 
 
 pyspiel.register_game(_T6_TYPE, Take6Game)
+
+
+# ============================================================================================ Saint Petersburg
+
+_SP_TYPE = pyspiel.GameType(
+    short_name="python_petersburg",
+    long_name="Saint Petersburg (arbiter reference engine)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.REWARDS,
+    max_num_players=SP.max_players,
+    min_num_players=SP.min_players,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_SP_PARAMS,
+)
+_SP_MAX_LENGTH = 20_000
+_SP_UTILITY = 1_000.0
+
+
+class PetersburgConfig:
+    """A game's parameters, resolved (states keep this, not the game object)."""
+
+    def __init__(self, params: dict[str, Any]) -> None:
+        self.players = n = int(params["players"])
+        self.rules = rules = sp_ruleset(
+            str(params["variant"]), {"trading_discount": bool(params["trading_discount"])}
+        )
+        self.rank_bonus = float(params["rank_bonus"])
+        self.codec = petersburg_codec.codec(rules, n)
+        spec = SP_SETUPS[n]
+        pattern = sorted(spec.markers)
+        self.markers = tuple(
+            m
+            for m in itertools.product(range(n), repeat=len(STACKS))
+            if sorted(m.count(p) for p in range(n)) == pattern
+        )
+        """Every start-player marker assignment the set-up table allows (the first chance node's outcomes)."""
+        self.stacks = tuple(
+            tuple(sorted(k for k in kinds for _ in range(rules.cards[k].copies)))
+            for kinds in rules.stack_kinds
+        )
+        """Each stack's cards in a canonical order (kinds ascending): the engine's placeholder order."""
+
+
+def _sp_config(game: Any) -> PetersburgConfig:
+    config: PetersburgConfig = _config(game, PetersburgConfig, _SP_PARAMS)
+    return config
+
+
+class PetersburgGame(pyspiel.Game):  # type: ignore[misc]
+    """Saint Petersburg for OpenSpiel (see the module's docstring for the parameters)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        p = {**_SP_PARAMS, **(params or {})}
+        config = PetersburgConfig(p)
+        super().__init__(
+            _SP_TYPE,
+            pyspiel.GameInfo(
+                num_distinct_actions=config.codec.num_actions,
+                max_chance_outcomes=max(config.rules.nkinds, len(config.markers)),
+                num_players=config.players,
+                min_utility=-_SP_UTILITY,
+                max_utility=_SP_UTILITY,
+                utility_sum=None,
+                max_game_length=_SP_MAX_LENGTH,
+            ),
+            p,
+        )
+
+    def new_initial_state(self) -> PetersburgState:
+        """The state before the start-player markers are placed."""
+        return PetersburgState(self, _sp_config(self))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> PetersburgObserver:
+        """Observation (``perfect_recall=False``) or information state (``True``)."""
+        return PetersburgObserver(
+            _sp_config(self), iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
+
+
+class PetersburgState(pyspiel.State):  # type: ignore[misc]
+    """A Saint Petersburg position: the engine's state, with chance drawing every card off a stack."""
+
+    def __init__(self, game: PetersburgGame, config: PetersburgConfig) -> None:
+        super().__init__(game)
+        self._g = config
+        n = config.players
+        self.engine: Any = None
+        self._draw: tuple[int, int, str] | None = None  # (stack, cards to draw, where they went)
+        self._left: Counter[int] = Counter()  # the stack's cards not yet drawn
+        self._outcomes: list[int] = []
+        self._over = False
+        self._rewards = [0.0] * n
+        self._returns = [0.0] * n
+        self.known = [[0] * config.rules.nkinds for _ in range(n)]
+        """Cards each seat was seen to take into its hand and has not played (public memory)."""
+        self.seen: list[list[str]] = [[] for _ in range(n)]
+        self._record()
+
+    def current_player(self) -> int:
+        if self._over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self.engine is None or self._draw is not None:
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(SP.to_act(self.engine)[0])
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.engine is None:
+            m = len(self._g.markers)
+            return [(i, 1.0 / m) for i in range(m)]
+        total = sum(self._left.values())
+        return [(k, c / total) for k, c in sorted(self._left.items()) if c]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self.current_player() != player:
+            return []
+        return sorted(self._g.codec.legal_indices(self.engine, player))
+
+    def _apply_action(self, action: int) -> None:
+        config = self._g
+        if self.engine is None:  # the markers, then the opening workers are drawn
+            names = config.rules.names
+            setup = Setup(
+                stacks=tuple(tuple(names[k] for k in stack) for stack in config.stacks),
+                markers=config.markers[int(action)],
+            )
+            self.engine = SP.new_game(
+                config.players, variant=config.rules.variant, options=dict(config.rules.options), setup=setup
+            )
+            self._start_draw(config.stacks[0], 0, len(self.engine.upper), "upper")
+        elif self._draw is not None:
+            k = int(action)
+            self._left[k] -= 1
+            self._outcomes.append(k)
+            if len(self._outcomes) == self._draw[1]:
+                self._place_draw()
+        else:
+            self._act(int(action))
+        self._record()
+
+    def _start_draw(self, stack: tuple[int, ...], index: int, count: int, where: str) -> None:
+        self._draw = (index, count, where)
+        self._left = Counter(stack)
+        self._outcomes = []
+
+    def _place_draw(self) -> None:
+        assert self._draw is not None
+        index, count, where = self._draw
+        s = self.engine
+        stacks = list(s.stacks)
+        stacks[index] = tuple(sorted(self._left.elements()))
+        if where == "upper":
+            s = s._replace(
+                upper=s.upper[: len(s.upper) - count] + tuple(self._outcomes), stacks=tuple(stacks)
+            )
+        else:
+            s = s._replace(drawn=self._outcomes[0], stacks=tuple(stacks))
+        self.engine = s
+        self._draw = None
+
+    def _act(self, action: int) -> None:
+        config = self._g
+        before = self.engine
+        p = self.current_player()
+        move = config.codec.decode(action, p)
+        after = SP.apply(before, move)
+        rules = config.rules
+        if isinstance(move, Take) and move.source != "drawn":
+            self.known[p][rules.kind[move.card]] += 1
+        elif isinstance(move, Play) and self.known[p][rules.kind[move.card]]:
+            self.known[p][rules.kind[move.card]] -= 1
+        self.engine = after
+        self._rewards = [float(a - b) for a, b in zip(after.vp, before.vp, strict=True)]
+        for i, (old, new) in enumerate(zip(before.stacks, after.stacks, strict=True)):
+            if len(new) < len(old):  # cards came off this stack: chance says which
+                self._start_draw(
+                    old, i, len(old) - len(new), "drawn" if isinstance(move, Observe) else "upper"
+                )
+        if SP.is_terminal(after):
+            self._over = True
+            bonus = rank_bonuses(SP.result(after), config.rank_bonus)
+            self._rewards = [r + b for r, b in zip(self._rewards, bonus, strict=True)]
+        self._returns = [a + b for a, b in zip(self._returns, self._rewards, strict=True)]
+
+    def _record(self) -> None:
+        for p in range(self._g.players):
+            self.seen[p].append(self.observation_text(p))
+
+    def observation_text(self, player: int) -> str:
+        """What ``player`` sees now, as one line."""
+        if self.engine is None:
+            return "setting up"
+        if self._draw is not None:
+            index, count, _ = self._draw
+            return f"drawing {count} from the {STACKS[index]} stack"
+        o = SP.observation(self.engine, player)
+        return (
+            f"p{player} r{o['round']} {o['phase']} to_act {o['to_act']} upper {o['upper']} lower {o['lower']} "
+            f"hand {o['hand']} money {o['money']} vp {o['vp']} hands {o['hand_sizes']} areas {o['areas']} "
+            f"turned {o['turned']} drawn {o['drawn']} pub {o['pub_queue']} passes {o['passes']}"
+            + (" last round" if o["last_round"] else "")
+            + (f" over {o['final_money']}" if o["over"] else "")
+        )
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self.engine is None:
+                return f"markers {self._g.markers[action]}"
+            return f"draw {self._g.rules.names[action]}"
+        return repr(self._g.codec.decode(int(action), player))
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def rewards(self) -> list[float]:
+        return self._rewards
+
+    def returns(self) -> list[float]:
+        return self._returns
+
+    def __str__(self) -> str:
+        if self.engine is None:
+            return "setting up"
+        text = "\n".join(SP.describe_state(self.engine))
+        return (
+            text
+            + f"\nmoney {list(self.engine.money)}; hands {[list(h) for h in self.engine.hands]}"
+            + (f"; drawing {self._draw} {self._outcomes}" if self._draw else "")
+        )
+
+
+class PetersburgObserver:
+    """Observation and information-state tensors and strings of Saint Petersburg."""
+
+    def __init__(self, config: PetersburgConfig, iig_obs_type: Any, params: Any) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params!r}")
+        self.config = config
+        self.recall = bool(iig_obs_type.perfect_recall)
+        size = config.codec.layout.size
+        k = config.rules.nkinds
+        self.tensor = np.zeros(size + (config.players * k if self.recall else 0), np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if self.recall:
+            self.dict["known_hands"] = self.tensor[size:].reshape(config.players, k)
+
+    def set_from(self, state: PetersburgState, player: int) -> None:
+        self.tensor.fill(0)
+        if state.engine is not None and state._draw is None:
+            self.dict["observation"][:] = self.config.codec.observe(state.engine, player)
+        if self.recall:
+            self.dict["known_hands"][:] = state.known
+
+    def string_from(self, state: PetersburgState, player: int) -> str:
+        if self.recall:
+            return "\n".join(state.seen[player])
+        return state.observation_text(player)
+
+
+pyspiel.register_game(_SP_TYPE, PetersburgGame)
