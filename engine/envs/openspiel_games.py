@@ -11,7 +11,8 @@ Importing this module registers them (``pyspiel.register_game``); then ``pyspiel
 
 **6 nimmt!** (``python_take6``; parameters ``players`` 2..10, ``variant``, ``options`` as
 ``"name:value/..."``, ``max_rounds`` (0: play to the game's end; else the game stops after that many
-rounds, for short experiments), ``rank_bonus``).  The dynamics are *simultaneous*: in a selection every
+rounds, for short experiments), ``rank_bonus``; both games take ``terminal_rewards``: true gives the
+whole return at the end only, the reward model MCTS requires).  The dynamics are *simultaneous*: in a selection every
 player selects at once (one joint action, ``apply_actions``), which is the rule (T6-SELECT-2); a row choice,
 a logic draft pick and a kids flip are sequential nodes of the one player to act.  Chance is explicit: each
 round's deal is one chance node per card (hands in seat order, then the row starters; kids: each pile top
@@ -64,8 +65,38 @@ _T6_PARAMS: dict[str, Any] = {
     "options": "",
     "max_rounds": 0,
     "rank_bonus": 0.0,
+    "terminal_rewards": False,
 }
-_SP_PARAMS: dict[str, Any] = {"players": 2, "variant": "first", "trading_discount": True, "rank_bonus": 0.0}
+_SP_PARAMS: dict[str, Any] = {
+    "players": 2,
+    "variant": "first",
+    "trading_discount": True,
+    "max_rounds": 0,
+    "rank_bonus": 0.0,
+    "terminal_rewards": False,
+}
+
+
+def _game_type(base: Any, terminal: bool) -> Any:
+    """``base``, or the same type with terminal rewards (what MCTS requires)."""
+    if not terminal:
+        return base
+    return pyspiel.GameType(
+        short_name=base.short_name,
+        long_name=base.long_name,
+        dynamics=base.dynamics,
+        chance_mode=base.chance_mode,
+        information=base.information,
+        utility=base.utility,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=base.max_num_players,
+        min_num_players=base.min_num_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=base.parameter_specification,
+    )
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -122,7 +153,7 @@ class Take6Game(pyspiel.Game):  # type: ignore[misc]
         rules = rules_for(str(p["variant"]), players, options)
         bound = T6.score_bounds[1] + abs(float(p["rank_bonus"]))
         super().__init__(
-            _T6_TYPE,
+            _game_type(_T6_TYPE, bool(p["terminal_rewards"])),
             pyspiel.GameInfo(
                 num_distinct_actions=take6_codec.WAIT,
                 max_chance_outcomes=max(take6_codec.MAX_CARD, players),
@@ -146,7 +177,35 @@ class Take6Game(pyspiel.Game):  # type: ignore[misc]
         )
 
 
-class Take6Config:
+class _Shared:
+    """An immutable value that clones of a state share (``copy.deepcopy`` returns it as is)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return self
+
+
+class _Held(_Shared):
+    """An engine state (an immutable value) held by an OpenSpiel state: clones share it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def _held(name: str, doc: str) -> Any:
+    """A property storing an engine state in a :class:`_Held` (so cloning a state does not copy it)."""
+
+    def get(self: Any) -> Any:
+        return getattr(self, name).value
+
+    def put(self: Any, value: Any) -> None:
+        setattr(self, name, _Held(value))
+
+    return property(get, put, doc=doc)
+
+
+class Take6Config(_Shared):
     """A game's parameters, resolved (states keep this, not the game object)."""
 
     def __init__(self, params: dict[str, Any]) -> None:
@@ -155,6 +214,7 @@ class Take6Config:
         self.rules = rules_for(str(params["variant"]), self.players, self.options)
         self.max_rounds = int(params["max_rounds"])
         self.rank_bonus = float(params["rank_bonus"])
+        self.terminal = bool(params["terminal_rewards"])
         self.codec = take6_codec.codec(self.rules)
 
 
@@ -178,12 +238,15 @@ def _t6_config(game: Any) -> Take6Config:
 class Take6State(pyspiel.State):  # type: ignore[misc]
     """A 6 nimmt! position: dealing (chance) or the engine's state."""
 
+    engine = _held("_engine", "The engine's state (None while a round is dealt).")
+    _base = _held("_base_held", "The engine state a new round's deal replaces (None: round 1).")
+
     def __init__(self, game: Take6Game, config: Take6Config) -> None:
         super().__init__(game)
         self._g = config
         n = config.players
-        self.engine: Any = None
-        self._base: Any = None  # the engine state a new round's deal replaces (None: round 1)
+        self.engine = None
+        self._base = None
         self._dealt: list[int] = []
         self._round = 1
         self._over = False
@@ -342,9 +405,13 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
         return self._over
 
     def rewards(self) -> list[float]:
+        if self._g.terminal:
+            return self._returns if self._over else [0.0] * self._g.players
         return self._rewards
 
     def returns(self) -> list[float]:
+        if self._g.terminal and not self._over:
+            return [0.0] * self._g.players
         return self._returns
 
     def __str__(self) -> str:
@@ -415,7 +482,7 @@ _SP_MAX_LENGTH = 20_000
 _SP_UTILITY = 1_000.0
 
 
-class PetersburgConfig:
+class PetersburgConfig(_Shared):
     """A game's parameters, resolved (states keep this, not the game object)."""
 
     def __init__(self, params: dict[str, Any]) -> None:
@@ -424,6 +491,8 @@ class PetersburgConfig:
             str(params["variant"]), {"trading_discount": bool(params["trading_discount"])}
         )
         self.rank_bonus = float(params["rank_bonus"])
+        self.max_rounds = int(params["max_rounds"])
+        self.terminal = bool(params["terminal_rewards"])
         self.codec = petersburg_codec.codec(rules, n)
         spec = SP_SETUPS[n]
         pattern = sorted(spec.markers)
@@ -452,7 +521,7 @@ class PetersburgGame(pyspiel.Game):  # type: ignore[misc]
         p = {**_SP_PARAMS, **(params or {})}
         config = PetersburgConfig(p)
         super().__init__(
-            _SP_TYPE,
+            _game_type(_SP_TYPE, bool(p["terminal_rewards"])),
             pyspiel.GameInfo(
                 num_distinct_actions=config.codec.num_actions,
                 max_chance_outcomes=max(config.rules.nkinds, len(config.markers)),
@@ -479,11 +548,13 @@ class PetersburgGame(pyspiel.Game):  # type: ignore[misc]
 class PetersburgState(pyspiel.State):  # type: ignore[misc]
     """A Saint Petersburg position: the engine's state, with chance drawing every card off a stack."""
 
+    engine = _held("_engine", "The engine's state (None before the markers are placed).")
+
     def __init__(self, game: PetersburgGame, config: PetersburgConfig) -> None:
         super().__init__(game)
         self._g = config
         n = config.players
-        self.engine: Any = None
+        self.engine = None
         self._draw: tuple[int, int, str] | None = None  # (stack, cards to draw, where they went)
         self._left: Counter[int] = Counter()  # the stack's cards not yet drawn
         self._outcomes: list[int] = []
@@ -574,9 +645,20 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
                 self._start_draw(
                     old, i, len(old) - len(new), "drawn" if isinstance(move, Observe) else "upper"
                 )
-        if SP.is_terminal(after):
+        stop = SP.is_terminal(after)
+        if not stop and config.max_rounds and after.round > config.max_rounds:
+            stop = True
+            self._draw = None  # the game stops before the next round's cards are drawn
+        if stop:
             self._over = True
-            bonus = rank_bonuses(SP.result(after), config.rank_bonus)
+            if SP.is_terminal(after):
+                result = SP.result(after)
+            else:  # stopped after max_rounds: ranked by VP, then roubles (SP-END-8)
+                key = [(after.vp[q], after.money[q]) for q in range(after.players)]
+                ranking = tuple(sorted(range(after.players), key=lambda q: (-key[q][0], -key[q][1], q)))
+                winners = tuple(q for q in ranking if key[q] == key[ranking[0]])
+                result = Result(scores=after.vp, winners=winners, ranking=ranking, tiebreak=after.money)
+            bonus = rank_bonuses(result, config.rank_bonus)
             self._rewards = [r + b for r, b in zip(self._rewards, bonus, strict=True)]
         self._returns = [a + b for a, b in zip(self._returns, self._rewards, strict=True)]
 
@@ -611,9 +693,13 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
         return self._over
 
     def rewards(self) -> list[float]:
+        if self._g.terminal:
+            return self._returns if self._over else [0.0] * self._g.players
         return self._rewards
 
     def returns(self) -> list[float]:
+        if self._g.terminal and not self._over:
+            return [0.0] * self._g.players
         return self._returns
 
     def __str__(self) -> str:
