@@ -33,7 +33,9 @@ def test_take6_random_sim_test_with_serialization(variant: str) -> None:
 )
 def test_take6_options_and_short_games(params: dict[str, object]) -> None:
     """Options, max_rounds and terminal rewards also pass the random simulation test."""
-    pyspiel.random_sim_test(pyspiel.load_game("python_take6", params), num_sims=1, serialize=True, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.load_game("python_take6", params), num_sims=1, serialize=True, verbose=False
+    )
 
 
 def test_take6_turn_based_conversion() -> None:
@@ -53,7 +55,9 @@ def test_petersburg_random_sim_test_with_serialization(variant: str, players: in
 def test_petersburg_options_and_short_games() -> None:
     """trading_discount, max_rounds and terminal rewards pass the random simulation test."""
     params = {"players": 3, "trading_discount": False, "max_rounds": 2, "terminal_rewards": True}
-    pyspiel.random_sim_test(pyspiel.load_game("python_petersburg", params), num_sims=2, serialize=True, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.load_game("python_petersburg", params), num_sims=2, serialize=True, verbose=False
+    )
 
 
 def test_game_types() -> None:
@@ -83,7 +87,9 @@ def test_take6_deal_is_chance_and_the_tensor_is_the_environment_vector() -> None
     assert chance == 44 and state.is_simultaneous_node()
     codec = take6_codec.codec(state.engine.rules)
     for p in range(4):
-        assert np.array_equal(np.asarray(state.observation_tensor(p), np.float32), codec.observe(state.engine, p))
+        assert np.array_equal(
+            np.asarray(state.observation_tensor(p), np.float32), codec.observe(state.engine, p)
+        )
         assert state.observation_string(p) in state.information_state_string(p)
     text = pyspiel.serialize_game_and_state(game, state)
     _, copy = pyspiel.deserialize_game_and_state(text)

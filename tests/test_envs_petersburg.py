@@ -49,7 +49,9 @@ def test_mask_and_observation_match_the_engine_at_every_step(variant: str, playe
             assert set(np.flatnonzero(codec.mask(state, p))) == set(indices)
             assert all(codec.decode(codec.encode(a), p) == a for a in legal)
             vector = codec.observe(state, p)
-            assert np.array_equal(vector, petersburg_codec.observation_from_dict(GAME.observation(state, p), state.rules))
+            assert np.array_equal(
+                vector, petersburg_codec.observation_from_dict(GAME.observation(state, p), state.rules)
+            )
             assert (vector >= low).all() and (vector <= high).all()
         if GAME.is_terminal(state):
             break

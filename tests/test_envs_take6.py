@@ -90,7 +90,9 @@ def test_parallel_environment_is_reproducible() -> None:
     """Two Parallel environments with one seed and one masked policy give the same rewards step by step.
 
     (PettingZoo's parallel_seed_test samples actions without the mask, which these games reject.)"""
-    assert _play_parallel(take6_v0.parallel_env(players=4), 3) == _play_parallel(take6_v0.parallel_env(players=4), 3)
+    assert _play_parallel(take6_v0.parallel_env(players=4), 3) == _play_parallel(
+        take6_v0.parallel_env(players=4), 3
+    )
 
 
 def test_parallel_selection_is_simultaneous_and_others_wait() -> None:
@@ -131,7 +133,7 @@ def test_aec_hides_a_selection_from_the_agents_after_it() -> None:
         assert env.agent_selection == "player_1"
         views.append(env.observe("player_1")["observation"])
     assert np.array_equal(views[0], views[1])
-    layout = take6_codec.layout_for(env.adapter.rules)
+    layout = take6_codec.layout_for(env.state.rules)
     assert views[0][layout.offset("selected")] == 1
 
 

@@ -39,7 +39,9 @@ class IllegalEnvAction(ValueError):
 class Adapter(Protocol):
     """What a game supplies to the environments."""
 
-    game: Game
+    @property
+    def game(self) -> Game: ...
+
     players: int
     num_actions: int
     obs_size: int
@@ -121,7 +123,7 @@ def observation_space(adapter: Adapter) -> Any:
 class TurnEnv(AECEnv):  # type: ignore[misc]
     """The AEC environment of a game (made by ``take6_v0.env`` / ``petersburg_v0.env``)."""
 
-    metadata: dict[str, Any] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's attribute; each instance gets its copy)
         "render_modes": ["human", "ansi"],
         "name": "arbiter",
         "is_parallelizable": False,
@@ -154,7 +156,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seeds = Seeds()
         self.state: Any = None
-        self._infos = {a: {} for a in self.possible_agents}
+        self._infos: dict[str, dict[str, Any]] = {a: {} for a in self.possible_agents}
 
     def __str__(self) -> str:
         return str(self.metadata["name"])
@@ -166,7 +168,8 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new game (``options`` is accepted and unused: the configuration is fixed at construction)."""
+        """Deal a new game (``options`` is accepted and unused: the configuration is fixed at
+        construction)."""
         self.game_seed = self._seeds.take(seed)
         self.state = self.adapter.new_state(self.game_seed)
         self.agents = self.possible_agents[:]

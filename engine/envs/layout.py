@@ -77,7 +77,8 @@ class Layout:
         lines = ["| field | offset | size | range | meaning |", "|---|---:|---:|---|---|"]
         for s in self.slots:
             lines.append(
-                f"| `{s.name}` | {self._offsets[s.name]} | {s.size} | {_num(s.low)}..{_num(s.high)} | {s.doc} |"
+                f"| `{s.name}` | {self._offsets[s.name]} | {s.size} | {_num(s.low)}..{_num(s.high)} "
+                f"| {s.doc} |"
             )
         return "\n".join(lines)
 

@@ -57,7 +57,9 @@ def win_shares(returns: Sequence[float]) -> list[float]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the demonstration and print the win rates."""
-    parser = argparse.ArgumentParser(prog="python -m engine.envs.openspiel_demo", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.envs.openspiel_demo", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--games", type=int, default=10, help="games per game (default 10)")
     parser.add_argument("--simulations", type=int, default=40, help="MCTS simulations per move (default 40)")
     parser.add_argument("--seed", type=int, default=0)
@@ -70,8 +72,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             game = pyspiel.convert_to_turn_based(game)
         n = game.num_players()
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(args.seed))
-        bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=args.simulations, evaluator=evaluator, solve=False,
-                           random_state=np.random.RandomState(args.seed))
+        bot = mcts.MCTSBot(
+            game,
+            uct_c=2.0,
+            max_simulations=args.simulations,
+            evaluator=evaluator,
+            solve=False,
+            random_state=np.random.RandomState(args.seed),
+        )
         rng = random.Random(args.seed)
         wins = [0.0] * n
         totals = [0.0] * n
@@ -82,8 +90,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{name} {params}: MCTS ({args.simulations} simulations) vs random, {args.games} games")
         print(f"  MCTS seat 0: win rate {wins[0] / args.games:.2f}, mean return {totals[0] / args.games:.1f}")
         others = sum(wins[1:]) / (args.games * (n - 1))
-        print(f"  random seats: win rate {others:.2f}, mean return {sum(totals[1:]) / (args.games * (n - 1)):.1f}"
-              f" (an even share would be {1 / n:.2f})")
+        mean = sum(totals[1:]) / (args.games * (n - 1))
+        print(
+            f"  random seats: win rate {others:.2f}, mean return {mean:.1f}"
+            f" (an even share would be {1 / n:.2f})"
+        )
     return 0
 
 

@@ -12,9 +12,10 @@ Importing this module registers them (``pyspiel.register_game``); then ``pyspiel
 **6 nimmt!** (``python_take6``; parameters ``players`` 2..10, ``variant``, ``options`` as
 ``"name:value/..."``, ``max_rounds`` (0: play to the game's end; else the game stops after that many
 rounds, for short experiments), ``rank_bonus``; both games take ``terminal_rewards``: true gives the
-whole return at the end only, the reward model MCTS requires).  The dynamics are *simultaneous*: in a selection every
-player selects at once (one joint action, ``apply_actions``), which is the rule (T6-SELECT-2); a row choice,
-a logic draft pick and a kids flip are sequential nodes of the one player to act.  Chance is explicit: each
+whole return at the end only, the reward model MCTS requires).  The dynamics are *simultaneous*: in a
+selection every player selects at once (one joint action, ``apply_actions``), which is the rule
+(T6-SELECT-2); a row choice, a logic draft pick and a kids flip are sequential nodes of the one player to
+act.  Chance is explicit: each
 round's deal is one chance node per card (hands in seat order, then the row starters; kids: each pile top
 card first), uniform over the cards not yet dealt; in logic the start player of the draft is the chance
 node.  ``pyspiel.convert_to_turn_based`` gives the turn-based form that sequential algorithms (MCTS) need.
@@ -50,7 +51,7 @@ from engine.envs import petersburg_codec, take6_codec
 from engine.envs.aec import rank_bonuses
 from engine.game import Result
 from engine.petersburg import GAME as SP
-from engine.petersburg import Buy, Observe, Play, Setup, Take
+from engine.petersburg import Observe, Play, Setup, Take
 from engine.petersburg import ruleset as sp_ruleset
 from engine.petersburg.catalog import SETUPS as SP_SETUPS
 from engine.petersburg.catalog import STACKS
@@ -150,7 +151,7 @@ class Take6Game(pyspiel.Game):  # type: ignore[misc]
         p = {**_T6_PARAMS, **(params or {})}
         players = int(p["players"])
         options = parse_options(str(p["options"]))
-        rules = rules_for(str(p["variant"]), players, options)
+        rules_for(str(p["variant"]), players, options)  # a bad variant, count or option fails here
         bound = T6.score_bounds[1] + abs(float(p["rank_bonus"]))
         super().__init__(
             _game_type(_T6_TYPE, bool(p["terminal_rewards"])),
@@ -218,7 +219,7 @@ class Take6Config(_Shared):
         self.codec = take6_codec.codec(self.rules)
 
 
-_CONFIGS: dict[tuple[tuple[str, Any], ...], Any] = {}
+_CONFIGS: dict[tuple[Any, ...], Any] = {}
 
 
 def _config(game: Any, kind: type, defaults: dict[str, Any]) -> Any:
@@ -297,6 +298,7 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
             return
         p = self.current_player()
         move = take6_codec.decode(int(action), p)
+        assert move is not None  # WAIT is not an OpenSpiel action
         if isinstance(move, Flip):
             self.played[p].add(self._top_of(p))
         self._advance(T6.apply(self.engine, move))
@@ -377,7 +379,6 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
     def observation_text(self, player: int) -> str:
         """What ``player`` sees now, as one line."""
         if self._dealing():
-            g = self._g
             mine = self._my_dealt(player)
             return f"round {self._round} deal: {len(self._dealt)}/{self._deal_size()} dealt, mine {mine}"
         o = T6.observation(self.engine, player)
@@ -433,7 +434,7 @@ class Take6Observer:
         size = game.codec.layout.size
         d = game.rules.deck[-1]
         extra = game.players * d if self.recall else 0
-        self.tensor = np.zeros(size + extra, np.float32)
+        self.tensor: Any = np.zeros(size + extra, np.float32)
         self.dict = {"observation": self.tensor[:size]}
         if self.recall:
             self.dict["played"] = self.tensor[size:].reshape(game.players, d)
@@ -460,7 +461,7 @@ class Take6Observer:
 pyspiel.register_game(_T6_TYPE, Take6Game)
 
 
-# ============================================================================================ Saint Petersburg
+# ========================================================================================= Saint Petersburg
 
 _SP_TYPE = pyspiel.GameType(
     short_name="python_petersburg",
@@ -675,7 +676,8 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
             return f"drawing {count} from the {STACKS[index]} stack"
         o = SP.observation(self.engine, player)
         return (
-            f"p{player} r{o['round']} {o['phase']} to_act {o['to_act']} upper {o['upper']} lower {o['lower']} "
+            f"p{player} r{o['round']} {o['phase']} to_act {o['to_act']} "
+            f"upper {o['upper']} lower {o['lower']} "
             f"hand {o['hand']} money {o['money']} vp {o['vp']} hands {o['hand_sizes']} areas {o['areas']} "
             f"turned {o['turned']} drawn {o['drawn']} pub {o['pub_queue']} passes {o['passes']}"
             + (" last round" if o["last_round"] else "")
@@ -723,7 +725,7 @@ class PetersburgObserver:
         self.recall = bool(iig_obs_type.perfect_recall)
         size = config.codec.layout.size
         k = config.rules.nkinds
-        self.tensor = np.zeros(size + (config.players * k if self.recall else 0), np.float32)
+        self.tensor: Any = np.zeros(size + (config.players * k if self.recall else 0), np.float32)
         self.dict = {"observation": self.tensor[:size]}
         if self.recall:
             self.dict["known_hands"] = self.tensor[size:].reshape(config.players, k)

@@ -6,18 +6,18 @@ card ``k`` and each card ``t`` it may displace (the catalog's pairing tables); t
 kind, targets ascending, P = 214 in both editions (:meth:`PetersburgCodec.pairs`).  Sources are 0 upper
 row, 1 lower row, 2 the Observatory's drawn card.
 
-================================  ==================================  =========================================
-index                             action                              meaning
-================================  ==================================  =========================================
-``0``                             ``Pass(p)``                         pass (SP-TURN-3)
-``1 + s``                         ``Observe(p, stack s)``             turn an Observatory, draw from stack s
-                                                                      (worker, building, aristocrat, trading)
-``5 + k``                         ``Discard(p, k)``                   discard the drawn card k (SP-OBS-4)
-``5 + K + src*K + k``             ``Take(p, k, src)``                 take k into the hand (SP-HAND-1)
-``5 + 4K + src*P + pair``         ``Buy(p, k, src, t)``               buy k, displacing t if any (SP-BUY-1)
-``5 + 4K + 3P + pair``            ``Play(p, k, t)``                   play k from the hand (SP-HAND-4)
-``5 + 4K + 4P + v``               ``PubBuy(p, v)``                    buy v VP at the Pub, 0..V (SP-PUB-1)
-================================  ==================================  =========================================
+=========================  ======================  ==============================================
+index                      action                  meaning
+=========================  ======================  ==============================================
+``0``                      ``Pass(p)``             pass (SP-TURN-3)
+``1 + s``                  ``Observe(p, s)``       turn an Observatory, draw from stack s (worker,
+                                                   building, aristocrat, trading)
+``5 + k``                  ``Discard(p, k)``       discard the drawn card k (SP-OBS-4)
+``5 + K + src*K + k``      ``Take(p, k, src)``     take k into the hand (SP-HAND-1)
+``5 + 4K + src*P + pair``  ``Buy(p, k, src, t)``   buy k, displacing t if any (SP-BUY-1)
+``5 + 4K + 3P + pair``     ``Play(p, k, t)``       play k from the hand (SP-HAND-4)
+``5 + 4K + 4P + v``        ``PubBuy(p, v)``        buy v VP at the Pub, 0..V (SP-PUB-1)
+=========================  ======================  ==============================================
 
 With K = 49, P = 214 and V = 10 (two Pubs of at most 5 VP each): 1068 actions.
 
@@ -36,16 +36,16 @@ order of cards within a row has no effect in the rules and is not encoded.  Per-
 by seat.  The table for 4 players (``python -m engine.envs.petersburg_codec [n]`` prints any other)::
 
     | field | offset | size | range | meaning |
-    | `hand` | 0 | 49 | 0..4 | my hand: count per kind |
+    | `hand` | 0 | 49 | 0..6 | my hand: count per kind |
     | `money` | 49 | 1 | 0..100000 | my roubles |
     | `drawn` | 50 | 49 | 0..1 | one-hot: the card my Observatory drew, awaiting my decision |
     | `drawn_hidden` | 99 | 1 | 0..1 | 1 if another seat holds a drawn card (which stays hidden) |
     | `upper` | 100 | 49 | 0..8 | upper row: count per kind |
     | `lower` | 149 | 49 | 0..8 | lower row: count per kind |
-    | `discard` | 198 | 49 | 0..4 | discard pile: count per kind |
+    | `discard` | 198 | 49 | 0..6 | discard pile: count per kind |
     | `stack_sizes` | 247 | 4 | 0..116 | cards left in the worker, building, aristocrat and trading stacks |
-    | `areas` | 251 | 196 | 0..4 | n x K: seat q's area, count of kind k at q*K+k |
-    | `turned` | 447 | 196 | 0..4 | n x K: Observatories seat q turned this round |
+    | `areas` | 251 | 196 | 0..6 | n x K: seat q's area, count of kind k at q*K+k |
+    | `turned` | 447 | 196 | 0..6 | n x K: Observatories seat q turned this round |
     | `vp` | 643 | 4 | -10000..100000 | each seat's victory points |
     | `hand_sizes` | 647 | 4 | 0..10 | cards in each seat's hand |
     | `final_money` | 651 | 4 | 0..100000 | each seat's roubles, shown once the game is over (else 0) |
@@ -201,7 +201,7 @@ class PetersburgCodec:
                 return self.play0 + pair
             return self.buy0 + _SRC[action.source] * len(self.pair_list) + pair
         if t is PubBuy:
-            return self.pub0 + action.vp
+            return self.pub0 + int(action.vp)
         raise TypeError(f"not a Saint Petersburg action: {action!r}")
 
     def decode(self, index: int, player: int) -> Any:
@@ -245,7 +245,8 @@ class PetersburgCodec:
             hit = ids.get(id(a))
             if hit is None or hit[0] is not a:  # the engine interns its actions: one encoding per object
                 hit = ids[id(a)] = (a, self.encode(a))
-            out.append(hit[1])
+            index: int = hit[1]
+            out.append(index)
         return out
 
     def mask(self, state: State, player: int) -> Any:
@@ -253,7 +254,7 @@ class PetersburgCodec:
         indices = self.legal_indices(state, player)
         if not indices:
             return self._no_mask
-        mask = np.zeros(self.num_actions, np.int8)
+        mask: Any = np.zeros(self.num_actions, np.int8)
         mask[indices] = 1
         return _frozen(mask)
 
@@ -262,7 +263,7 @@ class PetersburgCodec:
         o = self.o
         k = self.kinds
         n = self.players
-        out = np.zeros(self.layout.size, np.float32)
+        out: Any = np.zeros(self.layout.size, np.float32)
         for base, cards in (
             (o["hand"], state.hands[player]),
             (o["upper"], state.upper),
@@ -324,7 +325,7 @@ def observation_from_dict(obs: dict[str, Any], rules: Ruleset) -> Any:
     o = layout.offset
     k = rules.nkinds
     kind = rules.kind
-    out = np.zeros(layout.size, np.float32)
+    out: Any = np.zeros(layout.size, np.float32)
     for field in ("hand", "upper", "lower", "discard"):
         for name in obs[field]:
             out[o(field) + kind[name]] += 1

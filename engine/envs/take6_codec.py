@@ -40,7 +40,7 @@ the standard game with 4 players (``python -m engine.envs.take6_codec`` prints a
     | `pending` | 232 | 4 | 0..104 | seat q's revealed card awaiting placement (0: none) |
     | `piles` | 236 | 416 | 0..1 | n x D: 1 at q*D+c-1 if seat q took card c this round |
     | `penalties` | 652 | 4 | 0..236 | bullheads each seat took in the whole game |
-    | `hand_sizes` | 656 | 4 | 0..10 | cards in each seat's hand (kids: in its pile), hidden selection excluded |
+    | `hand_sizes` | 656 | 4 | 0..10 | cards in each seat's hand (kids: pile), a hidden selection excluded |
     | `selected` | 660 | 4 | 0..1 | 1 if the seat has selected this turn (which card stays hidden) |
     | `to_act` | 664 | 4 | 0..1 | 1 if the seat must act now |
     | `seat` | 668 | 4 | 0..1 | one-hot: my seat |
@@ -93,7 +93,7 @@ def _max_rows() -> int:
         for n in range(GAME.min_players, GAME.max_players + 1):
             try:
                 rows.append(rules_for(variant, n).rows)
-            except Exception:  # noqa: BLE001 (a player count the variant does not allow)
+            except Exception:
                 continue
     return max(rows)
 
@@ -156,7 +156,7 @@ def layout_for(rules: Rules) -> Layout:
             n,
             0,
             rules.hand_size,
-            "cards in each seat's hand (kids: in its pile), hidden selection excluded",
+            "cards in each seat's hand (kids: pile), a hidden selection excluded",
         ),
         Slot("selected", n, 0, 1, "1 if the seat has selected this turn (which card stays hidden)"),
         Slot("to_act", n, 0, 1, "1 if the seat must act now"),
@@ -257,7 +257,7 @@ class Take6Codec:
 
     def _scores(self, state: State) -> Any:
         """The slowest-changing fields (piles, penalties, the stock's size): a new round or a row taken."""
-        out = np.zeros(self.layout.size, np.float32)
+        out: Any = np.zeros(self.layout.size, np.float32)
         d = self.deck_high
         at = self.o_piles - 1
         taken: list[int] = []
@@ -354,7 +354,7 @@ class Take6Observer:
 
 
 def _mask_of(indices: list[int]) -> Any:
-    mask = np.zeros(NUM_ACTIONS, np.int8)
+    mask: Any = np.zeros(NUM_ACTIONS, np.int8)
     mask[indices] = 1
     return mask
 
@@ -376,7 +376,7 @@ def observation_from_dict(obs: dict[str, Any], rules: Rules) -> Any:
     The reference the fast :meth:`Take6Codec.observe` is checked against.
     """
     layout = layout_for(rules)
-    out = np.zeros(layout.size, np.float32)
+    out: Any = np.zeros(layout.size, np.float32)
     o = layout.offset
     d, c = rules.deck[-1], rules.capacity
     for card in obs["hand"] or ():

@@ -22,7 +22,7 @@ step where only one seat acts (a row choice, a logic draft pick, a kids flip) th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -32,9 +32,12 @@ from engine.envs import take6_codec
 from engine.envs.aec import IllegalEnvAction, Seeds, TurnEnv, agent_names, observation_space, rank_bonuses
 from engine.take6 import GAME, State, rules_for
 
-__all__ = ["Take6Adapter", "Take6ParallelEnv", "env", "parallel_env", "raw_env"]
+__all__ = ["NUM_ACTIONS", "WAIT", "Take6Adapter", "Take6ParallelEnv", "env", "parallel_env", "raw_env"]
 
 NAME = "take6_v0"
+NUM_ACTIONS = take6_codec.NUM_ACTIONS
+"""The size of the discrete action space (see :mod:`engine.envs.take6_codec`)."""
+WAIT = take6_codec.WAIT
 
 
 class Take6Adapter:
@@ -99,7 +102,7 @@ env = raw_env
 class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
     """6 nimmt! with the selection simultaneous: one step per selection turn, row choice or pick."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": NAME}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": NAME}
 
     def __init__(
         self,
@@ -174,7 +177,9 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
             if not 0 <= index < len(mask) or not mask[index]:
                 legal = [int(i) for i in np.flatnonzero(mask)]
                 raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
-            moves.append(adapter.decode(index, p))
+            move = adapter.decode(index, p)
+            assert move is not None  # WAIT is masked out for an acting seat
+            moves.append(move)
         for move in moves:  # the selections of one turn are independent: none changes another's options
             state = GAME.apply_unchecked(state, move)
         self.state = state
