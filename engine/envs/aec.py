@@ -155,6 +155,12 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         act_space = spaces.Discrete(adapter.num_actions)
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seeds = Seeds()
+        self._observe = adapter.observe
+        self._decode = adapter.decode
+        self._apply = adapter.game.apply_unchecked
+        self._to_act = adapter.game.to_act
+        self._gains = adapter.gains
+        self._limit = None if max_cycles is None else max_cycles * adapter.players
         self.state: Any = None
         self._infos: dict[str, dict[str, Any]] = {a: {} for a in self.possible_agents}
 
@@ -179,6 +185,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: self._infos[a] for a in self.agents}
         self.steps = 0
+        self._done = False
         self._dirty = False
         self._mask_key: tuple[Any, int] | None = None
         self._mask: Any = None
@@ -198,11 +205,11 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Any:
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent`` now."""
         p = self._seat[agent]
-        return {"observation": self.adapter.observe(self.state, p), "action_mask": self._mask_of(p)}
+        return {"observation": self._observe(self.state, p), "action_mask": self._mask_of(p)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._done:
             self._was_dead_step(action)
             return
         p = self._seat[agent]
@@ -214,9 +221,8 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         if not 0 <= index < len(mask) or not mask[index]:
             legal = [int(i) for i in np.flatnonzero(mask)]
             raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
-        adapter = self.adapter
         before = self.state
-        after = adapter.game.apply_unchecked(before, adapter.decode(index, p))
+        after = self._apply(before, self._decode(index, p))
         self.state = after
         self._cumulative_rewards[agent] = 0.0
         rewards = self.rewards
@@ -224,16 +230,18 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
             for a in rewards:
                 rewards[a] = 0.0
             self._dirty = False
-        gains = adapter.gains(before, after)
-        acting = adapter.game.to_act(after)
+        gains = self._gains(before, after)
+        acting = self._to_act(after)
         if not acting:
-            bonus = rank_bonuses(adapter.game.result(after), self.rank_bonus)
+            bonus = rank_bonuses(self.adapter.game.result(after), self.rank_bonus)
             gains = tuple(g + b for g, b in zip(gains or (0.0,) * len(bonus), bonus, strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
+            self._done = True
         else:
             self.steps += 1
-            if self.max_cycles is not None and self.steps >= self.max_cycles * len(self.possible_agents):
+            if self._limit is not None and self.steps >= self._limit:
                 self.truncations = dict.fromkeys(self.agents, True)
+                self._done = True
         if gains is not None:
             cumulative = self._cumulative_rewards
             for a, g in zip(self.possible_agents, gains, strict=True):

@@ -214,14 +214,14 @@ class Take6Codec:
         if not self.o_hs + n == self.o_selected == self.o_act - n == self.o_seat - 2 * n:
             raise AssertionError("hand_sizes, selected, to_act and seat must be consecutive")
         self.s_per_seat = slice(self.o_hs, self.o_hs + 4 * n)
+        self._acting: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._seat_onehot = tuple(tuple(int(q == p) for q in range(n)) for p in range(n))
         self._no_mask = _frozen(np.zeros(NUM_ACTIONS, np.int8))
         self._wait_mask = _frozen(_mask_of([WAIT]))
         self.scores_key = attrgetter("piles", "penalties")
         """The state's fields :meth:`_scores` reads."""
-        fields = ("rows", "pending", "phase", "round", "piles", "penalties") + (
-            ("stock",) if self.draft else ()
-        )
+        # piles and penalties change only when a row is taken (the rows change) or a round is dealt
+        fields = ("rows", "pending", "phase", "round") + (("stock",) if self.draft else ())
         self.public_key = attrgetter(*fields)
         """The state's fields :meth:`_public` reads (the logic pool included)."""
 
@@ -245,14 +245,11 @@ class Take6Codec:
         if mine:
             out[self.o_sel + mine - 1] = 1.0
         # hand_sizes, selected, to_act and seat lie side by side: one write
-        per_seat = [len(h) for h in hands]
-        per_seat += [c != 0 for c in selected]
-        acting = [0] * self.players
-        for q in state.to_act:
-            acting[q] = 1
-        per_seat += acting
-        per_seat += self._seat_onehot[player]
-        out[self.s_per_seat] = per_seat
+        to_act = state.to_act
+        acting = self._acting.get(to_act)
+        if acting is None:  # a few dozen distinct tuples: every seat, the seats still to select, one seat
+            acting = self._acting[to_act] = tuple(int(q in to_act) for q in range(self.players))
+        out[self.s_per_seat] = [*map(len, hands), *map(bool, selected), *acting, *self._seat_onehot[player]]
         return out
 
     def _scores(self, state: State) -> Any:
@@ -311,9 +308,7 @@ class Take6Codec:
         else:
             for a in legal:
                 flags[encode(a)] = 1
-        mask = np.frombuffer(flags, np.int8)
-        mask.flags.writeable = False
-        return mask
+        return np.frombuffer(bytes(flags), np.int8)  # read-only, as a buffer of bytes is
 
     def wait_mask(self) -> Any:
         """The mask of an agent with nothing to do in a Parallel step: only :data:`WAIT`."""
