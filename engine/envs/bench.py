@@ -25,7 +25,12 @@ __all__ = ["main", "run_aec", "run_engine", "run_parallel"]
 
 
 def run_engine(game: Game, new_state: Callable[[int], Any], steps: int, seed: int = 0) -> int:
-    """Random legal actions on the bare engine for ``steps`` actions (new games as needed)."""
+    """Random legal actions on the bare engine for ``steps`` actions (new games as needed).
+
+    >>> from engine.take6 import GAME
+    >>> run_engine(GAME, lambda seed: GAME.new_game(2, seed=seed), 300)
+    300
+    """
     rng = random.Random(seed)
     pick = rng.random
     legal = game.legal_actions
