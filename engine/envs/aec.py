@@ -21,6 +21,7 @@ Seeds: ``reset(seed=s)`` deals engine game ``s``; a later ``reset()`` without a 
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import Any, Protocol
 
 import numpy as np
@@ -29,7 +30,7 @@ from pettingzoo import AECEnv
 
 from engine.game import Game, Result
 
-__all__ = ["Adapter", "IllegalEnvAction", "TurnEnv", "agent_names", "rank_bonuses"]
+__all__ = ["Adapter", "EngineAdapter", "IllegalEnvAction", "TurnEnv", "agent_names", "rank_bonuses"]
 
 
 class IllegalEnvAction(ValueError):
@@ -59,6 +60,45 @@ class Adapter(Protocol):
     def gains(self, before: Any, after: Any) -> tuple[float, ...] | None:
         """Each seat's reward for the step ``before -> after``; ``None`` when all are 0."""
         ...
+
+
+class EngineAdapter:
+    """The shared part of the games' adapters: the configuration, the seeded deal and per-step gains.
+
+    A subclass sets ``game``, ``num_actions`` and, in its ``__init__``, ``codec`` (with a ``layout``),
+    ``observe``, ``mask`` and ``decode``; ``score`` reads each seat's running score from a state and
+    ``sign`` says whether it counts for (+1) or against (-1) the seat.
+    """
+
+    game: Any
+    num_actions: int
+    players: int
+    variant: str
+    options: dict[str, Any]
+
+    def __init__(
+        self, players: int, variant: str, options: dict[str, Any], *, layout: Any, score: str, sign: int
+    ) -> None:
+        self.players = players
+        self.variant = variant
+        self.options = options
+        self.obs_size = layout.size
+        self.obs_low, self.obs_high = layout.bounds()
+        self.score = attrgetter(score)
+        self.sign = sign
+
+    def new_state(self, seed: int) -> Any:
+        """Game ``seed`` of this configuration."""
+        return self.game.new_game(self.players, seed=seed, variant=self.variant, options=self.options)
+
+    def gains(self, before: Any, after: Any) -> tuple[float, ...] | None:
+        """Each seat's change of score in the step ``before -> after`` times ``sign``; ``None`` if none."""
+        sb = self.score(before)
+        sa = self.score(after)
+        if sa is sb or sa == sb:
+            return None
+        sign = self.sign
+        return tuple(float(sign * (a - b)) for a, b in zip(sa, sb, strict=True))
 
 
 def agent_names(players: int) -> list[str]:

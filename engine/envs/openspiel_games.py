@@ -78,25 +78,63 @@ _SP_PARAMS: dict[str, Any] = {
 }
 
 
-def _game_type(base: Any, terminal: bool) -> Any:
-    """``base``, or the same type with terminal rewards (what MCTS requires)."""
-    if not terminal:
-        return base
+def _game_type(
+    name: str, title: str, dynamics: Any, players: tuple[int, int], params: Any, *, terminal: bool = False
+) -> Any:
+    """A game type of both games: explicit chance, imperfect information, general sum, every view; per-step
+    rewards, or terminal rewards only (what MCTS requires)."""
+    rewards = pyspiel.GameType.RewardModel
     return pyspiel.GameType(
-        short_name=base.short_name,
-        long_name=base.long_name,
-        dynamics=base.dynamics,
-        chance_mode=base.chance_mode,
-        information=base.information,
-        utility=base.utility,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=base.max_num_players,
-        min_num_players=base.min_num_players,
+        short_name=name,
+        long_name=title,
+        dynamics=dynamics,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=rewards.TERMINAL if terminal else rewards.REWARDS,
+        min_num_players=players[0],
+        max_num_players=players[1],
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=base.parameter_specification,
+        parameter_specification=params,
+    )
+
+
+def _typed(base: Any, terminal: bool) -> Any:
+    """``base``, or the same type with terminal rewards."""
+    if not terminal:
+        return base
+    players = (base.min_num_players, base.max_num_players)
+    return _game_type(
+        base.short_name, base.long_name, base.dynamics, players, base.parameter_specification, terminal=True
+    )
+
+
+def _rewards(state: Any) -> list[float]:
+    """The rewards of the last decision (with terminal rewards: the returns at the end, else 0)."""
+    if state._g.terminal:
+        return state._returns if state._over else [0.0] * state._g.players
+    return state._rewards  # type: ignore[no-any-return]
+
+
+def _returns(state: Any) -> list[float]:
+    """The returns so far (with terminal rewards: 0 until the end)."""
+    if state._g.terminal and not state._over:
+        return [0.0] * state._g.players
+    return state._returns  # type: ignore[no-any-return]
+
+
+def _info(actions: int, chance: int, players: int, bound: float, length: int) -> Any:
+    return pyspiel.GameInfo(
+        num_distinct_actions=actions,
+        max_chance_outcomes=chance,
+        num_players=players,
+        min_utility=-bound,
+        max_utility=bound,
+        utility_sum=None,
+        max_game_length=length,
     )
 
 
@@ -126,21 +164,12 @@ def _result_of(scores: tuple[int, ...], higher_wins: bool) -> Result:
 
 # ============================================================================================ 6 nimmt!
 
-_T6_TYPE = pyspiel.GameType(
-    short_name="python_take6",
-    long_name="6 nimmt! (arbiter reference engine)",
-    dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.REWARDS,
-    max_num_players=T6.max_players,
-    min_num_players=T6.min_players,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_T6_PARAMS,
+_T6_TYPE = _game_type(
+    "python_take6",
+    "6 nimmt! (arbiter reference engine)",
+    pyspiel.GameType.Dynamics.SIMULTANEOUS,
+    (T6.min_players, T6.max_players),
+    _T6_PARAMS,
 )
 
 
@@ -154,16 +183,8 @@ class Take6Game(pyspiel.Game):  # type: ignore[misc]
         rules_for(str(p["variant"]), players, options)  # a bad variant, count or option fails here
         bound = T6.score_bounds[1] + abs(float(p["rank_bonus"]))
         super().__init__(
-            _game_type(_T6_TYPE, bool(p["terminal_rewards"])),
-            pyspiel.GameInfo(
-                num_distinct_actions=take6_codec.WAIT,
-                max_chance_outcomes=max(take6_codec.MAX_CARD, players),
-                num_players=players,
-                min_utility=-bound,
-                max_utility=bound,
-                utility_sum=None,
-                max_game_length=T6.max_game_length,
-            ),
+            _typed(_T6_TYPE, bool(p["terminal_rewards"])),
+            _info(take6_codec.WAIT, max(take6_codec.MAX_CARD, players), players, bound, T6.max_game_length),
             p,
         )
 
@@ -406,14 +427,10 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
         return self._over
 
     def rewards(self) -> list[float]:
-        if self._g.terminal:
-            return self._returns if self._over else [0.0] * self._g.players
-        return self._rewards
+        return _rewards(self)
 
     def returns(self) -> list[float]:
-        if self._g.terminal and not self._over:
-            return [0.0] * self._g.players
-        return self._returns
+        return _returns(self)
 
     def __str__(self) -> str:
         if self._dealing():
@@ -463,21 +480,12 @@ pyspiel.register_game(_T6_TYPE, Take6Game)
 
 # ========================================================================================= Saint Petersburg
 
-_SP_TYPE = pyspiel.GameType(
-    short_name="python_petersburg",
-    long_name="Saint Petersburg (arbiter reference engine)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.REWARDS,
-    max_num_players=SP.max_players,
-    min_num_players=SP.min_players,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_SP_PARAMS,
+_SP_TYPE = _game_type(
+    "python_petersburg",
+    "Saint Petersburg (arbiter reference engine)",
+    pyspiel.GameType.Dynamics.SEQUENTIAL,
+    (SP.min_players, SP.max_players),
+    _SP_PARAMS,
 )
 _SP_MAX_LENGTH = 20_000
 _SP_UTILITY = 1_000.0
@@ -522,15 +530,13 @@ class PetersburgGame(pyspiel.Game):  # type: ignore[misc]
         p = {**_SP_PARAMS, **(params or {})}
         config = PetersburgConfig(p)
         super().__init__(
-            _game_type(_SP_TYPE, bool(p["terminal_rewards"])),
-            pyspiel.GameInfo(
-                num_distinct_actions=config.codec.num_actions,
-                max_chance_outcomes=max(config.rules.nkinds, len(config.markers)),
-                num_players=config.players,
-                min_utility=-_SP_UTILITY,
-                max_utility=_SP_UTILITY,
-                utility_sum=None,
-                max_game_length=_SP_MAX_LENGTH,
+            _typed(_SP_TYPE, bool(p["terminal_rewards"])),
+            _info(
+                config.codec.num_actions,
+                max(config.rules.nkinds, len(config.markers)),
+                config.players,
+                _SP_UTILITY,
+                _SP_MAX_LENGTH,
             ),
             p,
         )
@@ -695,14 +701,10 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
         return self._over
 
     def rewards(self) -> list[float]:
-        if self._g.terminal:
-            return self._returns if self._over else [0.0] * self._g.players
-        return self._rewards
+        return _rewards(self)
 
     def returns(self) -> list[float]:
-        if self._g.terminal and not self._over:
-            return [0.0] * self._g.players
-        return self._returns
+        return _returns(self)
 
     def __str__(self) -> str:
         if self.engine is None:

@@ -18,16 +18,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.envs import petersburg_codec
-from engine.envs.aec import TurnEnv
-from engine.petersburg import GAME, State, ruleset
+from engine.envs.aec import EngineAdapter, TurnEnv
+from engine.petersburg import GAME, ruleset
 
 __all__ = ["PetersburgAdapter", "env", "raw_env"]
 
 NAME = "petersburg_v0"
 
 
-class PetersburgAdapter:
-    """One configuration of Saint Petersburg (edition, players, options) for the environments."""
+class PetersburgAdapter(EngineAdapter):
+    """One configuration of Saint Petersburg (edition, players, options) for the environments.  Its gains
+    are the VP each seat gained in a step (scorings, Pub purchases, the final scoring)."""
 
     game = GAME
 
@@ -39,28 +40,12 @@ class PetersburgAdapter:
         if not GAME.min_players <= players <= GAME.max_players:
             raise ValueError(f"Saint Petersburg is for {GAME.min_players} to {GAME.max_players} players")
         self.rules = rules = ruleset(variant, options)
-        self.players = players
-        self.variant = rules.variant
-        self.options = dict(rules.options)
         self.codec = codec = petersburg_codec.codec(rules, players)
+        super().__init__(players, rules.variant, dict(rules.options), layout=codec.layout, score="vp", sign=1)
         self.num_actions = codec.num_actions
-        self.obs_size = codec.layout.size
-        self.obs_low, self.obs_high = codec.layout.bounds()
         self.observe = codec.observe
         self.mask = codec.mask
         self.decode = codec.decode
-
-    def new_state(self, seed: int) -> State:
-        """Game ``seed`` of this configuration."""
-        return GAME.new_game(self.players, seed=seed, variant=self.variant, options=self.options)
-
-    def gains(self, before: State, after: State) -> tuple[float, ...] | None:
-        """The VP each seat gained in the step (scorings, Pub purchases, the final scoring)."""
-        vb = before.vp
-        va = after.vp
-        if va is vb or va == vb:
-            return None
-        return tuple(float(a - b) for a, b in zip(va, vb, strict=True))
 
 
 def raw_env(

@@ -29,8 +29,16 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from engine.envs import take6_codec
-from engine.envs.aec import IllegalEnvAction, Seeds, TurnEnv, agent_names, observation_space, rank_bonuses
-from engine.take6 import GAME, State, rules_for
+from engine.envs.aec import (
+    EngineAdapter,
+    IllegalEnvAction,
+    Seeds,
+    TurnEnv,
+    agent_names,
+    observation_space,
+    rank_bonuses,
+)
+from engine.take6 import GAME, rules_for
 
 __all__ = ["NUM_ACTIONS", "WAIT", "Take6Adapter", "Take6ParallelEnv", "env", "parallel_env", "raw_env"]
 
@@ -40,8 +48,9 @@ NUM_ACTIONS = take6_codec.NUM_ACTIONS
 WAIT = take6_codec.WAIT
 
 
-class Take6Adapter:
-    """One configuration of 6 nimmt! (variant, players, options) for the environments."""
+class Take6Adapter(EngineAdapter):
+    """One configuration of 6 nimmt! (variant, players, options) for the environments.  Its gains are minus
+    the bullheads each seat took in a step (plus in kids, where the most bullheads win)."""
 
     game = GAME
     num_actions = take6_codec.NUM_ACTIONS
@@ -50,29 +59,18 @@ class Take6Adapter:
         self, players: int = 4, variant: str | None = None, options: Mapping[str, Any] | None = None
     ):
         self.rules = rules = rules_for(variant, players, options)
-        self.players = players
-        self.variant = rules.variant
-        self.options = dict(rules.options)
         self.codec = codec = take6_codec.codec(rules)
-        self.obs_size = codec.layout.size
-        self.obs_low, self.obs_high = codec.layout.bounds()
-        self.sign = codec.sign
+        super().__init__(
+            players,
+            rules.variant,
+            dict(rules.options),
+            layout=codec.layout,
+            score="penalties",
+            sign=codec.sign,
+        )
         self.observe = codec.observer().observe
         self.mask = codec.mask
         self.decode = take6_codec.decode
-
-    def new_state(self, seed: int) -> State:
-        """Game ``seed`` of this configuration."""
-        return GAME.new_game(self.players, seed=seed, variant=self.variant, options=self.options)
-
-    def gains(self, before: State, after: State) -> tuple[float, ...] | None:
-        """Minus the bullheads each seat took in the step (plus in kids, where the most bullheads win)."""
-        pb = before.penalties
-        pa = after.penalties
-        if pa is pb or pa == pb:
-            return None
-        sign = self.sign
-        return tuple(float(sign * (a - b)) for a, b in zip(pa, pb, strict=True))
 
 
 def raw_env(
