@@ -107,6 +107,10 @@ WAIT = FLIP + 1
 NUM_ACTIONS = WAIT + 1
 PHASES = ("draft", "select", "choose", "flip", "over")
 _PHASE = {name: i for i, name in enumerate(PHASES)}
+_PAD = tuple((0,) * k for k in range(8 * 8))
+_HEADS: dict[tuple[int, ...], int] = {}
+"""Bullheads of a row, memoized (cleared past ``_HEADS_MAX`` rows)."""
+_HEADS_MAX = 100_000
 _BH = BULLHEADS
 
 
@@ -213,6 +217,10 @@ class Take6Codec:
         self.s_hs = slice(self.o_hs, self.o_hs + n)
         if not self.o_hs + n == self.o_selected == self.o_act - n == self.o_seat - 2 * n:
             raise AssertionError("hand_sizes, selected, to_act and seat must be consecutive")
+        self.rows = rules.rows
+        if not self.o_rows + rules.rows * rules.capacity == self.o_rbh:
+            raise AssertionError("rows and row_bullheads must be consecutive")
+        self.s_rows = slice(self.o_rows, self.o_rbh + rules.rows)
         self.s_per_seat = slice(self.o_hs, self.o_hs + 4 * n)
         self._acting: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._seat_onehot = tuple(tuple(int(q == p) for q in range(n)) for p in range(n))
@@ -236,20 +244,31 @@ class Take6Codec:
     def _private(self, public: Any, state: State, player: int) -> Any:
         """A copy of the public table with what ``player`` alone sees and the per-step fields added."""
         out = public.copy()
-        hands = state.hands
-        if not self.flip:
-            for c in hands[player]:
-                out[c - 1] = 1.0
         selected = state.selected
-        mine = selected[player]
-        if mine:
-            out[self.o_sel + mine - 1] = 1.0
-        # hand_sizes, selected, to_act and seat lie side by side: one write
         to_act = state.to_act
+        if player in to_act and state.phase == "select":
+            # the common case, without building every hand: a seat still to select may select any card of
+            # its hand (T6-SELECT-1), so its legal selections are its hand; every seat plays one card a
+            # turn, so a hand is that long less the card already selected, if any (T6-SELECT-2)
+            legal = GAME.legal_actions(state, player)
+            for a in legal:
+                out[a.card - 1] = 1.0  # type: ignore[union-attr]
+            held = len(legal)
+            sizes = [held - (c != 0) for c in selected]
+        else:
+            hands = state.hands
+            if not self.flip:
+                for c in hands[player]:
+                    out[c - 1] = 1.0
+            mine = selected[player]
+            if mine:
+                out[self.o_sel + mine - 1] = 1.0
+            sizes = [len(h) for h in hands]
+        # hand_sizes, selected, to_act and seat lie side by side: one write
         acting = self._acting.get(to_act)
         if acting is None:  # a few dozen distinct tuples: every seat, the seats still to select, one seat
             acting = self._acting[to_act] = tuple(int(q in to_act) for q in range(self.players))
-        out[self.s_per_seat] = [*map(len, hands), *map(bool, selected), *acting, *self._seat_onehot[player]]
+        out[self.s_per_seat] = [*sizes, *map(bool, selected), *acting, *self._seat_onehot[player]]
         return out
 
     def _scores(self, state: State) -> Any:
@@ -275,14 +294,24 @@ class Take6Codec:
     def _public(self, state: State, scores: Any = None) -> Any:
         """The fields every seat sees alike; they change only when cards are placed or picked."""
         out = (self._scores(state) if scores is None else scores).copy()
-        at = self.o_rows
+        # rows (R x C, padded with 0) and row_bullheads lie side by side: one write
         cap = self.capacity
-        heads = []
-        for row in state.rows:
-            out[at : at + len(row)] = row
-            heads.append(sum(map(_BH.__getitem__, row)))
-            at += cap
-        out[self.o_rbh : self.o_rbh + len(heads)] = heads
+        rows = state.rows
+        cells: list[int] = []
+        for row in rows:
+            cells += row
+            cells += _PAD[cap - len(row)]
+        cells += _PAD[cap * (self.rows - len(rows))]  # no rows yet during a logic draft
+        heads = _HEADS
+        for row in rows:
+            h = heads.get(row)
+            if h is None:
+                if len(heads) > _HEADS_MAX:
+                    heads.clear()
+                h = heads[row] = sum(map(_BH.__getitem__, row))
+            cells.append(h)
+        cells += _PAD[self.rows - len(rows)]
+        out[self.s_rows] = cells
         for c, q in state.pending:
             out[self.o_pend + q] = c
         phase = state.phase
