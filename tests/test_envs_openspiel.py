@@ -3,6 +3,8 @@ explicit chance, observation tensors against the environments' vectors, and the 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from extras import need
 
@@ -123,3 +125,24 @@ def test_mcts_demo_runs_and_prints_win_rates(capsys: pytest.CaptureFixture[str])
     assert openspiel_demo.main(["--games", "1", "--simulations", "4"]) == 0
     out = capsys.readouterr().out
     assert out.count("MCTS seat 0: win rate") == 2 and "python_petersburg" in out and "python_take6" in out
+
+
+def _dealt(order: list[int]) -> Any:
+    game = pyspiel.load_game("python_take6", {"players": 2})
+    state = game.new_initial_state()
+    for card in order:
+        state.apply_action(card - 1)
+    return state
+
+
+def test_take6_information_state_hides_the_other_hand() -> None:
+    """Two deals that differ only in player 0's hand give player 1 the same information state (string and
+    tensor) and player 0 different ones (T6-SETUP-4: a hand is dealt face down)."""
+    base = list(range(1, 25))  # P0 gets 1..10, P1 11..20, the rows 21..24
+    other = [*range(31, 41), *range(11, 25)]
+    a, b = _dealt(base), _dealt(other)
+    assert a.information_state_string(1) == b.information_state_string(1)
+    assert a.information_state_tensor(1) == b.information_state_tensor(1)
+    assert a.observation_string(1) == b.observation_string(1)
+    assert a.information_state_string(0) != b.information_state_string(0)
+    assert a.observation_tensor(0) != b.observation_tensor(0)

@@ -210,3 +210,20 @@ def test_render_shows_the_public_position() -> None:
     env.reset(seed=0)
     text = env.render()
     assert text is not None and text.startswith("Round 1, select")
+
+
+def test_aec_and_parallel_play_the_same_game() -> None:
+    """Given the same choices (each seat's lowest legal index), the AEC and the Parallel environments reach
+    the same engine state: sequential hidden selection is the simultaneous one."""
+    aec = take6_v0.env(players=3)
+    aec.reset(seed=4)
+    for _agent in aec.agent_iter():
+        obs, _, terminated, truncated, _ = aec.last()
+        aec.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    par = take6_v0.parallel_env(players=3)
+    observations, _ = par.reset(seed=4)
+    while par.agents:
+        observations, *_ = par.step(
+            {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in observations.items()}
+        )
+    assert aec.state == par.state and GAME.is_terminal(par.state)
