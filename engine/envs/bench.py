@@ -99,8 +99,9 @@ def _measure(work: Callable[[], int], repeats: int) -> tuple[float, float, float
 
 def _line(label: str, figures: tuple[float, float, float], engine: float | None) -> str:
     med, lo, hi = figures
-    ratio = f"{med / engine:8.1f}x" if engine else f"{'':>9}"
-    return f"  {label:<34} {1 / med:>10,.0f}  ({1 / hi:,.0f}..{1 / lo:,.0f}){'':<4}{ratio}"
+    spread = f"({1 / hi:,.0f}..{1 / lo:,.0f})"
+    ratio = f"{med / engine:6.1f}x" if engine else ""
+    return f"  {label:<34} {1 / med:>10,.0f}  {spread:<22}{ratio}".rstrip()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
