@@ -80,8 +80,15 @@ def test_cli_exit_codes_and_aligned_output(capsys: pytest.CaptureFixture[str]) -
 
 def test_cli_json_output(capsys: pytest.CaptureFixture[str]) -> None:
     """``--json`` prints one machine-readable document with every report and a summary."""
-    code = main(["check", "--json", str(DATA / "good-take6-unfinished.jsonl"),
-                 str(DATA / "bad-json.jsonl"), str(DATA / "diverge-wrong-rows-claim.jsonl")])
+    code = main(
+        [
+            "check",
+            "--json",
+            str(DATA / "good-take6-unfinished.jsonl"),
+            str(DATA / "bad-json.jsonl"),
+            str(DATA / "diverge-wrong-rows-claim.jsonl"),
+        ]
+    )
     assert code == 2
     doc = json.loads(capsys.readouterr().out)
     assert [r["status"] for r in doc["records"]] == ["ok", "malformed", "divergence"]

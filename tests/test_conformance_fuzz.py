@@ -172,8 +172,11 @@ def test_free_cards_peer_is_caught_at_the_first_purchase_below_the_minimum() -> 
     """SP-COST-6: a cost never falls below 1 rouble.  A peer that lets reductions make a card free is
     caught by its money claim and shrunk to a short solo game (solo keeps the test fast); ``arbiter check``
     reproduces the wrong claim."""
-    div = divergence_of(fuzz(in_process(FreeCardsPeer), games=("petersburg",), players=(1,), examples=10,
-                             max_steps=60, seed=1))
+    div = divergence_of(
+        fuzz(
+            in_process(FreeCardsPeer), games=("petersburg",), players=(1,), examples=10, max_steps=60, seed=1
+        )
+    )
     assert div.kind == "claim" and "money" in div.message
     assert "SP-COST-6" in div.clauses
     assert div.steps <= 20
@@ -242,8 +245,20 @@ def test_cli_reports_a_divergence_with_exit_code_1_and_writes_the_record(tmp_pat
     """``arbiter fuzz`` exits 1 on a divergence, prints the shrunk record, writes it with ``--out``, and
     ``arbiter check`` finds the divergence in it."""
     out = tmp_path / "div.jsonl"
-    proc = run_cli("--peer", peer_cmd("take6_fewest_heads"), "--game", "take6", "--examples", "10",
-                   "--seed", "1", "--reuse", "--quiet", "--out", str(out))
+    proc = run_cli(
+        "--peer",
+        peer_cmd("take6_fewest_heads"),
+        "--game",
+        "take6",
+        "--examples",
+        "10",
+        "--seed",
+        "1",
+        "--reuse",
+        "--quiet",
+        "--out",
+        str(out),
+    )
     assert proc.returncode == 1, proc.stderr
     assert "divergence (to_act)" in proc.stdout
     assert '"type":"header"' in proc.stdout
@@ -254,8 +269,19 @@ def test_cli_reports_a_divergence_with_exit_code_1_and_writes_the_record(tmp_pat
 
 def test_cli_exit_code_0_without_divergence() -> None:
     """No divergence: exit code 0 and a summary line."""
-    proc = run_cli("--peer", peer_cmd("reference"), "--game", "take6", "--examples", "2", "--max-steps", "30",
-                   "--seed", "2", "--reuse")
+    proc = run_cli(
+        "--peer",
+        peer_cmd("reference"),
+        "--game",
+        "take6",
+        "--examples",
+        "2",
+        "--max-steps",
+        "30",
+        "--seed",
+        "2",
+        "--reuse",
+    )
     assert proc.returncode == 0, proc.stderr
     assert "no divergence" in proc.stdout
 

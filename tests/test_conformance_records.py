@@ -78,8 +78,13 @@ def test_record_round_trips_and_replays_from_explicit_setup(name: str, variant: 
     game = get_game(name)
     kit = get_kit(name)
     header = again.header
-    state = game.new_game(header.players, variant=header.variant, options=header.options,
-                          setup=kit.setup_from_json(header.setup), seed=987654)
+    state = game.new_game(
+        header.players,
+        variant=header.variant,
+        options=header.options,
+        setup=kit.setup_from_json(header.setup),
+        seed=987654,
+    )
     assert kit.facts(state) == header.claims
     for line in again.actions:
         state = game.apply(state, game.action_from_json(line.action))
@@ -238,5 +243,6 @@ def test_fast_checker_agrees_with_jsonschema() -> None:
             checked += 1
     assert checked > 300
     # the whole-schema checker as well
-    assert compile_schema(schema("record"))(json.loads((DATA / "good-take6-unfinished.jsonl").read_text()
-                                                       .splitlines()[0]))
+    assert compile_schema(schema("record"))(
+        json.loads((DATA / "good-take6-unfinished.jsonl").read_text().splitlines()[0])
+    )

@@ -7,6 +7,7 @@ import importlib
 import pkgutil
 
 import pytest
+from extras import need
 
 import engine
 
@@ -23,6 +24,9 @@ def modules() -> list[str]:
 @pytest.mark.parametrize("name", modules())
 def test_docstring_examples_run(name: str) -> None:
     """Every ``>>>`` example in the module's docstrings produces the output it shows."""
+    if name.startswith("engine.envs."):  # the environments need their optional extras
+        need("pettingzoo")
+        need("pyspiel")
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} docstring examples failed"

@@ -36,24 +36,39 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         (["ask", "setup", "take6", "11"], "players:"),
         (["ask", "setup", "petersburg", "2", "--variant", "third"], "--variant:"),
         (["ask", "turn", "--rows", "20", "30", "40", "50", "--cards", "3", "3"], "cards:"),
-        (["ask", "turn", "--rows", "20", "30", "40", "50", "--cards", "3", "7", "--choose", "3-0"],
-         "choose:"),
+        (
+            ["ask", "turn", "--rows", "20", "30", "40", "50", "--cards", "3", "7", "--choose", "3-0"],
+            "choose:",
+        ),
         (["ask", "search", "--game", "take6", "--", "!!!"], "TEXT:"),
         (["rules", "T6-NOPE-1"], "ID:"),
         (["rules", "--game", "take6", "--topic", "nope"], "--topic:"),
         (["explain", "take6", "--action", "{}"], "--state/--record/--case:"),
-        (["explain", "take6", "--state", "{\"game\": \"take6\"}", "--action", "{}"], "--state:"),
-        (["explain", "take6", "--case", "take6/edge/select-not-in-hand", "--action", "{\"type\": 1}"],
-         "--action:"),
+        (["explain", "take6", "--state", '{"game": "take6"}', "--action", "{}"], "--state:"),
+        (
+            ["explain", "take6", "--case", "take6/edge/select-not-in-hand", "--action", '{"type": 1}'],
+            "--action:",
+        ),
         (["explain", "take6", "--record", "no/such/file.jsonl", "--action", "{}"], "--record:"),
-        (["explain", "take6", "--record", "docs/examples/take6-record.jsonl", "--upto", "99",
-          "--action", "{}"], "--upto:"),
+        (
+            [
+                "explain",
+                "take6",
+                "--record",
+                "docs/examples/take6-record.jsonl",
+                "--upto",
+                "99",
+                "--action",
+                "{}",
+            ],
+            "--upto:",
+        ),
         (["explain", "petersburg", "--state", "[1", "--action", "{}"], "--state:"),
     ],
 )
-def test_bad_input_is_one_line_naming_the_field(args: list[str], field: str,
-                                                capsys: pytest.CaptureFixture[str],
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bad_input_is_one_line_naming_the_field(
+    args: list[str], field: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Each malformed question is refused with exit 2 and one stderr line that names the field."""
     monkeypatch.chdir(ROOT)
     assert main(args) == 2
@@ -63,10 +78,34 @@ def test_bad_input_is_one_line_naming_the_field(args: list[str], field: str,
 
 
 @settings(max_examples=settings().max_examples * 3 // 2, deadline=None)
-@given(kind=st.sampled_from(sorted(all_questions())),
-       words=st.lists(st.one_of(st.text(max_size=8), st.sampled_from(
-           ["--owns", "--rows", "--cards", "--money", "-1", "0", "999", "Market", "--variant", "x=y",
-            "--option", "take6", "petersburg", "3=9", "--json"])), max_size=6))
+@given(
+    kind=st.sampled_from(sorted(all_questions())),
+    words=st.lists(
+        st.one_of(
+            st.text(max_size=8),
+            st.sampled_from(
+                [
+                    "--owns",
+                    "--rows",
+                    "--cards",
+                    "--money",
+                    "-1",
+                    "0",
+                    "999",
+                    "Market",
+                    "--variant",
+                    "x=y",
+                    "--option",
+                    "take6",
+                    "petersburg",
+                    "3=9",
+                    "--json",
+                ]
+            ),
+        ),
+        max_size=6,
+    ),
+)
 def test_no_argument_list_makes_a_traceback(kind: str, words: list[str]) -> None:
     """Whatever words follow a question kind, ``arbiter ask`` answers (0) or refuses (2), never crashes."""
     try:

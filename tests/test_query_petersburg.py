@@ -24,11 +24,17 @@ SRC = {"upper": 0, "lower": 1, "drawn": 2, "hand": 3}
 
 
 @settings(max_examples=settings().max_examples * 5, deadline=None)
-@given(card=st.sampled_from(NAMES), owns=st.lists(st.sampled_from(NAMES), max_size=8),
-       row=st.sampled_from(["upper", "lower", "hand", "drawn"]), money=st.integers(0, 40),
-       discount=st.booleans(), data=st.data())
-def test_cost_answer_is_what_the_engine_charges(*, card: str, owns: list[str], row: str, money: int,
-                                                discount: bool, data: st.DataObject) -> None:
+@given(
+    card=st.sampled_from(NAMES),
+    owns=st.lists(st.sampled_from(NAMES), max_size=8),
+    row=st.sampled_from(["upper", "lower", "hand", "drawn"]),
+    money=st.integers(0, 40),
+    discount=st.booleans(),
+    data=st.data(),
+)
+def test_cost_answer_is_what_the_engine_charges(
+    *, card: str, owns: list[str], row: str, money: int, discount: bool, data: st.DataObject
+) -> None:
     """For random buyers, ``ask cost`` equals the engine's charged cost (``fast_cost``) and its derivation
     (``cost_breakdown``); a trading card is asked with a target it may displace (SP-COST-7), both readings
     of the SP-COST-5 ruling included."""
@@ -41,8 +47,17 @@ def test_cost_answer_is_what_the_engine_charges(*, card: str, owns: list[str], r
         displace = rs.names[target]
         if displace not in owns:
             owns = [*owns, displace]
-    answer = ask("cost", {"card": card, "owns": owns, "row": row, "displace": displace, "money": money,
-                          "option": [f"trading_discount={str(discount).lower()}"]})
+    answer = ask(
+        "cost",
+        {
+            "card": card,
+            "owns": owns,
+            "row": row,
+            "displace": displace,
+            "money": money,
+            "option": [f"trading_discount={str(discount).lower()}"],
+        },
+    )
     area = tuple(sorted(rs.kind[n] for n in owns))
     charged = core.fast_cost(rs, area, k, SRC[row], target)
     assert answer.value["cost"] == charged
@@ -73,8 +88,11 @@ def test_bonus_answer_is_the_variety_table() -> None:
 
 
 @settings(max_examples=settings().max_examples * 2, deadline=None)
-@given(owns=st.lists(st.sampled_from(NAMES), max_size=14), money=st.integers(0, 120),
-       hand=st.lists(st.sampled_from(PLAIN), max_size=4))
+@given(
+    owns=st.lists(st.sampled_from(NAMES), max_size=14),
+    money=st.integers(0, 120),
+    hand=st.lists(st.sampled_from(PLAIN), max_size=4),
+)
 def test_final_answer_is_the_engine_final_breakdown(owns: list[str], money: int, hand: list[str]) -> None:
     """The final-scoring answer equals the engine's ``final_breakdown`` (SP-END-4, SP-END-6, SP-END-7)."""
     answer = ask("final", {"owns": owns, "money": money, "hand": hand})
@@ -88,8 +106,10 @@ def test_every_name_in_the_names_table_resolves_to_its_card() -> None:
     assert len(entries) == len({c.key for c in RS.cards})
     for entry in entries:
         for _lang, name in entry.names:
-            assert RS.names[kind_of(RS, name, "card")] == entry.key or RS.cards[
-                kind_of(RS, name, "card")].key == entry.key
+            assert (
+                RS.names[kind_of(RS, name, "card")] == entry.key
+                or RS.cards[kind_of(RS, name, "card")].key == entry.key
+            )
 
 
 def test_hand_limit_and_pub_come_from_the_engine() -> None:

@@ -12,12 +12,24 @@ from engine.query import rulesref
 from engine.query.render import table
 from engine.spec import all_clauses, load_clauses, parse_clauses
 
-DEMO = {"clause": [
-    {"id": "T6-DEMO-1", "topic": "demo", "text": "Cards are numbered.",
-     "cites": [{"seed": "004", "where": "Резюме", "quote": "В игре 104 карты"}]},
-    {"id": "T6-NOPE-1", "topic": "other", "text": "A ruling.", "ruling": "The seeds are silent.",
-     "alternative": "strict", "cites": [{"seed": "004", "where": "Резюме", "quote": "В игре 104 карты"}]},
-]}
+DEMO = {
+    "clause": [
+        {
+            "id": "T6-DEMO-1",
+            "topic": "demo",
+            "text": "Cards are numbered.",
+            "cites": [{"seed": "004", "where": "Резюме", "quote": "В игре 104 карты"}],
+        },
+        {
+            "id": "T6-NOPE-1",
+            "topic": "other",
+            "text": "A ruling.",
+            "ruling": "The seeds are silent.",
+            "alternative": "strict",
+            "cites": [{"seed": "004", "where": "Резюме", "quote": "В игре 104 карты"}],
+        },
+    ]
+}
 
 
 def test_list_groups_by_game_and_topic() -> None:
@@ -65,7 +77,8 @@ def test_checks_for_finds_the_enclosing_test(tmp_path: Path) -> None:
     (tmp_path / "tests").mkdir()
     (tmp_path / "properties").mkdir()
     (tmp_path / "tests" / "test_x.py").write_text(
-        'def helper():\n    pass\n\n\ndef test_a():\n    """T6-PLACE-2: sixth card."""\n', encoding="utf-8")
+        'def helper():\n    pass\n\n\ndef test_a():\n    """T6-PLACE-2: sixth card."""\n', encoding="utf-8"
+    )
     (tmp_path / "properties" / "test_p.py").write_text('class M:\n    """T6-PLACE-2"""\n', encoding="utf-8")
     found = rulesref.checks_for("T6-PLACE-2", tmp_path)
     assert {(c.kind, c.name, c.line) for c in found} == {("test", "test_a", 5), ("property", "M", 1)}

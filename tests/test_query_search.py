@@ -19,7 +19,7 @@ def test_normalize_folds_case_umlauts_and_yo() -> None:
 
 
 def test_search_finds_a_german_seed_passage_with_location() -> None:
-    """"Gebäude" finds seed 001's lines that spell it "Geb?ude", with their line number and section."""
+    """ "Gebäude" finds seed 001's lines that spell it "Geb?ude", with their line number and section."""
     hits = search.search("Gebäude", kinds=["seed"])
     assert hits and all(h.ref == "001" for h in hits)
     first = hits[0]
@@ -29,7 +29,7 @@ def test_search_finds_a_german_seed_passage_with_location() -> None:
 
 
 def test_search_matches_russian_word_forms_by_prefix() -> None:
-    """"ряд" (row) finds the Russian article's placement rules, which say "ряд", "ряда", "ряду"."""
+    """ "ряд" (row) finds the Russian article's placement rules, which say "ряд", "ряда", "ряду"."""
     hits = search.search("ряд", kinds=["seed"], game="take6")
     assert hits and all(h.ref == "004" for h in hits)
     assert len(hits) >= 3

@@ -34,7 +34,7 @@ def table(draw: st.DrawFn) -> tuple[list[list[int]], int]:
     rows: list[list[int]] = []
     i = 0
     for size in sizes:
-        chunk = sorted(rest[i:i + size])
+        chunk = sorted(rest[i : i + size])
         if not chunk:
             taken = {card, *rest, *(c for r in rows for c in r)}
             chunk = [c for c in range(1, 105) if c not in taken][:1]
@@ -44,10 +44,14 @@ def table(draw: st.DrawFn) -> tuple[list[list[int]], int]:
 
 
 @settings(max_examples=settings().max_examples * 4, deadline=None)
-@given(position=table(), variant=st.sampled_from(["standard", "professional"]),
-       tie=st.sampled_from(["end", "start"]))
-def test_row_answer_is_the_engine_placement(position: tuple[list[list[int]], int], variant: str,
-                                            tie: str) -> None:
+@given(
+    position=table(),
+    variant=st.sampled_from(["standard", "professional"]),
+    tie=st.sampled_from(["end", "start"]),
+)
+def test_row_answer_is_the_engine_placement(
+    position: tuple[list[list[int]], int], variant: str, tie: str
+) -> None:
     """On random rows, ``ask row`` gives exactly the row, side, 6th-card flag, candidates and clause ids of
     the engine's placement function (T6-PLACE-1..3; professional T6-PRO-1..5 with either tie option)."""
     rows, card = position
@@ -60,7 +64,8 @@ def test_row_answer_is_the_engine_placement(position: tuple[list[list[int]], int
     assert answer.value["sixth"] == engine.sixth
     assert answer.value["clauses"] == list(engine.clauses)
     assert [(c["row"], c["difference"]) for c in answer.value["candidates"]] == [
-        (c.row, c.difference) for c in engine.candidates]
+        (c.row, c.difference) for c in engine.candidates
+    ]
     assert set(engine.clauses) <= set(answer.clauses)
 
 
@@ -71,7 +76,7 @@ def _engine_turn(rows: list[list[int]], cards: list[int], choices: dict[int, int
     n = len(cards)
     used = {c for r in rows for c in r} | set(cards)
     spare = [c for c in range(104, 0, -1) if c not in used]
-    hands = [[cards[p], *spare[p * 9:(p + 1) * 9]] for p in range(n)]
+    hands = [[cards[p], *spare[p * 9 : (p + 1) * 9]] for p in range(n)]
     state = game.new_game(n, seed=0, setup=(Deal(hands=hands, rows=[r[0] for r in rows]),))
     for p, c in enumerate(cards):
         state = game.apply(state, Select(p, c))

@@ -18,7 +18,10 @@ GOOD_CITE = {"seed": "004", "where": "Резюме", "quote": "В игре 104 �
 
 def clause(**over: Any) -> dict[str, Any]:
     row: dict[str, Any] = {
-        "id": "T6-DEMO-1", "topic": "demo", "text": "Cards are numbered.", "cites": [GOOD_CITE]
+        "id": "T6-DEMO-1",
+        "topic": "demo",
+        "text": "Cards are numbered.",
+        "cites": [GOOD_CITE],
     }
     row.update(over)
     return row
@@ -56,8 +59,12 @@ def test_field_check_and_duplicate_key() -> None:
 def test_dangling_clause_reference_is_rejected() -> None:
     """A field that refers to a clause id must name an existing clause."""
     with pytest.raises(SpecError, match=r"names unknown clause 'T6-NOPE-1'"):
-        check_rows("rules", [{"clause": "T6-NOPE-1"}], [Field("clause", str, clause_ref=True)],
-                   clause_ids={"T6-PLACE-1"})
+        check_rows(
+            "rules",
+            [{"clause": "T6-NOPE-1"}],
+            [Field("clause", str, clause_ref=True)],
+            clause_ids={"T6-PLACE-1"},
+        )
 
 
 def test_clause_quote_must_be_verbatim_in_the_seed() -> None:

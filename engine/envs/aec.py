@@ -1,0 +1,307 @@
+"""The PettingZoo machinery both games share: agents, seeds, rewards, terminations, the AEC loop.
+
+A game plugs in through :class:`Adapter` (its codec: observation vector, action mask, decoding, per-step
+rewards).  :class:`TurnEnv` is the AEC environment: the agent to act is the first seat of the engine's
+``to_act``; in 6 nimmt!'s simultaneous selection that makes the seats select one after another, and a
+selection stays hidden from the agents after it (the engine's observation shows only *that* a seat has
+selected) until every seat has selected and the cards are revealed.
+
+Rewards, terminations and truncations (see docs/environments.md):
+
+* each step, every agent gets the score it gained in that step (6 nimmt!: minus the bullheads taken, plus
+  in kids where the most wins; Saint Petersburg: the VP gained, final scoring included);
+* ``rank_bonus=b`` adds, when the game ends, ``b * (wins - losses) / (n - 1)`` for each agent, counting
+  one win per opponent ranked below it and one loss per opponent above it (ties count neither);
+* all agents terminate when the game ends; with ``max_cycles=m`` all are truncated after ``m * n`` steps.
+
+Seeds: ``reset(seed=s)`` deals engine game ``s``; a later ``reset()`` without a seed deals ``s + 1``,
+``s + 2``, ...; the first reset without any seed draws one from the operating system.
+"""
+
+from __future__ import annotations
+
+import random
+from operator import attrgetter
+from typing import Any, Protocol
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from engine.game import Game, Result
+
+__all__ = ["Adapter", "EngineAdapter", "IllegalEnvAction", "TurnEnv", "agent_names", "rank_bonuses"]
+
+
+class IllegalEnvAction(ValueError):
+    """An action index outside the action mask of the agent that gave it."""
+
+
+class Adapter(Protocol):
+    """What a game supplies to the environments."""
+
+    @property
+    def game(self) -> Game: ...
+
+    players: int
+    num_actions: int
+    obs_size: int
+    obs_low: Any
+    obs_high: Any
+
+    def new_state(self, seed: int) -> Any: ...
+
+    def observe(self, state: Any, player: int) -> Any: ...
+
+    def mask(self, state: Any, player: int) -> Any: ...
+
+    def decode(self, index: int, player: int) -> Any: ...
+
+    def gains(self, before: Any, after: Any) -> tuple[float, ...] | None:
+        """Each seat's reward for the step ``before -> after``; ``None`` when all are 0."""
+        ...
+
+
+class EngineAdapter:
+    """The shared part of the games' adapters: the configuration, the seeded deal and per-step gains.
+
+    A subclass sets ``game``, ``num_actions`` and, in its ``__init__``, ``codec`` (with a ``layout``),
+    ``observe``, ``mask`` and ``decode``; ``score`` reads each seat's running score from a state and
+    ``sign`` says whether it counts for (+1) or against (-1) the seat.
+    """
+
+    game: Any
+    num_actions: int
+    players: int
+    variant: str
+    options: dict[str, Any]
+
+    def __init__(
+        self, players: int, variant: str, options: dict[str, Any], *, layout: Any, score: str, sign: int
+    ) -> None:
+        self.players = players
+        self.variant = variant
+        self.options = options
+        self.obs_size = layout.size
+        self.obs_low, self.obs_high = layout.bounds()
+        self.score = attrgetter(score)
+        self.sign = sign
+
+    def new_state(self, seed: int) -> Any:
+        """Game ``seed`` of this configuration."""
+        return self.game.new_game(self.players, seed=seed, variant=self.variant, options=self.options)
+
+    def gains(self, before: Any, after: Any) -> tuple[float, ...] | None:
+        """Each seat's change of score in the step ``before -> after`` times ``sign``; ``None`` if none."""
+        sb = self.score(before)
+        sa = self.score(after)
+        if sa is sb or sa == sb:
+            return None
+        sign = self.sign
+        return tuple(float(sign * (a - b)) for a, b in zip(sa, sb, strict=True))
+
+
+def agent_names(players: int) -> list[str]:
+    """``player_0``, ``player_1``, ... (the seat is the number)."""
+    return [f"player_{p}" for p in range(players)]
+
+
+def rank_bonuses(result: Result, scale: float) -> tuple[float, ...]:
+    """``scale * (opponents ranked below - opponents ranked above) / (n - 1)`` per seat; ties count neither.
+
+    Two seats tie when their scores and tie-breaks are equal.
+
+    >>> rank_bonuses(Result(scores=(3, 9, 3), winners=(0, 2), ranking=(0, 2, 1)), 1.0)
+    (0.5, -1.0, 0.5)
+    """
+    n = len(result.scores)
+    if n < 2 or not scale:
+        return (0.0,) * n
+    tie = result.tiebreak or (0,) * n
+    key = [(result.scores[p], tie[p]) for p in range(n)]
+    place = {p: i for i, p in enumerate(result.ranking)}
+    out = []
+    for p in range(n):
+        wins = sum(1 for q in range(n) if key[q] != key[p] and place[q] > place[p])
+        losses = sum(1 for q in range(n) if key[q] != key[p] and place[q] < place[p])
+        out.append(scale * (wins - losses) / (n - 1))
+    return tuple(out)
+
+
+class Seeds:
+    """The seed chain of ``reset``: an explicit seed, then the next integers."""
+
+    def __init__(self) -> None:
+        self.next: int | None = None
+
+    def take(self, seed: int | None) -> int:
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+                raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+            self.next = int(seed)
+        elif self.next is None:
+            self.next = random.SystemRandom().randrange(2**31)
+        out = self.next
+        self.next += 1
+        return out
+
+
+def observation_space(adapter: Adapter) -> Any:
+    """``Dict(observation=Box(float32), action_mask=Box(int8, 0..1))``."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(
+                low=np.asarray(adapter.obs_low, np.float32),
+                high=np.asarray(adapter.obs_high, np.float32),
+                dtype=np.float32,
+            ),
+            "action_mask": spaces.Box(low=0, high=1, shape=(adapter.num_actions,), dtype=np.int8),
+        }
+    )
+
+
+class TurnEnv(AECEnv):  # type: ignore[misc]
+    """The AEC environment of a game (made by ``take6_v0.env`` / ``petersburg_v0.env``)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's attribute; each instance gets its copy)
+        "render_modes": ["human", "ansi"],
+        "name": "arbiter",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        adapter: Adapter,
+        *,
+        name: str,
+        rank_bonus: float = 0.0,
+        max_cycles: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        if max_cycles is not None and (isinstance(max_cycles, bool) or max_cycles < 1):
+            raise ValueError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
+        self.metadata = {**self.metadata, "name": name}
+        self.adapter = adapter
+        self.rank_bonus = float(rank_bonus)
+        self.max_cycles = max_cycles
+        self.render_mode = render_mode
+        self.possible_agents = agent_names(adapter.players)
+        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
+        obs_space = observation_space(adapter)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        act_space = spaces.Discrete(adapter.num_actions)
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._seeds = Seeds()
+        self._observe = adapter.observe
+        self._decode = adapter.decode
+        self._apply = adapter.game.apply_unchecked
+        self._to_act = adapter.game.to_act
+        self._gains = adapter.gains
+        self._limit = None if max_cycles is None else max_cycles * adapter.players
+        self.state: Any = None
+        self._infos: dict[str, dict[str, Any]] = {a: {} for a in self.possible_agents}
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new game (``options`` is accepted and unused: the configuration is fixed at
+        construction)."""
+        self.game_seed = self._seeds.take(seed)
+        self.state = self.adapter.new_state(self.game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: self._infos[a] for a in self.agents}
+        self.steps = 0
+        self._done = False
+        self._dirty = False
+        self._mask_key: tuple[Any, int] | None = None
+        self._mask: Any = None
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[self.adapter.game.to_act(self.state)[0]]
+
+    def _mask_of(self, player: int) -> Any:
+        state = self.state
+        key = self._mask_key
+        if key is not None and key[0] is state and key[1] == player:
+            return self._mask
+        mask = self.adapter.mask(state, player)
+        self._mask_key = (state, player)
+        self._mask = mask
+        return mask
+
+    def observe(self, agent: str) -> Any:
+        """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent`` now."""
+        p = self._seat[agent]
+        return {"observation": self._observe(self.state, p), "action_mask": self._mask_of(p)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self._done:
+            self._was_dead_step(action)
+            return
+        p = self._seat[agent]
+        mask = self._mask_of(p)
+        try:
+            index = int(action)
+        except (TypeError, ValueError):
+            raise IllegalEnvAction(f"{agent}: action must be an integer index, got {action!r}") from None
+        if not 0 <= index < len(mask) or not mask[index]:
+            legal = [int(i) for i in np.flatnonzero(mask)]
+            raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
+        before = self.state
+        after = self._apply(before, self._decode(index, p))
+        self.state = after
+        self._cumulative_rewards[agent] = 0.0
+        rewards = self.rewards
+        if self._dirty:
+            for a in rewards:
+                rewards[a] = 0.0
+            self._dirty = False
+        gains = self._gains(before, after)
+        acting = self._to_act(after)
+        if not acting:
+            bonus = rank_bonuses(self.adapter.game.result(after), self.rank_bonus)
+            gains = tuple(g + b for g, b in zip(gains or (0.0,) * len(bonus), bonus, strict=True))
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._done = True
+        else:
+            self.steps += 1
+            if self._limit is not None and self.steps >= self._limit:
+                self.truncations = dict.fromkeys(self.agents, True)
+                self._done = True
+        if gains is not None:
+            cumulative = self._cumulative_rewards
+            for a, g in zip(self.possible_agents, gains, strict=True):
+                rewards[a] = g
+                cumulative[a] += g
+            self._dirty = True
+        if acting:
+            self.agent_selection = self.possible_agents[acting[0]]
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The public position as text (``ansi`` returns it, ``human`` prints it)."""
+        if self.state is None:
+            return None
+        text = "\n".join(self.adapter.game.describe_state(self.state))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""

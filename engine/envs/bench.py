@@ -1,0 +1,139 @@
+"""Environment speed beside the bare engine: ``python -m engine.envs.bench``.
+
+Every line plays random games with a random *masked* action each step.  In the environments the
+observation vector and the action mask are computed at every step (``env.last()`` in the AEC loop, every
+agent's observation in a Parallel step); the engine line runs the same policy on the engine alone
+(``legal_actions`` then ``apply_unchecked``).  Each figure is the median over ``--repeats`` runs of the CPU
+time (``time.process_time``) of ``--steps`` steps, with the spread (min..max) beside it; the last column
+is the environment's cost per step relative to the engine's cost per action (Parallel: per engine action
+applied, since one step carries a whole selection).  Figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+from engine.game import Game
+
+__all__ = ["main", "run_aec", "run_engine", "run_parallel"]
+
+
+def run_engine(game: Game, new_state: Callable[[int], Any], steps: int, seed: int = 0) -> int:
+    """Random legal actions on the bare engine for ``steps`` actions (new games as needed).
+
+    >>> from engine.take6 import GAME
+    >>> run_engine(GAME, lambda seed: GAME.new_game(2, seed=seed), 300)
+    300
+    """
+    rng = random.Random(seed)
+    pick = rng.random
+    legal = game.legal_actions
+    apply = game.apply_unchecked
+    to_act = game.to_act
+    state = new_state(seed)
+    games = 1
+    for _ in range(steps):
+        acting = to_act(state)
+        if not acting:
+            state = new_state(seed + games)
+            games += 1
+            acting = to_act(state)
+        actions = legal(state, acting[0])
+        state = apply(state, actions[int(pick() * len(actions))])
+    return steps
+
+
+def run_aec(env: Any, steps: int, seed: int = 0) -> int:
+    """Random masked actions in an AEC environment for ``steps`` live steps (dead steps not counted)."""
+    rng = random.Random(seed)
+    pick = rng.random
+    env.reset(seed=seed)
+    done = 0
+    while done < steps:
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            if not env.agents:
+                env.reset()
+            continue
+        legal = obs["action_mask"].nonzero()[0]
+        env.step(legal[int(pick() * len(legal))])
+        done += 1
+    return done
+
+
+def run_parallel(env: Any, steps: int, seed: int = 0, wait: int = -1) -> int:
+    """Random masked actions in a Parallel environment for ``steps`` steps; returns the engine actions
+    applied (an agent whose only legal action is ``wait`` applies none)."""
+    rng = random.Random(seed)
+    pick = rng.random
+    obs, _ = env.reset(seed=seed)
+    moves = 0
+    for _ in range(steps):
+        actions = {}
+        for agent, o in obs.items():
+            legal = o["action_mask"].nonzero()[0]
+            action = actions[agent] = legal[int(pick() * len(legal))]
+            moves += action != wait
+        obs, *_ = env.step(actions)
+        if not env.agents:
+            obs, _ = env.reset()
+    return moves
+
+
+def _measure(work: Callable[[], int], repeats: int) -> tuple[float, float, float]:
+    """Median, min and max per-step CPU seconds over ``repeats`` runs of ``work``."""
+    per_step = []
+    for _ in range(repeats):
+        start = time.process_time()
+        n = work()
+        per_step.append((time.process_time() - start) / n)
+    return statistics.median(per_step), min(per_step), max(per_step)
+
+
+def _line(label: str, figures: tuple[float, float, float], engine: float | None) -> str:
+    med, lo, hi = figures
+    spread = f"({1 / hi:,.0f}..{1 / lo:,.0f})"
+    ratio = f"{med / engine:6.1f}x" if engine else ""
+    return f"  {label:<34} {1 / med:>10,.0f}  {spread:<22}{ratio}".rstrip()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print steps per second of both games on the engine, the AEC environment and (6 nimmt!) the Parallel
+    environment."""
+    parser = argparse.ArgumentParser(prog="python -m engine.envs.bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--steps", type=int, default=20_000, help="steps per run (default 20000)")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per line (default 5)")
+    parser.add_argument("--players", type=int, default=4, help="players (default 4)")
+    args = parser.parse_args(argv)
+    if args.steps < 1 or args.repeats < 1:
+        parser.error("--steps and --repeats must be positive")
+    from engine.envs import petersburg_v0, take6_v0
+
+    n, steps, repeats = args.players, args.steps, args.repeats
+    print(
+        f"Random masked actions, {n} players: steps/s, median of {repeats} runs of {steps} steps of CPU time "
+        "(spread min..max); cost per step relative to the engine"
+    )
+    for title, module, parallel in (("6 nimmt!", take6_v0, True), ("Saint Petersburg", petersburg_v0, False)):
+        aec = module.env(players=n)
+        adapter = aec.adapter
+        engine = _measure(partial(run_engine, adapter.game, adapter.new_state, steps), repeats)
+        print(f"{title}")
+        print(_line("engine (legal_actions + apply)", engine, None))
+        print(_line("AEC env (last + step)", _measure(partial(run_aec, aec, steps), repeats), engine[0]))
+        if parallel:
+            par = module.parallel_env(players=n)
+            figures = _measure(partial(run_parallel, par, steps // n, wait=take6_v0.WAIT), repeats)
+            print(_line("Parallel env (per engine action)", figures, engine[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,72 @@
+"""Saint Petersburg as a PettingZoo AEC environment: ``env()``.
+
+>>> from engine.envs import petersburg_v0
+>>> env = petersburg_v0.env(players=2, variant="second")
+>>> env.reset(seed=3)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) > 1, env.agent_selection
+((475,), True, 'player_1')
+
+Turns are sequential, so there is no Parallel environment (PettingZoo's ``aec_to_parallel`` does not apply
+to turn-based games either).  The action encoding and observation are those of
+:mod:`engine.envs.petersburg_codec`; rewards, seeds and truncation are described in :mod:`engine.envs.aec`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.envs import petersburg_codec
+from engine.envs.aec import EngineAdapter, TurnEnv
+from engine.petersburg import GAME, ruleset
+
+__all__ = ["PetersburgAdapter", "env", "raw_env"]
+
+NAME = "petersburg_v0"
+
+
+class PetersburgAdapter(EngineAdapter):
+    """One configuration of Saint Petersburg (edition, players, options) for the environments.  Its gains
+    are the VP each seat gained in a step (scorings, Pub purchases, the final scoring)."""
+
+    game = GAME
+
+    def __init__(
+        self, players: int = 4, variant: str | None = None, options: Mapping[str, Any] | None = None
+    ):
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise ValueError(f"players must be an integer, got {players!r}")
+        if not GAME.min_players <= players <= GAME.max_players:
+            raise ValueError(f"Saint Petersburg is for {GAME.min_players} to {GAME.max_players} players")
+        self.rules = rules = ruleset(variant, options)
+        self.codec = codec = petersburg_codec.codec(rules, players)
+        super().__init__(players, rules.variant, dict(rules.options), layout=codec.layout, score="vp", sign=1)
+        self.num_actions = codec.num_actions
+        self.observe = codec.observe
+        self.mask = codec.mask
+        self.decode = codec.decode
+
+
+def raw_env(
+    players: int = 4,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    rank_bonus: float = 0.0,
+    max_cycles: int | None = None,
+    render_mode: str | None = None,
+) -> TurnEnv:
+    """The AEC environment of Saint Petersburg (``variant``: first or second edition; ``options``: the
+    engine's options, e.g. ``{"trading_discount": False}``)."""
+    return TurnEnv(
+        PetersburgAdapter(players, variant, options),
+        name=NAME,
+        rank_bonus=rank_bonus,
+        max_cycles=max_cycles,
+        render_mode=render_mode,
+    )
+
+
+env = raw_env
+"""The AEC environment (no wrapper: illegal actions raise :class:`~engine.envs.aec.IllegalEnvAction`)."""

@@ -1,0 +1,445 @@
+"""6 nimmt! for learning agents: the fixed discrete action encoding and the observation vector.
+
+Actions
+=======
+
+One discrete space of :data:`NUM_ACTIONS` = 215 for every variant and player count (``D`` = 104, the
+highest card of any deck; ``R`` = 5, the most rows of any variant):
+
+==============  ===============  =====================================================================
+index           action           meaning
+==============  ===============  =====================================================================
+``c - 1``       ``Select(p, c)`` select card ``c`` (1..104) from the hand, hidden (T6-SELECT-1)
+``104 + r``     ``TakeRow(p, r)`` take row ``r`` (0..4): the card fits no row (T6-PLACE-3)
+``109 + c - 1`` ``Draft(p, c)``  logic: take card ``c`` from the face-up pool (T6-LOGIC-1)
+``213``         ``Flip(p)``      kids: flip the top card of the pile (T6-KIDS-2)
+``214``         wait             Parallel API only: this agent has nothing to do this step
+==============  ===============  =====================================================================
+
+>>> from engine.take6 import Select, TakeRow, Flip
+>>> encode(Select(2, 33)), encode(TakeRow(0, 3)), encode(Flip(1)), decode(32, 2)
+(32, 107, 213, Select(player=2, card=33))
+>>> decode(WAIT, 0) is None
+True
+
+Observation
+===========
+
+A float32 vector of what the player may see: exactly the content of the engine's
+``GAME.observation(state, player)`` (:func:`observation_from_dict` encodes that dict; the environments use
+:meth:`Take6Codec.observe`, the same vector built straight from the state, and a test checks they agree
+at every step).  Per-seat fields are indexed by seat (absolute, not rotated); ``D`` here is the highest
+card of the variant's deck, ``R`` its rows, ``C`` the row capacity, ``n`` the players.  The table for
+the standard game with 4 players (``python -m engine.envs.take6_codec`` prints any other)::
+
+    | field | offset | size | range | meaning |
+    | `hand` | 0 | 104 | 0..1 | my hand: 1 at c-1 for each card c I hold (kids: all 0, piles are face down) |
+    | `my_selection` | 104 | 104 | 0..1 | 1 at c-1 for the card c I selected this turn, not yet revealed |
+    | `rows` | 208 | 20 | 0..104 | the rows, R x C row-major: row r's j-th card at r*C+j, 0 for empty |
+    | `row_bullheads` | 228 | 4 | 0..35 | bullheads in each row |
+    | `pending` | 232 | 4 | 0..104 | seat q's revealed card awaiting placement (0: none) |
+    | `piles` | 236 | 416 | 0..1 | n x D: 1 at q*D+c-1 if seat q took card c this round |
+    | `penalties` | 652 | 4 | 0..236 | bullheads each seat took in the whole game |
+    | `hand_sizes` | 656 | 4 | 0..10 | cards in each seat's hand (kids: pile), a hidden selection excluded |
+    | `selected` | 660 | 4 | 0..1 | 1 if the seat has selected this turn (which card stays hidden) |
+    | `to_act` | 664 | 4 | 0..1 | 1 if the seat must act now |
+    | `seat` | 668 | 4 | 0..1 | one-hot: my seat |
+    | `phase` | 672 | 5 | 0..1 | one-hot: draft, select, choose, flip, over |
+    | `round` | 677 | 1 | 1..2500 | the round number |
+    | `pool` | 678 | 104 | 0..1 | logic draft: 1 at c-1 for each face-up card c (else all 0) |
+    | `stock_size` | 782 | 1 | 0..104 | cards neither in hands nor on the table |
+
+The countdown variant adds ``points_left`` (n values: 66 minus the penalties).  Hidden from the player:
+every other hand (kids: every pile, one's own too), every selection not yet revealed (one's own is in
+``my_selection``), the undealt cards.
+"""
+
+from __future__ import annotations
+
+import functools
+from operator import attrgetter
+from typing import Any
+
+import numpy as np
+
+from engine.envs.layout import Layout, Slot
+from engine.take6 import BULLHEADS, GAME, Action, Draft, Flip, Rules, Select, State, TakeRow, rules_for
+
+__all__ = [
+    "DRAFT0",
+    "FLIP",
+    "MAX_CARD",
+    "MAX_ROWS",
+    "NUM_ACTIONS",
+    "PHASES",
+    "TAKE0",
+    "WAIT",
+    "Take6Codec",
+    "Take6Observer",
+    "codec",
+    "decode",
+    "encode",
+    "layout_for",
+    "observation_from_dict",
+]
+
+MAX_CARD = len(BULLHEADS) - 1
+"""The highest card of any deck (104)."""
+
+
+def _max_rows() -> int:
+    rows = []
+    for variant in GAME.variants:
+        for n in range(GAME.min_players, GAME.max_players + 1):
+            try:
+                rows.append(rules_for(variant, n).rows)
+            except Exception:
+                continue
+    return max(rows)
+
+
+MAX_ROWS = _max_rows()
+"""The most rows of any variant (5, kids)."""
+TAKE0 = MAX_CARD
+DRAFT0 = TAKE0 + MAX_ROWS
+FLIP = DRAFT0 + MAX_CARD
+WAIT = FLIP + 1
+NUM_ACTIONS = WAIT + 1
+PHASES = ("draft", "select", "choose", "flip", "over")
+_PHASE = {name: i for i, name in enumerate(PHASES)}
+_PAD = tuple((0,) * k for k in range(8 * 8))
+_HEADS: dict[tuple[int, ...], int] = {}
+"""Bullheads of a row, memoized (cleared past ``_HEADS_MAX`` rows)."""
+_HEADS_MAX = 100_000
+_BH = BULLHEADS
+
+
+def encode(action: Action) -> int:
+    """The index of an engine action (see the module's table)."""
+    t = action.__class__
+    if t is Select:
+        return action.card - 1  # type: ignore[union-attr]
+    if t is TakeRow:
+        return TAKE0 + action.row  # type: ignore[union-attr]
+    if t is Draft:
+        return DRAFT0 + action.card - 1  # type: ignore[union-attr]
+    if t is Flip:
+        return FLIP
+    raise TypeError(f"not a 6 nimmt! action: {action!r}")
+
+
+def decode(index: int, player: int) -> Action | None:
+    """The engine action of ``player`` that ``index`` encodes (``None`` for :data:`WAIT`)."""
+    return _table(player)[index]
+
+
+@functools.cache
+def _table(player: int) -> tuple[Action | None, ...]:
+    out: list[Action | None] = [Select(player, c) for c in range(1, MAX_CARD + 1)]
+    out += [TakeRow(player, r) for r in range(MAX_ROWS)]
+    out += [Draft(player, c) for c in range(1, MAX_CARD + 1)]
+    out += [Flip(player), None]
+    return tuple(out)
+
+
+def layout_for(rules: Rules) -> Layout:
+    """The observation layout of one configuration (variant, players, options)."""
+    n, d, r, c = rules.players, rules.deck[-1], rules.rows, rules.capacity
+    top = max(_BH[1 : d + 1])
+    score_max = GAME.score_bounds[1]
+    slots = [
+        Slot("hand", d, 0, 1, "my hand: 1 at c-1 for each card c I hold (kids: all 0, piles are face down)"),
+        Slot("my_selection", d, 0, 1, "1 at c-1 for the card c I selected this turn, not yet revealed"),
+        Slot("rows", r * c, 0, d, "the rows, R x C row-major: row r's j-th card at r*C+j, 0 for empty"),
+        Slot("row_bullheads", r, 0, top * c, "bullheads in each row"),
+        Slot("pending", n, 0, d, "seat q's revealed card awaiting placement (0: none)"),
+        Slot("piles", n * d, 0, 1, "n x D: 1 at q*D+c-1 if seat q took card c this round"),
+        Slot("penalties", n, 0, score_max, "bullheads each seat took in the whole game"),
+        Slot(
+            "hand_sizes",
+            n,
+            0,
+            rules.hand_size,
+            "cards in each seat's hand (kids: pile), a hidden selection excluded",
+        ),
+        Slot("selected", n, 0, 1, "1 if the seat has selected this turn (which card stays hidden)"),
+        Slot("to_act", n, 0, 1, "1 if the seat must act now"),
+        Slot("seat", n, 0, 1, "one-hot: my seat"),
+        Slot("phase", len(PHASES), 0, 1, "one-hot: " + ", ".join(PHASES)),
+        Slot("round", 1, 1, GAME.max_game_length, "the round number"),
+        Slot("pool", d, 0, 1, "logic draft: 1 at c-1 for each face-up card c (else all 0)"),
+        Slot("stock_size", 1, 0, len(rules.deck), "cards neither in hands nor on the table"),
+    ]
+    if rules.countdown_from is not None:
+        slots.append(
+            Slot(
+                "points_left",
+                n,
+                rules.countdown_from - score_max,
+                rules.countdown_from,
+                "countdown: points each seat has left",
+            )
+        )
+    return Layout(tuple(slots))
+
+
+class Take6Codec:
+    """Observation vectors and action masks of one configuration; :func:`codec` caches one per rules.
+
+    >>> from engine.take6 import GAME
+    >>> s = GAME.new_game(4, seed=1)
+    >>> c = codec(s.rules)
+    >>> obs = c.observe(s, 0)
+    >>> obs.shape, int(obs[c.layout.offset("round")]), int(c.mask(s, 0).sum())
+    ((783,), 1, 10)
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.layout = layout = layout_for(rules)
+        self.players = n = rules.players
+        self.deck_high = rules.deck[-1]
+        self.capacity = rules.capacity
+        self.flip = rules.play == "flip"
+        self.draft = rules.deal == "draft"
+        self.deck_size = len(rules.deck)
+        self.countdown = rules.countdown_from
+        self.sign = -1 if rules.winner == "lowest" else 1
+        """Rewards are ``sign`` times the bullheads taken: minus them where the lowest total wins."""
+        o = layout.offset
+        self.o_sel, self.o_rows, self.o_rbh = o("my_selection"), o("rows"), o("row_bullheads")
+        self.o_pend, self.o_piles, self.o_pen = o("pending"), o("piles"), o("penalties")
+        self.o_hs, self.o_selected, self.o_act = o("hand_sizes"), o("selected"), o("to_act")
+        self.o_seat, self.o_phase, self.o_round = o("seat"), o("phase"), o("round")
+        self.o_pool, self.o_stock = o("pool"), o("stock_size")
+        self.o_left = o("points_left") if self.countdown is not None else -1
+        self.s_pen = slice(self.o_pen, self.o_pen + n)
+        self.s_hs = slice(self.o_hs, self.o_hs + n)
+        if not self.o_hs + n == self.o_selected == self.o_act - n == self.o_seat - 2 * n:
+            raise AssertionError("hand_sizes, selected, to_act and seat must be consecutive")
+        self.rows = rules.rows
+        if not self.o_rows + rules.rows * rules.capacity == self.o_rbh:
+            raise AssertionError("rows and row_bullheads must be consecutive")
+        self.s_rows = slice(self.o_rows, self.o_rbh + rules.rows)
+        self.s_per_seat = slice(self.o_hs, self.o_hs + 4 * n)
+        self._acting: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._seat_onehot = tuple(tuple(int(q == p) for q in range(n)) for p in range(n))
+        self._no_mask = _frozen(np.zeros(NUM_ACTIONS, np.int8))
+        self._wait_mask = _frozen(_mask_of([WAIT]))
+        self.scores_key = attrgetter("piles", "penalties")
+        """The state's fields :meth:`_scores` reads."""
+        # piles and penalties change only when a row is taken (the rows change) or a round is dealt
+        fields = ("rows", "pending", "phase", "round") + (("stock",) if self.draft else ())
+        self.public_key = attrgetter(*fields)
+        """The state's fields :meth:`_public` reads (the logic pool included)."""
+
+    def observe(self, state: State, player: int) -> Any:
+        """The observation vector of ``player`` (a new float32 array)."""
+        return self._private(self._public(state), state, player)
+
+    def observer(self) -> Take6Observer:
+        """A fast observer for one environment (it keeps the last public table)."""
+        return Take6Observer(self)
+
+    def _private(self, public: Any, state: State, player: int) -> Any:
+        """A copy of the public table with what ``player`` alone sees and the per-step fields added."""
+        out = public.copy()
+        selected = state.selected
+        to_act = state.to_act
+        if player in to_act and state.phase == "select":
+            # the common case, without building every hand: a seat still to select may select any card of
+            # its hand (T6-SELECT-1), so its legal selections are its hand; every seat plays one card a
+            # turn, so a hand is that long less the card already selected, if any (T6-SELECT-2)
+            legal = GAME.legal_actions(state, player)
+            for a in legal:
+                out[a.card - 1] = 1.0  # type: ignore[union-attr]
+            held = len(legal)
+            sizes = [held - (c != 0) for c in selected]
+        else:
+            hands = state.hands
+            if not self.flip:
+                for c in hands[player]:
+                    out[c - 1] = 1.0
+            mine = selected[player]
+            if mine:
+                out[self.o_sel + mine - 1] = 1.0
+            sizes = [len(h) for h in hands]
+        # hand_sizes, selected, to_act and seat lie side by side: one write
+        acting = self._acting.get(to_act)
+        if acting is None:  # a few dozen distinct tuples: every seat, the seats still to select, one seat
+            acting = self._acting[to_act] = tuple(int(q in to_act) for q in range(self.players))
+        out[self.s_per_seat] = [*sizes, *map(bool, selected), *acting, *self._seat_onehot[player]]
+        return out
+
+    def _scores(self, state: State) -> Any:
+        """The slowest-changing fields (piles, penalties, the stock's size): a new round or a row taken."""
+        out: Any = np.zeros(self.layout.size, np.float32)
+        d = self.deck_high
+        at = self.o_piles - 1
+        taken: list[int] = []
+        for pile in state.piles:
+            taken += map(at.__add__, pile)
+            at += d
+        if taken:
+            out[taken] = 1.0
+        out[self.s_pen] = state.penalties
+        if self.countdown is not None:
+            out[self.o_left : self.o_left + self.players] = [self.countdown - x for x in state.penalties]
+        if not self.draft:
+            # the stock is the deck less every card in play (not stored outside logic); every card dealt
+            # stays in play (hand, selection, pending, row or pile) until the round ends
+            out[self.o_stock] = self.deck_size - self.rules.cards_dealt
+        return out
+
+    def _public(self, state: State, scores: Any = None) -> Any:
+        """The fields every seat sees alike; they change only when cards are placed or picked."""
+        out = (self._scores(state) if scores is None else scores).copy()
+        # rows (R x C, padded with 0) and row_bullheads lie side by side: one write
+        cap = self.capacity
+        rows = state.rows
+        cells: list[int] = []
+        for row in rows:
+            cells += row
+            cells += _PAD[cap - len(row)]
+        cells += _PAD[cap * (self.rows - len(rows))]  # no rows yet during a logic draft
+        heads = _HEADS
+        for row in rows:
+            h = heads.get(row)
+            if h is None:
+                if len(heads) > _HEADS_MAX:
+                    heads.clear()
+                h = heads[row] = sum(map(_BH.__getitem__, row))
+            cells.append(h)
+        cells += _PAD[self.rows - len(rows)]
+        out[self.s_rows] = cells
+        for c, q in state.pending:
+            out[self.o_pend + q] = c
+        phase = state.phase
+        out[self.o_phase + _PHASE[phase]] = 1.0
+        out[self.o_round] = state.round
+        if self.draft:
+            stock = state.stock
+            if phase == "draft":
+                for c in stock:
+                    out[self.o_pool + c - 1] = 1.0
+            out[self.o_stock] = len(stock)
+        return out
+
+    def mask(self, state: State, player: int) -> Any:
+        """The action mask (read-only int8 array): 1 exactly at the encodings of the legal actions."""
+        legal = GAME.legal_actions(state, player)
+        if not legal:
+            return self._no_mask
+        flags = bytearray(NUM_ACTIONS)
+        if legal[0].__class__ is Select:
+            for a in legal:
+                flags[a.card - 1] = 1  # type: ignore[union-attr]
+        else:
+            for a in legal:
+                flags[encode(a)] = 1
+        return np.frombuffer(bytes(flags), np.int8)  # read-only, as a buffer of bytes is
+
+    def wait_mask(self) -> Any:
+        """The mask of an agent with nothing to do in a Parallel step: only :data:`WAIT`."""
+        return self._wait_mask
+
+
+class Take6Observer:
+    """Observation vectors for one environment: the public table (rows, pending cards, phase, round) is
+    rebuilt only when it changes (after a reveal, a placement, a pick or a deal), and its slowest part
+    (piles, penalties) only when a row is taken or a round ends.
+
+    >>> from engine.take6 import GAME
+    >>> s = GAME.new_game(3, seed=2)
+    >>> c = codec(s.rules)
+    >>> bool((c.observer().observe(s, 1) == c.observe(s, 1)).all())
+    True
+    """
+
+    def __init__(self, codec: Take6Codec) -> None:
+        self.codec = codec
+        self._key: Any = None
+        self._public: Any = None
+        self._scores_key: Any = None
+        self._scores: Any = None
+
+    def observe(self, state: State, player: int) -> Any:
+        """The observation vector of ``player`` (a new float32 array), as :meth:`Take6Codec.observe`."""
+        codec = self.codec
+        key = codec.public_key(state)
+        if key != self._key:
+            scores_key = codec.scores_key(state)
+            if scores_key != self._scores_key:
+                self._scores = codec._scores(state)
+                self._scores_key = scores_key
+            self._public = codec._public(state, self._scores)
+            self._key = key
+        return codec._private(self._public, state, player)
+
+
+def _mask_of(indices: list[int]) -> Any:
+    mask: Any = np.zeros(NUM_ACTIONS, np.int8)
+    mask[indices] = 1
+    return mask
+
+
+def _frozen(array: Any) -> Any:
+    array.flags.writeable = False
+    return array
+
+
+@functools.cache
+def codec(rules: Rules) -> Take6Codec:
+    """The (cached) codec of a configuration."""
+    return Take6Codec(rules)
+
+
+def observation_from_dict(obs: dict[str, Any], rules: Rules) -> Any:
+    """Encode the engine's observation dict (``GAME.observation``) as the vector of the module's table.
+
+    The reference the fast :meth:`Take6Codec.observe` is checked against.
+    """
+    layout = layout_for(rules)
+    out: Any = np.zeros(layout.size, np.float32)
+    o = layout.offset
+    d, c = rules.deck[-1], rules.capacity
+    for card in obs["hand"] or ():
+        out[o("hand") + card - 1] = 1
+    if obs["my_selection"]:
+        out[o("my_selection") + obs["my_selection"] - 1] = 1
+    for r, row in enumerate(obs["rows"]):
+        for j, card in enumerate(row):
+            out[o("rows") + r * c + j] = card
+        out[o("row_bullheads") + r] = obs["row_bullheads"][r]
+    for card, q in obs["pending"]:
+        out[o("pending") + q] = card
+    for q, pile in enumerate(obs["piles"]):
+        for card in pile:
+            out[o("piles") + q * d + card - 1] = 1
+    for q in range(rules.players):
+        out[o("penalties") + q] = obs["penalties"][q]
+        out[o("hand_sizes") + q] = obs["hand_sizes"][q]
+        out[o("selected") + q] = obs["selected"][q]
+        out[o("to_act") + q] = q in obs["to_act"]
+    out[o("seat") + obs["player"]] = 1
+    out[o("phase") + PHASES.index(obs["phase"])] = 1
+    out[o("round")] = obs["round"]
+    for card in obs["pool"] or ():
+        out[o("pool") + card - 1] = 1
+    out[o("stock_size")] = obs["stock_size"]
+    if "points_left" in obs:
+        out[layout.where("points_left")] = obs["points_left"]
+    return out
+
+
+def main() -> None:
+    """Print the observation table of a configuration: ``python -m engine.envs.take6_codec [variant] [n]``."""
+    import sys
+
+    variant = sys.argv[1] if len(sys.argv) > 1 else "standard"
+    players = int(sys.argv[2]) if len(sys.argv) > 2 else 4
+    print(layout_for(rules_for(variant, players)).table())
+
+
+if __name__ == "__main__":
+    main()
