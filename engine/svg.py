@@ -305,7 +305,8 @@ def take6_svg(
         marker = "▶ " if p in to_act else ""
         svg.open_group(cls="player", data_player=str(p))
         svg.text(20, y + 14, f"{marker}P{p}", size=13, weight="bold" if p in to_act else "normal")
-        svg.text(80, y + 14, f"{full['penalties'][p]} bullhead{'s' if full['penalties'][p] != 1 else ''} taken", size=12, cls="penalty")
+        taken = full["penalties"][p]
+        svg.text(80, y + 14, f"{taken} bullhead{'s' if taken != 1 else ''} taken", size=12, cls="penalty")
         svg.text(250, y + 14, f"{sizes[p]} card{'s' if sizes[p] != 1 else ''} in hand", size=12)
         sel = chosen[p]
         if sel is True:
