@@ -106,7 +106,7 @@ def test_play_record_to_an_unwritable_path_is_an_input_error(tmp_path: Path) -> 
 
 
 BROKEN = {
-    "bad-json.jsonl": "line 4: not valid JSON",
+    "bad-json.jsonl": "line 4: not JSON",
     "bad-header-missing-players.jsonl": "line 1: players: required field missing",
     "bad-index-gap.jsonl": "line 5: index: expected 3, got 7",
     "bad-unknown-claim.jsonl": "line 3: claims.bullheads: unknown field",
