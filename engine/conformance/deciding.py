@@ -28,8 +28,15 @@ def _applies(game: Game, variant: str) -> Any:
     return lambda c: c in book and (not book[c].variants or variant in book[c].variants)
 
 
-def fact_clauses(game: Game, kit: GameKit, fact: str, step: tuple[Any, Any, Any] | None, variant: str, *,
-                 claimed: Any = None) -> tuple[str, ...]:
+def fact_clauses(
+    game: Game,
+    kit: GameKit,
+    fact: str,
+    step: tuple[Any, Any, Any] | None,
+    variant: str,
+    *,
+    claimed: Any = None,
+) -> tuple[str, ...]:
     """The clauses behind a divergent claim of ``fact`` after ``step`` (``(before, action, after)``, or
     ``None`` for the start position and the final result): the deciding ones first, then context."""
     ok = _applies(game, variant)
@@ -50,8 +57,9 @@ def fact_clauses(game: Game, kit: GameKit, fact: str, step: tuple[Any, Any, Any]
     return tuple(dict.fromkeys(c for c in (*first, *context) if ok(c)))
 
 
-def action_clauses(game: Game, kit: GameKit, action: Any, variant: str, *,
-                   violated: str | None = None) -> tuple[str, ...]:
+def action_clauses(
+    game: Game, kit: GameKit, action: Any, variant: str, *, violated: str | None = None
+) -> tuple[str, ...]:
     """The clauses behind a divergence on one action: the clause it breaks (``violated``, for an action
     the rules refuse), else the clause that makes an action of its kind legal."""
     ok = _applies(game, variant)
