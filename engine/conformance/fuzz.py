@@ -526,8 +526,16 @@ class _Game:
         return False
 
     def peer_claims(self, reply: StateReport) -> dict[str, Any]:
+        from engine.conformance.records import check_claims
+
         raw = reply.claims or {}
         out: dict[str, Any] = {}
+        if raw:
+            known = {k: v for k, v in raw.items() if k in self.kit.fact_names}
+            try:  # the record schema: 2.0 is not a round number here either
+                check_claims(self.setup.game, known, "reply to 'state'")
+            except InputError as exc:
+                raise self.diverge("garbage", str(exc)) from None
         for name, value in raw.items():
             if name not in self.kit.fact_names:
                 known = ", ".join(self.kit.fact_names)

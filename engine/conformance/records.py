@@ -160,6 +160,8 @@ def json_path(parts: Iterable[Any], prefix: str = "") -> str:
     for part in parts:
         if isinstance(part, int):
             out += f"[{part}]"
+        elif str(part).startswith("["):
+            out += str(part)
         else:
             out += f".{part}" if out else str(part)
     return prefix + out if out else prefix.rstrip(": ")
