@@ -176,7 +176,7 @@ class _Zeros(io.StringIO):
     def __init__(self) -> None:
         self.served = 0
 
-    def readline(self, size: int | None = -1, /) -> str:
+    def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override]
         n = size if size is not None and size > 0 else 1 << 30
         self.served += n
         return "\0" * n
