@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import fnmatch
 import math
+import multiprocessing.util
 import os
 import random
 import signal
@@ -75,7 +76,7 @@ __all__ = [
     "shrink_class",
 ]
 
-BATCH = 8
+BATCH = 4
 """Games per batch: the unit of work sent to a job (and replayed to shrink a class)."""
 
 FAILURE_KINDS = ("crash", "timeout", "garbage")
@@ -195,7 +196,8 @@ class _Games:
         self.spec = spec
         self.count = count
         self.strategy = setups(spec.offered, None, spec.max_steps, spec.counts)
-        self.kept: list[Transport] = []
+        # a peer that played properly serves the next batches of this process too (``new`` resets it)
+        self.kept: list[Transport] = _KEPT.setdefault(spec.peer, []) if spec.reuse else []
         self.games = self.steps = self.probes = self.aborted = 0
 
     def play(self, data: st.DataObject) -> Divergence | None:
@@ -233,9 +235,30 @@ class _Games:
                 transport.close()
 
     def close(self) -> None:
-        for transport in self.kept:
+        """Stop the peers unless they are kept for the next batch of this process."""
+        if not self.spec.reuse:
+            for transport in self.kept:
+                transport.close()
+            self.kept.clear()
+
+
+_KEPT: dict[Any, list[Transport]] = {}
+"""Peers kept between the batches one process plays (a worker process, or the main one), by factory."""
+
+
+def close_kept_peers() -> None:
+    """Stop every peer kept between batches (at the end of a campaign, and when a worker exits)."""
+    for transports in _KEPT.values():
+        for transport in transports:
             transport.close()
-        self.kept.clear()
+        transports.clear()
+    _KEPT.clear()
+
+
+def _worker_init() -> None:
+    """A worker process: Ctrl-C reaches only the parent, and kept peers are stopped at exit."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    multiprocessing.util.Finalize(None, close_kept_peers, exitpriority=10)
 
 
 def play_batch(spec: CampaignSpec, batch: int, count: int, deadline: float | None = None) -> BatchResult:
@@ -452,19 +475,15 @@ class _Inline:
     def result(self, future: Any) -> Any:
         return future.result()
 
-    def shutdown(self) -> None:
-        pass
-
-
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    def shutdown(self, wait: bool = True) -> None:
+        """Stop the workers (``wait``: after they finish what they run)."""
 
 
 class _Pool(_Inline):
     """Worker processes (``jobs > 1``); Ctrl-C reaches only the parent, which stops them."""
 
     def __init__(self, jobs: int) -> None:
-        self._pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+        self._pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         return self._pool.submit(fn, *args)
@@ -473,8 +492,8 @@ class _Pool(_Inline):
         done, rest = wait(pending, return_when=FIRST_COMPLETED)
         return set(done), set(rest)
 
-    def shutdown(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+    def shutdown(self, wait: bool = True) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=True)
 
 
 class _Ray(_Inline):
@@ -505,8 +524,8 @@ class _Ray(_Inline):
     def result(self, future: Any) -> Any:
         return self._ray.get(future)
 
-    def shutdown(self) -> None:
-        pass
+    def shutdown(self, wait: bool = True) -> None:
+        """Stop the workers (``wait``: after they finish what they run)."""
 
 
 def _batches(games: int | None, seconds: float | None) -> Iterator[tuple[int, int]]:
@@ -601,7 +620,7 @@ def run_campaign(
                     progress(tracker)
     except KeyboardInterrupt:
         interrupted = True
-        executor.shutdown()
+        executor.shutdown(wait=False)
     classes = _classes(results, waivers)
     if shrink and not interrupted:
         try:
@@ -609,8 +628,9 @@ def run_campaign(
                                   progress=progress)
         except KeyboardInterrupt:
             interrupted = True
-            executor.shutdown()
+            executor.shutdown(wait=False)
     executor.shutdown()
+    close_kept_peers()
     done_results = list(results.values())
     return CampaignReport(
         peer=hello.name,

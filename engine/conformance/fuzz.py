@@ -531,9 +531,9 @@ class _Game:
         raw = reply.claims or {}
         out: dict[str, Any] = {}
         if raw:
-            known = {k: v for k, v in raw.items() if k in self.kit.fact_names}
+            facts = {k: v for k, v in raw.items() if k in self.kit.fact_names}
             try:  # the record schema: 2.0 is not a round number here either
-                check_claims(self.setup.game, known, "reply to 'state'")
+                check_claims(self.setup.game, facts, "reply to 'state'")
             except InputError as exc:
                 raise self.diverge("garbage", str(exc)) from None
         for name, value in raw.items():

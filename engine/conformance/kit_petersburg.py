@@ -186,6 +186,28 @@ class PetersburgKit(KitBase):
         return value
 
 
+    # -- names -------------------------------------------------------------------------------------
+
+    def card_names(self, variant: str) -> list[dict[str, Any]]:
+        """Every card kind of ``variant``'s edition: the canonical name (the one states, facts and records
+        use), every other spelling the engine accepts (other editions' names, the names table's aliases;
+        any case), stack, copies and cost."""
+        from engine.petersburg.catalog import VARIANTS, card_names, catalog
+
+        edition = VARIANTS[variant]
+        others = {e: {c.key: c.name for c in catalog(e)} for e in set(VARIANTS.values()) if e != edition}
+        table = card_names()
+        out = []
+        for c in catalog(edition):
+            spellings = [n[c.key] for n in others.values()]
+            extra = table.get(c.key)
+            if extra is not None:
+                spellings += [*extra.en, *extra.de, *extra.ru, *extra.seed_terms]
+            aliases = [a for a in dict.fromkeys(spellings) if a != c.name]
+            out.append({"name": c.name, "aliases": aliases, "stack": c.stack, "copies": c.copies,
+                        "cost": c.cost})
+        return out
+
     # -- deciding clauses --------------------------------------------------------------------------
 
     def legal_clause(self, action: Any) -> str:

@@ -47,7 +47,7 @@ from engine.errors import InputError
 from engine.spec import Field, load_table
 from engine.take6.model import Deal, Draft, DraftStart, Flip, Select, State, TakeRow
 from engine.take6.placement import locate
-from engine.take6.rules import VARIANTS, rules_for
+from engine.take6.rules import VARIANTS, bullheads, rules_for
 
 __all__ = ["KIT", "Take6Kit"]
 
@@ -227,6 +227,22 @@ class Take6Kit(KitBase):
             except TypeError:
                 return value
         return value
+
+    # -- names -------------------------------------------------------------------------------------
+
+    def card_names(self, variant: str) -> list[dict[str, Any]]:
+        """Every card of ``variant``'s largest deck: cards are named by their number (a JSON integer, no
+        alias), with their bullheads and the deck sizes by player count where the deck depends on it."""
+        decks = {n: rules_for(variant, n).deck for n in range(2, _max_players(variant) + 1)}
+        full = max(decks.values(), key=len)
+        out = []
+        for card in full:
+            players = [n for n, deck in decks.items() if card in deck]
+            entry: dict[str, Any] = {"name": card, "aliases": [], "bullheads": bullheads(card)}
+            if len(players) != len(decks):
+                entry["players"] = [min(players), max(players)]
+            out.append(entry)
+        return out
 
     # -- deciding clauses --------------------------------------------------------------------------
 

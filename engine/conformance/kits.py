@@ -74,6 +74,10 @@ class GameKit(Protocol):
         """The clause that makes an action of this kind legal."""
         ...
 
+    def card_names(self, variant: str) -> list[dict[str, Any]]:
+        """Every card of ``variant``: ``name`` (as the JSON forms spell it), ``aliases`` and game details."""
+        ...
+
     def step_clauses(self, game: Any, before: Any, action: Any, after: Any) -> tuple[str, ...]:
         """The clauses a legal step exercises (tags of generated accept vectors)."""
         ...
