@@ -346,3 +346,77 @@ def test_each_variant_takes_its_player_range_from_the_hello() -> None:
     assert counts["take6/standard"] == tuple(range(2, 11))
     with pytest.raises(InputError, match="--players"):
         player_counts({"take6": ("kids",)}, [8], hello.players)
+
+
+def test_ctrl_c_reports_what_was_found_and_exits_with_the_usual_code() -> None:
+    """Ctrl-C during a campaign stops it: the classes the finished batches found are reported (marked
+    interrupted, not shrunk) and the exit code is 1 as for any open class; no worker or peer is left."""
+    import signal
+
+    proc = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "engine",
+            "fuzz",
+            "--peer",
+            f"{PY} -m engine.conformance.peers.multi",
+            "--game",
+            "take6",
+            "--time",
+            "120",
+            "--jobs",
+            "2",
+            "--seed",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err
+    assert "interrupted" in out and "class(es) of divergence" in out
+    assert "Traceback" not in err
+
+
+def test_names_lists_canonical_names_and_aliases(capsys: Any) -> None:
+    """``arbiter names``: the canonical spelling of every card per edition and the aliases accepted on
+    input (the second edition's Czar & Carpenter is also read as the first edition's name)."""
+    assert main(["names", "petersburg", "--variant", "second", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    rows = {r["name"]: r for r in doc["variants"]["second"]}
+    assert "Czar and Carpenter" in rows["Czar & Carpenter"]["aliases"]
+    assert sum(r["copies"] for r in rows.values()) == 116
+    assert main(["names", "take6", "--variant", "tactics"]) == 0
+    text = capsys.readouterr().out
+    assert "104 cards" in text and "players 3-10" in text
+    assert main(["names", "take6", "--variant", "nope"]) == 2
+
+
+def test_check_jobs_keeps_the_order_of_the_files(tmp_path: Path, capsys: Any) -> None:
+    """``arbiter check --jobs 2`` over many files reports every file, in the order given, with the same
+    outcome as one job."""
+    from engine.conformance.records import record_game
+
+    paths = []
+    for i in range(6):
+        path = tmp_path / f"r{i}.jsonl"
+        write_record(path, record_game("take6", players=2, seed=i, actions=[]))
+        paths.append(str(path))
+    (tmp_path / "r9.jsonl").write_text("not json\n", encoding="utf-8")
+    paths.append(str(tmp_path / "r9.jsonl"))
+    assert main(["check", "--json", "--jobs", "2", *paths]) == 2
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["path"] for r in doc["records"]] == paths
+    assert [r["status"] for r in doc["records"]] == ["ok"] * 6 + ["malformed"]
+
+
+def test_bench_check_prints_median_cpu_figures(capsys: Any) -> None:
+    """``arbiter bench check`` prints, per record set, the median CPU time of a run with its spread and the
+    actions/s per core (figures are printed, never asserted)."""
+    assert main(["bench", "check", "--seconds", "0.2", "--repeat", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "median CPU/run" in text and "actions/s per core" in text and text.count("±") == 8
