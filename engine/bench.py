@@ -152,18 +152,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
 def register(sub: Any) -> None:
     """Add ``bench`` to the command line."""
+    from engine.conformance.cli_fuzz import positive
+
     p = sub.add_parser("bench", help="speed figures (median CPU time over repeated runs): games, check, fuzz")
     choices: Sequence[str] = (*game_names(), *SUITES)
     p.add_argument(
@@ -174,7 +166,9 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--players", type=int, action="append", help="player count (repeatable)")
     p.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per line, all runs (default 3)")
-    p.add_argument("--repeat", type=_positive_int, default=5, help="runs per line (default 5)")
+    p.add_argument("--repeat", type=positive(int, "--repeat"), default=5, help="runs per line (default 5)")
     p.add_argument("--variant", default=None)
-    p.add_argument("--games", type=_positive_int, default=48, help="fuzz: games per campaign (default 48)")
+    p.add_argument(
+        "--games", type=positive(int, "--games"), default=48, help="fuzz: games per campaign (default 48)"
+    )
     p.set_defaults(run=run)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from extras import need
 
 from engine.cli import main
 from engine.conformance.campaign import (
@@ -34,7 +35,6 @@ from engine.conformance.peers.petersburg_free_cards import FreeCardsPeer
 from engine.conformance.peers.take6_fewest_heads import FewestHeadsPeer
 from engine.conformance.records import write_record
 from engine.errors import InputError
-from tests.extras import need
 
 PY = sys.executable
 GAMES, SEED = 48, 3
@@ -95,6 +95,8 @@ def test_each_shrunk_record_replays_in_check_with_the_same_first_clause(report: 
         checked = replay(c.shrunk)
         assert checked.status == "divergence", (c.signature, checked.error)
         assert checked.divergence is not None and checked.divergence.clauses[0] == c.clause, c.signature
+        if c.kind in ("to_act", "claim", "scores"):  # a claim in both: the very same clause list
+            assert checked.divergence.clauses == c.shrunk.clauses, c.signature
 
 
 def test_counters_are_honest(report: CampaignReport) -> None:
@@ -420,3 +422,32 @@ def test_bench_check_prints_median_cpu_figures(capsys: Any) -> None:
     assert main(["bench", "check", "--seconds", "0.2", "--repeat", "2"]) == 0
     text = capsys.readouterr().out
     assert "median CPU/run" in text and "actions/s per core" in text and text.count("±") == 8
+
+
+class _NoPassPeer(MultiDefectPeer):
+    """Refuses every pass (a legal action by SP-TURN-3) while offering it."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    def do_apply(self, player: int, action: Any) -> None:
+        if isinstance(action, dict) and action.get("type") == "pass":
+            from engine.errors import IllegalAction
+
+            raise IllegalAction("X-1", "we never pass")
+        super().do_apply(player, action)
+
+
+def test_a_refused_legal_action_replays_as_a_missing_action_in_check() -> None:
+    """SP-TURN-3: passing is always allowed.  A peer refusing a pass is a ``refused-legal`` divergence named
+    by that clause; its record claims the peer's effective legal set (without the pass), so ``arbiter
+    check`` reports the pass as missing, with the same clause, instead of replaying OK."""
+    found = fuzz(
+        in_process(_NoPassPeer), games=("petersburg",), players=(1,), examples=20, seed=1, max_steps=40
+    ).divergence
+    assert found is not None and found.kind == "refused-legal"
+    assert found.clauses[0] == "SP-TURN-3"
+    checked = replay(found)
+    assert checked.status == "divergence" and checked.divergence is not None
+    assert checked.divergence.fact == "legal" and checked.divergence.clauses[0] == "SP-TURN-3"
+    assert [a["type"] for a, _c in checked.divergence.missing] == ["pass"]

@@ -495,21 +495,13 @@ def run(args: argparse.Namespace) -> int:
 
 def register_check(sub: Any) -> None:
     """Add ``check`` to the command line."""
+    from engine.conformance.cli_fuzz import positive
+
     p = sub.add_parser("check", help="replay game records on the reference engine; report divergences")
     p.add_argument("records", nargs="+", metavar="RECORD",
                    help="record files (JSON Lines), directories of *.jsonl, or - for standard input")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+    p.add_argument("--jobs", type=positive(int, "--jobs"), default=1, metavar="N",
                    help="check files in N worker processes (default 1; reports keep the order of the files)")
     p.set_defaults(run=run)
-
-
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--jobs: expected a number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"--jobs: must be >= 1, got {value}")
-    return value
 

@@ -30,7 +30,9 @@ if TYPE_CHECKING:
     from engine.conformance.fuzz import FuzzReport
 
 
-def _positive(kind: type[int] | type[float], name: str) -> Any:
+def positive(kind: type[int] | type[float], name: str) -> Any:
+    """An argparse type: a number of ``kind`` > 0, refused naming the option ``name``."""
+
     def parse(text: str) -> int | float:
         try:
             value = kind(text)
@@ -49,8 +51,9 @@ def format_report(report: FuzzReport, *, out: str | None) -> list[str]:
 
     lines = [
         f"peer: {report.peer or '(unnamed)'}",
-        f"played {report.games} games, {report.steps} actions, {report.probes} illegal probes "
-        f"in {report.seconds:.1f} s",
+        f"played {report.games} games"
+        + (f" ({report.aborted} more stopped half-way by the generator)" if report.aborted else "")
+        + f", {report.steps} actions, {report.probes} illegal probes in {report.seconds:.1f} s",
     ]
     for name in report.skipped:
         lines.append(f"skipped {name}: the peer does not offer it (or none of the requested variants)")
@@ -239,16 +242,16 @@ def register(sub: Any) -> None:
                    help="command starting the peer, split like a shell would (started anew for every game)")
     p.add_argument("--game", action="append", metavar="NAME", help="fuzz only this game (repeatable)")
     p.add_argument("--variant", action="append", metavar="NAME", help="only this variant (repeatable)")
-    p.add_argument("--players", type=_positive(int, "--players"), action="append", metavar="N",
+    p.add_argument("--players", type=positive(int, "--players"), action="append", metavar="N",
                    help="only this player count (repeatable)")
-    p.add_argument("--examples", type=_positive(int, "--examples"), default=100, action=_Examples,
+    p.add_argument("--examples", type=positive(int, "--examples"), default=100, action=_Examples,
                    help="games generated before shrinking (default 100; not with a campaign)")
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--games", type=_positive(int, "--games"), metavar="N",
+    size.add_argument("--games", type=positive(int, "--games"), metavar="N",
                       help="campaign: play N games, going on after every divergence")
-    size.add_argument("--time", type=_positive(float, "--time"), metavar="SECONDS",
+    size.add_argument("--time", type=positive(float, "--time"), metavar="SECONDS",
                       help="campaign: play for SECONDS (then shrink and report)")
-    p.add_argument("--jobs", type=_positive(int, "--jobs"), metavar="N",
+    p.add_argument("--jobs", type=positive(int, "--jobs"), metavar="N",
                    help="campaign: peer processes in parallel (default: the machine's cores)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="campaign: run on a Ray cluster (ADDRESS, e.g. ray://head:10001; none: RAY_ADDRESS "
@@ -257,15 +260,15 @@ def register(sub: Any) -> None:
     p.add_argument("--report", action="append", metavar="FILE",
                    help="campaign: write the report to FILE.json (schema campaign-report.schema.json) or "
                    "FILE.md (repeatable)")
-    p.add_argument("--shrink-time", type=_positive(float, "--shrink-time"), default=60.0, metavar="SECONDS",
+    p.add_argument("--shrink-time", type=positive(float, "--shrink-time"), default=60.0, metavar="SECONDS",
                    help="campaign: time box for shrinking each class (default 60)")
     p.add_argument("--fresh", action="store_true",
                    help="campaign: a fresh peer process for every game (default: reuse a peer that played "
                    "a game properly)")
-    p.add_argument("--max-steps", type=_positive(int, "--max-steps"), default=1000,
+    p.add_argument("--max-steps", type=positive(int, "--max-steps"), default=1000,
                    help="longest game in actions (default 1000)")
     p.add_argument("--seed", type=int, default=None, help="seed of the generator (default: random)")
-    p.add_argument("--timeout", type=_positive(float, "--timeout"), default=5.0,
+    p.add_argument("--timeout", type=positive(float, "--timeout"), default=5.0,
                    help="seconds the peer has to answer one message (default 5; the first reply of a new "
                    "process may take 10)")
     p.add_argument("--no-shrink", action="store_true", help="report the first divergence as found")

@@ -2,9 +2,15 @@
 
 ``jsonschema`` explains *why* a document is invalid, but checking every line of a large record with it costs
 milliseconds (each ``$ref`` is resolved anew).  :func:`compile_schema` turns a schema into nested closures
-that answer only *whether* a document is valid, about a hundred times faster; the record reader calls it
-first and asks ``jsonschema`` for the explanation only when the answer is no.  A test checks that both agree
-on good and mutated documents.
+that answer only *whether* a document is valid, about a hundred times faster.  It is the one source of
+truth: the record reader calls it, and asks ``jsonschema`` (configured with the same reading of ``integer``:
+an integer literal, never ``2.0`` or ``true``; see :data:`engine.conformance.records.Validator`) only to
+explain a refusal.  A test checks that both agree on good and mutated documents.  (A compiled validator,
+fastjsonschema, was measured at twice the time per record line, since it answers by raising.)
+
+Common shapes are fused into one function each: an object with ``properties`` / ``required`` /
+``additionalProperties`` (one loop over its items), a ``oneOf`` of objects told apart by a ``type`` constant
+(only the named branch is checked), an array of bounded integers (C-level type, ``min`` and ``max`` scans).
 
 Supported keywords: ``type``, ``const``, ``enum``, ``properties``, ``required``, ``additionalProperties``,
 ``items``, ``prefixItems``, ``minItems``, ``maxItems``, ``minimum``, ``maximum``, ``minLength``, ``pattern``,
@@ -226,8 +232,14 @@ def compile_schema(schema: Any, root: Mapping[str, Any] | None = None) -> Check:
                 _is_type(None, n)
             return lambda v: any(_is_type(v, n) for n in names)
         if key == "const":
+            if type(arg) in (str, int):  # the usual tag: one type test and one comparison
+                kind = type(arg)
+                return lambda v: type(v) is kind and v == arg
             return lambda v: _json_equal(v, arg)
         if key == "enum":
+            if all(type(x) is str for x in arg):  # names: one set lookup
+                allowed = frozenset(arg)
+                return lambda v: type(v) is str and v in allowed
             return lambda v: any(_json_equal(v, x) for x in arg)
         if key == "properties":
             props = {name: build(sub) for name, sub in arg.items()}
