@@ -383,6 +383,14 @@ class CampaignReport:
     interrupted: bool = False
     skipped: tuple[str, ...] = ()
     waived_games: int = field(default=0)
+    play_seconds: float = 0.0
+    """Wall-clock time of the games (``seconds`` includes shrinking)."""
+
+    @property
+    def games_per_second(self) -> float:
+        """Games played per wall-clock second of play."""
+        spent = self.play_seconds or self.seconds
+        return self.games / spent if spent > 0 else 0.0
 
     @property
     def open_classes(self) -> tuple[DivergenceClass, ...]:
@@ -421,8 +429,9 @@ class CampaignReport:
             "probes": self.probes,
             "aborted": self.aborted,
             "seconds": round(self.seconds, 3),
+            "play_seconds": round(self.play_seconds, 3),
             "cpu_seconds": round(self.cpu, 3),
-            "games_per_second": round(self.games / self.seconds, 3) if self.seconds > 0 else 0.0,
+            "games_per_second": round(self.games_per_second, 3),
             "waived_games": self.waived_games,
             "skipped": list(self.skipped),
             "classes": [
@@ -621,6 +630,7 @@ def run_campaign(
     except KeyboardInterrupt:
         interrupted = True
         executor.shutdown(wait=False)
+    play_seconds = time.monotonic() - started
     classes = _classes(results, waivers)
     if shrink and not interrupted:
         try:
@@ -647,6 +657,7 @@ def run_campaign(
         interrupted=interrupted,
         skipped=tuple(skipped),
         waived_games=sum(c.count for c in classes if c.waived is not None),
+        play_seconds=play_seconds,
     )
 
 

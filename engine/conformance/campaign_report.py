@@ -76,12 +76,14 @@ def _size(c: DivergenceClass) -> str:
 
 
 def _headline(report: CampaignReport) -> str:
-    rate = report.games / report.seconds if report.seconds > 0 else 0.0
     aborted = f" ({report.aborted} more stopped half-way by the generator)" if report.aborted else ""
+    spent = report.play_seconds or report.seconds
+    shrink = report.seconds - spent
     return (
         f"played {report.games} games{aborted}, {report.steps} actions, {report.probes} illegal probes "
-        f"in {report.seconds:.1f} s ({rate:.2f} games/s, {report.jobs} job(s), {report.executor}); "
-        f"seed {report.seed}"
+        f"in {spent:.1f} s ({report.games_per_second:.2f} games/s, {report.jobs} job(s), {report.executor})"
+        + (f", then {shrink:.1f} s shrinking" if shrink >= 0.05 else "")
+        + f"; seed {report.seed}"
     )
 
 

@@ -149,12 +149,12 @@ def run_campaign_cli(args: argparse.Namespace, factory: Any) -> int:
     if args.examples_given:
         raise InputError("--examples", "not with a campaign: --games N or --time SECONDS sets its size")
     waivers = load_waivers(args.waive) if args.waive else ()
+    if args.out:
+        check_out_dir(args.out)  # first: a report may go into the same directory
     for path in args.report or ():
         if Path(path).suffix not in (".json", ".md"):
             raise InputError("--report", f"{path}: the name must end in .json or .md")
         _writable_file(path, "--report")
-    if args.out:
-        check_out_dir(args.out)
     show = _progress(args.quiet)
     try:
         report = run_campaign(
