@@ -198,3 +198,16 @@ def test_winners_name_the_variants_end_rule_first() -> None:
     kids = fact_clauses(g, kit, "winners", None, "kids")
     assert kids[0] == "T6-KIDS-4" and "T6-COUNT-1" not in kids and "T6-END-1" not in kids
     assert fact_clauses(g, kit, "winners", None, "standard")[0] == "T6-END-2"
+
+
+def test_check_dev_zero_is_malformed_at_once() -> None:
+    """Issue 10: ``arbiter check /dev/zero`` ends at once with exit 2 (a line over the cap), without reading
+    the endless line into memory."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "check", "/dev/zero"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert "longer than" in proc.stdout and "Traceback" not in proc.stderr

@@ -363,7 +363,7 @@ def dumps_line(data: Mapping[str, Any]) -> str:
 
 
 def _parse_line(raw: str, where: str) -> dict[str, Any]:
-    if len(raw) > MAX_LINE:
+    if len(raw) - raw.endswith("\n") > MAX_LINE:
         raise InputError(where, f"a line longer than {MAX_LINE} characters")
     try:
         data = loads(raw.rstrip("\r\n"), source=where)
