@@ -195,8 +195,8 @@ def _paths(node: Any, path: list[Any]) -> Iterator[list[Any]]:
 
 
 def _mutations(value: Any, rng: random.Random) -> Iterator[Any]:
-    """Small random corruptions of a JSON value (type swaps, deletions, extra keys)."""
-    replacements: list[Any] = [None, True, -1, 0, 105, "x", [], {}, [1.5], ["a"]]
+    """Small random corruptions of a JSON value (type swaps, integral floats, deletions, extra keys)."""
+    replacements: list[Any] = [None, True, -1, 0, 105, "x", [], {}, [1.5], ["a"], 2.0, 0.0, [1.0]]
     for _ in range(12):
         doc = copy.deepcopy(value)
         paths = list(_paths(doc, []))
@@ -206,8 +206,11 @@ def _mutations(value: Any, rng: random.Random) -> Iterator[Any]:
         parent = doc
         for key in path[:-1]:
             parent = parent[key]
-        choice = rng.randrange(3)
-        if choice == 0:
+        choice = rng.randrange(4)
+        target = parent[path[-1]]
+        if choice == 3 and isinstance(target, int) and not isinstance(target, bool):
+            parent[path[-1]] = float(target)  # 3 -> 3.0: the same number, not an integer literal
+        elif choice == 0:
             parent[path[-1]] = replacements[rng.randrange(len(replacements))]
         elif choice == 1 and isinstance(parent, dict):
             del parent[path[-1]]
