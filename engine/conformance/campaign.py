@@ -54,7 +54,7 @@ from engine.conformance.fuzz import (
     Divergence,
     DivergenceFound,
     PeerFactory,
-    _offered,
+    offered_games,
     peer_hello,
     play_game,
     player_counts,
@@ -578,7 +578,7 @@ def run_campaign(
         raise InputError("--games", "give exactly one of --games N and --time SECONDS")
     started, cpu_started = time.monotonic(), time.process_time()
     hello = peer_hello(factory)
-    offered, skipped = _offered(hello, game_names, variants)
+    offered, skipped = offered_games(hello, game_names, variants)
     if not offered:
         raise InputError("--game", f"the peer offers no game to fuzz (it offers {dict(hello.games)})")
     base_seed = seed if seed is not None else random.SystemRandom().getrandbits(32)

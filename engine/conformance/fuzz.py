@@ -72,10 +72,14 @@ __all__ = [
     "Divergence",
     "FuzzReport",
     "GameSetup",
+    "InProcessPeer",
     "PeerFactory",
+    "SubprocessPeer",
     "fuzz",
     "in_process",
+    "offered_games",
     "play_game",
+    "player_counts",
     "subprocess_peer",
 ]
 
@@ -707,7 +711,7 @@ def fuzz(
     """
     started = time.perf_counter()
     hello = peer_hello(factory)
-    offered, skipped = _offered(hello, games, variants)
+    offered, skipped = offered_games(hello, games, variants)
     if not offered:
         raise InputError("--game", f"the peer offers no game to fuzz (it offers {dict(hello.games)})")
     counters = {"games": 0, "steps": 0, "probes": 0, "aborted": 0}
@@ -785,8 +789,10 @@ def fuzz(
     )
 
 
-def _offered(hello: Hello, games: Sequence[str] | None,
+def offered_games(hello: Hello, games: Sequence[str] | None,
              variants: Sequence[str] | None) -> tuple[dict[str, tuple[str, ...]], list[str]]:
+    """The games and variants to fuzz: those requested (default: all we know) that the peer offers,
+    and the games skipped; an unknown game or variant is an InputError."""
     from engine.game import game_names
 
     known = game_names()
