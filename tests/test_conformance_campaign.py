@@ -382,6 +382,7 @@ def test_ctrl_c_reports_what_was_found_and_exits_with_the_usual_code() -> None:
     assert proc.returncode == 1, err
     assert "interrupted" in out and "class(es) of divergence" in out
     assert "Traceback" not in err
+    assert err.startswith("campaign: "), "plain progress lines on stderr when it is not a terminal"
 
 
 def test_names_lists_canonical_names_and_aliases(capsys: Any) -> None:

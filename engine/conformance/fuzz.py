@@ -33,6 +33,7 @@ process for the next game.
 
 from __future__ import annotations
 
+import re
 import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -150,9 +151,13 @@ class Divergence:
 
     @property
     def detail(self) -> str:
-        """What the divergence is about: the claimed fact, or the type of the action involved (``-``)."""
+        """What the divergence is about: the claimed fact, the type of the action involved, or for a peer's
+        own failure the request it failed on (``-`` for none)."""
         if self.kind == "claim" and self.peer_claims:
             return next(iter(self.peer_claims))
+        if self.kind in ("crash", "timeout", "garbage"):
+            found = _REQUEST_IN_TEXT.search(self.message)
+            return found.group(1) if found else "-"
         if self.trigger is not None and self.kind not in ("crash", "timeout", "garbage"):
             kind = self.trigger[1].get("type") if isinstance(self.trigger[1], dict) else None
             return str(kind) if kind else "-"
@@ -222,6 +227,9 @@ def _same_class_and_not_larger(div: Divergence, found: Sequence[Divergence]) -> 
     """Whether ``div`` may replace the first divergence while shrinking: same signature, no larger."""
     best = min(found, key=lambda d: d.size)
     return div.signature == found[0].signature and div.size <= best.size
+
+
+_REQUEST_IN_TEXT = re.compile(r"(?:reply to|replying to|sending|refused) '(\w+)'")
 
 
 class DivergenceFound(Exception):
