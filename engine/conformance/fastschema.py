@@ -38,6 +38,11 @@ ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "title", "description", "def
                          "$comment"})
 
 
+EXACT_TYPES: dict[str, type] = {"integer": int, "string": str, "boolean": bool, "null": type(None),
+                               "array": list, "object": dict}
+"""JSON type → the one Python type a parsed document holds for it (``number`` is int or float)."""
+
+
 def _is_type(value: Any, name: str) -> bool:
     if name == "integer":
         return isinstance(value, int) and not isinstance(value, bool)
@@ -230,6 +235,9 @@ def compile_schema(schema: Any, root: Mapping[str, Any] | None = None) -> Check:
             names = arg if isinstance(arg, list) else [arg]
             for n in names:
                 _is_type(None, n)
+            exact = tuple(EXACT_TYPES[n] for n in names if n in EXACT_TYPES)
+            if len(exact) == len(names):  # parsed JSON holds exactly these types: one C-level test
+                return lambda v: type(v) in exact
             return lambda v: any(_is_type(v, n) for n in names)
         if key == "const":
             if type(arg) in (str, int):  # the usual tag: one type test and one comparison
