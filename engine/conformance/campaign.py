@@ -530,6 +530,10 @@ class _Ray(_Inline):
         done, rest = self._ray.wait(list(pending), num_returns=1)
         return set(done), set(rest)
 
+    def cpus(self) -> int:
+        """The CPUs of the Ray cluster."""
+        return int(self._ray.cluster_resources().get("CPU", 1))
+
     def result(self, future: Any) -> Any:
         return self._ray.get(future)
 
@@ -594,7 +598,8 @@ def run_campaign(
     n_jobs = max(1, jobs or os.cpu_count() or 1)
     executor: _Inline
     if ray is not None and ray is not False:
-        executor, kind = _Ray(ray if isinstance(ray, str) else None), "ray"
+        ray_executor = _Ray(ray if isinstance(ray, str) else None)
+        executor, kind, n_jobs = ray_executor, "ray", ray_executor.cpus()
     elif n_jobs > 1:
         executor, kind = _Pool(n_jobs), "processes"
     else:
