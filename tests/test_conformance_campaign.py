@@ -452,3 +452,16 @@ def test_a_refused_legal_action_replays_as_a_missing_action_in_check() -> None:
     assert checked.status == "divergence" and checked.divergence is not None
     assert checked.divergence.fact == "legal" and checked.divergence.clauses[0] == "SP-TURN-3"
     assert [a["type"] for a, _c in checked.divergence.missing] == ["pass"]
+
+
+def test_peers_that_break_the_protocol_name_no_rule() -> None:
+    """The crash and garbage peers break the protocol, not a rule: their divergences name no clause, and
+    their class is told by the request they failed on."""
+    from engine.conformance.peers.crash import CrashPeer
+    from engine.conformance.peers.garbage import GarbagePeer
+
+    for factory, kind in ((CrashPeer, "crash"), (GarbagePeer, "garbage")):
+        found = fuzz(in_process(factory), games=("take6",), examples=10, seed=1).divergence
+        assert found is not None and found.kind == kind
+        assert found.clauses == ()
+        assert found.signature.startswith(f"take6:{kind}:-:") and found.detail != "-"
