@@ -12,14 +12,17 @@ so both sides deal the same cards), then repeats:
    reference refuses now; the peer must refuse it too and stay where it was;
 3. **apply it** on both sides.
 
-The first difference stops the game and raises a divergence; Hypothesis then shrinks the game (fewer
-players, the first variant, smaller set-up draws, earlier choices, fewer steps) and the harness reports the
-minimal one, as a game record that ``arbiter check`` replays: the actions both sides applied, then the
-peer's side of the disagreement as the record can express it — the peer's claimed facts on the last action
-line (``check`` reports the wrong claim), or the action the peer wrongly accepts or offers (``check``
-reports it illegal).  A disagreement the record cannot express (the peer refuses or omits a legal action,
-crashes, hangs or prints garbage) is written as the game up to that point plus the action that triggered
-it, with a ``comment`` saying what the peer did.
+The first difference stops the game and raises a divergence, which names the deciding clause first
+(:mod:`engine.conformance.deciding`, the same function ``arbiter check`` uses) and has a stable
+:attr:`~Divergence.signature`.  Hypothesis then shrinks the game (fewer players, the first variant, smaller
+set-up draws, earlier choices, fewer steps), keeping only divergences of the same signature and no larger,
+and the harness reports the minimal one as a game record that ``arbiter check`` replays: the actions both
+sides applied, then the peer's side of the disagreement as the record can express it — the peer's claimed
+facts on the last action line (``check`` reports the wrong claim), the action the peer wrongly accepts
+(``check`` reports it illegal), or the seat's legal set as the peer gave it, as a ``legal`` claim (``check``
+names every missing or extra action).  A disagreement the record cannot express (the peer crashes, hangs or
+prints garbage) is written as the game up to that point plus the action that triggered it, with a
+``comment`` saying what the peer did.  :mod:`engine.conformance.campaign` plays on after divergences.
 
 A peer that crashes, exceeds the per-message timeout or prints something that is not a valid reply is a
 divergence of kind ``crash`` / ``timeout`` / ``garbage``: the harness kills it and carries on with a new
