@@ -465,3 +465,17 @@ def test_peers_that_break_the_protocol_name_no_rule() -> None:
         assert found is not None and found.kind == kind
         assert found.clauses == ()
         assert found.signature.startswith(f"take6:{kind}:-:") and found.detail != "-"
+
+
+def test_a_time_budget_ends_the_campaign_and_the_report_schema_is_a_valid_schema() -> None:
+    """``--time SECONDS``: games are played until the budget is spent (no game starts after it), then the
+    campaign reports; the shipped report schema is itself a valid JSON Schema (2020-12)."""
+    from jsonschema import Draft202012Validator
+
+    from engine.conformance.records import schema
+
+    started = time.monotonic()
+    timed = run_campaign(in_process(MultiDefectPeer), seconds=2.0, jobs=1, seed=1, shrink=False)
+    assert timed.games > 0 and time.monotonic() - started < 30
+    Draft202012Validator.check_schema(schema("campaign-report"))
+    validate_json(timed.to_json())
