@@ -48,6 +48,9 @@ EXPECTED = {
 }
 """Defect → (game, kind, the clause it breaks)."""
 
+ALSO = {("take6", "to_act", "T6-PRO-5")}
+"""The low-card defect in the professional variant breaks that variant's own rule: a class of its own."""
+
 
 def signature_of(defect: str) -> str:
     game, kind, clause = EXPECTED[defect]
@@ -73,15 +76,16 @@ def replay(div: Divergence) -> Any:
 
 def test_every_defect_is_its_own_class_with_its_deciding_clause(report: CampaignReport) -> None:
     """One campaign finds each of the five defects as a class of its own, named by the clause it breaks
-    (T6-PLACE-3, T6-SELECT-2, T6-LOGIC-1, SP-COST-6, SP-HAND-2), and nothing else."""
+    (T6-PLACE-3, T6-SELECT-2, T6-LOGIC-1, SP-COST-6, SP-HAND-2), and nothing else (but the low-card
+    defect's professional sibling, T6-PRO-5, should a professional game show it)."""
     assert set(DEFECTS) == set(EXPECTED)
     found = {c.signature for c in report.classes}
     for defect in EXPECTED:
         matching = [s for s in found if s.startswith(signature_of(defect))]
         assert len(matching) == 1, (defect, found)
-    assert len(found) == len(EXPECTED), found
+    known = [*EXPECTED.values(), *ALSO]
     for c in report.classes:
-        game, kind, clause = next(v for v in EXPECTED.values() if c.signature.startswith(":".join(v)))
+        game, kind, clause = next(v for v in known if c.signature.startswith(":".join(v) + ":"))
         assert (c.first.setup.game, c.kind, c.clause) == (game, kind, clause)
         assert c.shrunk is not None and c.shrunk.signature == c.signature, "shrinking keeps the class"
         assert c.shrunk.size <= c.first.size, "shrinking never grows the record"
