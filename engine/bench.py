@@ -1,8 +1,16 @@
-"""``arbiter bench GAME``: full random games per second on both API tiers.
+"""``arbiter bench GAME | check | fuzz``: speed figures, as median CPU time over repeated runs.
 
-The random policy picks uniformly among the legal actions of the first player who must act.  The checked
-tier applies every action through :meth:`Game.apply` (validated, as a caller uses it); the unchecked tier
-through :meth:`Game.apply_unchecked` (the same transition code without re-validation).  Figures are
+* ``arbiter bench GAME``: full random games on both API tiers.  The random policy picks uniformly among the
+  legal actions of the first player who must act; the checked tier applies every action through
+  :meth:`Game.apply` (validated), the unchecked tier through :meth:`Game.apply_unchecked`.
+* ``arbiter bench check``: ``arbiter check`` on records with actions only and with every fact claimed after
+  every action (:mod:`engine.conformance.bench_conformance`).
+* ``arbiter bench fuzz``: a campaign against the reference peer as a subprocess, with one job and with two.
+
+Every line is measured ``--repeat`` times on the same work and prints the **median CPU time** of a run with
+its spread (``±`` half the range, relative to the median) and the rate per core (work / median CPU time).
+A loaded machine stretches wall-clock time, not the CPU time a run consumes, so these figures compare
+across runs; wall-clock rates are printed only where parallelism is the point (``fuzz``).  Figures are
 printed, never asserted: speed is measured here, not in a timed test.
 """
 
@@ -10,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from attrs import frozen
@@ -19,67 +29,146 @@ from engine.bots import playout
 from engine.game import Game, game_names, get_game
 
 DEFAULT_PLAYERS = {"take6": (2, 4, 10), "petersburg": (2, 4)}
+SUITES = ("check", "fuzz")
+"""Benchmarks that are not a game."""
 
 
 @frozen
-class BenchFigure:
-    """One measured line: game, players, tier, games, seconds, steps."""
+class Runs:
+    """CPU seconds of repeated runs of the same work (``work`` units, ``actions`` actions per run)."""
 
-    game: str
-    players: int
-    tier: str
-    games: int
-    seconds: float
-    steps: int
+    seconds: tuple[float, ...]
+    work: int
+    actions: int = 0
 
     @property
-    def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds else 0.0
+    def median(self) -> float:
+        """The median CPU time of a run."""
+        return statistics.median(self.seconds)
 
     @property
-    def steps_per_second(self) -> float:
-        return self.steps / self.seconds if self.seconds else 0.0
+    def spread(self) -> float:
+        """Half the range of the runs, relative to the median (0.05 = ±5%)."""
+        return (max(self.seconds) - min(self.seconds)) / 2 / self.median if self.median > 0 else 0.0
+
+    @property
+    def per_core(self) -> float:
+        """Work units per CPU second."""
+        return self.work / self.median if self.median > 0 else 0.0
+
+    @property
+    def actions_per_core(self) -> float:
+        """Actions per CPU second."""
+        return self.actions / self.median if self.median > 0 else 0.0
+
+    def text(self) -> str:
+        """``median ms ±spread``."""
+        return f"{self.median * 1000:>9.1f} ms ±{self.spread * 100:>4.1f}%"
 
 
-def measure(game: Game, players: int, *, checked: bool, seconds: float, seed: int = 0,
-            variant: str | None = None) -> BenchFigure:
-    """Play random games for about ``seconds`` and count them (set-up included in the time)."""
-    rng = random.Random(seed)
-    games = steps = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        state = game.new_game(players, seed=seed + games, variant=variant)
-        _final, n = playout(game, state, rng, checked=checked)
-        games += 1
-        steps += n
-        now = time.perf_counter()
-        if now >= deadline:
-            break
-    return BenchFigure(game.name, players, "checked" if checked else "unchecked", games, now - start, steps)
+def cpu_runs(run: Callable[[], int], repeats: int, clock: Callable[[], float] = time.process_time) -> Runs:
+    """Call ``run`` (returning the actions it did) ``repeats`` times; the CPU time of each call."""
+    out: list[float] = []
+    actions = 0
+    for _ in range(max(1, repeats)):
+        start = clock()
+        actions = run()
+        out.append(clock() - start)
+    return Runs(tuple(out), 0, actions)
+
+
+def calibrate(one: Callable[[int], int], target: float) -> int:
+    """How many calls of ``one(i)`` fill about ``target`` CPU seconds (at least 1)."""
+    start = time.process_time()
+    n = 0
+    while time.process_time() - start < min(target, 0.3):
+        one(n)
+        n += 1
+    spent = time.process_time() - start
+    return max(1, round(n * target / spent)) if spent > 0 else max(1, n)
+
+
+def measure(
+    game: Game,
+    players: int,
+    *,
+    checked: bool,
+    seconds: float,
+    repeats: int = 5,
+    seed: int = 0,
+    variant: str | None = None,
+) -> Runs:
+    """Full random games from fixed seeds (set-up included), ``repeats`` runs of about ``seconds /
+    repeats`` CPU seconds each."""
+
+    def one(i: int) -> int:
+        state = game.new_game(players, seed=seed + i, variant=variant)
+        _final, n = playout(game, state, random.Random(seed + i), checked=checked)
+        return n
+
+    games = calibrate(one, seconds / max(1, repeats))
+
+    def run() -> int:
+        return sum(one(i) for i in range(games))
+
+    runs = cpu_runs(run, repeats)
+    return Runs(runs.seconds, games, runs.actions)
+
+
+def header(unit: str) -> str:
+    """The column titles of a figure table."""
+    return f"{'median CPU/run':>17}  {unit + '/s per core':>16}  {'actions/s per core':>18}"
+
+
+def line(runs: Runs) -> str:
+    """One figure row."""
+    return f"{runs.text()}  {runs.per_core:>16,.1f}  {runs.actions_per_core:>18,.0f}"
 
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``arbiter bench``."""
+    if args.game in SUITES:
+        from engine.conformance import bench_conformance
+
+        return bench_conformance.run(args)
     game = get_game(args.game)
-    counts: tuple[int, ...] = tuple(args.players) if args.players else DEFAULT_PLAYERS.get(
-        game.name, (game.min_players, game.max_players)
+    counts: tuple[int, ...] = (
+        tuple(args.players)
+        if args.players
+        else DEFAULT_PLAYERS.get(game.name, (game.min_players, game.max_players))
     )
-    print(f"{game.title}: random games to the end, {args.seconds:g} s per line")
-    print(f"{'players':>7}  {'tier':<9}  {'games':>7}  {'games/s':>9}  {'actions/s':>10}")
+    print(
+        f"{game.title}: random games to the end; {args.repeat} runs of ~{args.seconds / args.repeat:.2g} "
+        f"CPU s per line (median, ± half the range)"
+    )
+    print(f"{'players':>7}  {'tier':<9}  {'games/run':>9}  {header('games')}")
     for n in counts:
         for checked in (False, True):
-            fig = measure(game, n, checked=checked, seconds=args.seconds, variant=args.variant)
-            print(f"{n:>7}  {fig.tier:<9}  {fig.games:>7}  {fig.games_per_second:>9.0f}  "
-                  f"{fig.steps_per_second:>10.0f}")
+            runs = measure(
+                game, n, checked=checked, seconds=args.seconds, repeats=args.repeat, variant=args.variant
+            )
+            tier = "checked" if checked else "unchecked"
+            print(f"{n:>7}  {tier:<9}  {runs.work:>9}  {line(runs)}")
     return 0
 
 
 def register(sub: Any) -> None:
     """Add ``bench`` to the command line."""
-    p = sub.add_parser("bench", help="measure random full games per second on both API tiers")
-    p.add_argument("game", choices=game_names())
+    from engine.conformance.cli_fuzz import positive
+
+    p = sub.add_parser("bench", help="speed figures (median CPU time over repeated runs): games, check, fuzz")
+    choices: Sequence[str] = (*game_names(), *SUITES)
+    p.add_argument(
+        "game",
+        choices=choices,
+        metavar="GAME|check|fuzz",
+        help=f"a game ({', '.join(game_names())}), or check, or fuzz",
+    )
     p.add_argument("--players", type=int, action="append", help="player count (repeatable)")
-    p.add_argument("--seconds", type=float, default=3.0, help="time per line (default 3)")
+    p.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per line, all runs (default 3)")
+    p.add_argument("--repeat", type=positive(int, "--repeat"), default=5, help="runs per line (default 5)")
     p.add_argument("--variant", default=None)
+    p.add_argument(
+        "--games", type=positive(int, "--games"), default=48, help="fuzz: games per campaign (default 48)"
+    )
     p.set_defaults(run=run)

@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "engine.bench",
     "engine.conformance.cli_check",
     "engine.conformance.cli_fuzz",
+    "engine.conformance.names",
     "engine.query.cli",
     "engine.show",
     "engine.assistant.cli",

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,8 @@ MAX_DEPTH = 64
 
 MAX_INT_DIGITS = 100
 """The longest integer accepted; no count, seat or card of either game comes near it."""
+
+_LONG_DIGITS = re.compile(r"\d{" + str(MAX_INT_DIGITS + 1) + "}")
 
 MAX_SHOWN = 60
 """How many characters of a value :func:`show` quotes before it cuts."""
@@ -110,11 +113,13 @@ def _depth_ok(value: Any) -> bool:
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Duplicate(key)
-        out[key] = value
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _value in pairs:
+            if key in seen:
+                raise _Duplicate(key)
+            seen.add(key)
     return out
 
 
@@ -149,6 +154,12 @@ def _decode(data: bytes | str, source: str) -> str:
         raise InputError(source, f"not UTF-8: byte {exc.start} is {bad!r}") from None
 
 
+_PLAIN = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_bad_constant,
+                          parse_float=_parse_float)
+_CAPPED = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_bad_constant,
+                           parse_float=_parse_float, parse_int=_parse_int)
+
+
 def loads(data: bytes | str, *, source: str, max_bytes: int = MAX_BYTES) -> Any:
     """Parse one JSON document from external input, within the module's limits; ``source`` names it in errors.
 
@@ -165,13 +176,8 @@ def loads(data: bytes | str, *, source: str, max_bytes: int = MAX_BYTES) -> Any:
         raise InputError(source, f"{len(data)} bytes is more than the {max_bytes} accepted")
     text = _decode(data, source)
     try:
-        value = json.loads(
-            text,
-            object_pairs_hook=_no_duplicates,
-            parse_constant=_bad_constant,
-            parse_int=_parse_int,
-            parse_float=_parse_float,
-        )
+        # the digit cap is checked per integer only when the text holds a long run of digits at all
+        value = (_CAPPED if _LONG_DIGITS.search(text) else _PLAIN).decode(text)
     except _LongInt as exc:
         raise InputError(source, f"an integer of {exc.digits} digits (at most {MAX_INT_DIGITS})") from None
     except _Duplicate as exc:
@@ -182,7 +188,7 @@ def loads(data: bytes | str, *, source: str, max_bytes: int = MAX_BYTES) -> Any:
         raise InputError(source, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except ValueError as exc:
         raise InputError(source, f"not JSON: {exc}") from None
-    if not _depth_ok(value):
+    if (text.count("[") + text.count("{") > MAX_DEPTH) and not _depth_ok(value):
         raise InputError(source, f"nesting deeper than {MAX_DEPTH} levels")
     return value
 

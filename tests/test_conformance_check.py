@@ -92,7 +92,7 @@ def test_cli_json_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2
     doc = json.loads(capsys.readouterr().out)
     assert [r["status"] for r in doc["records"]] == ["ok", "malformed", "divergence"]
-    assert doc["records"][1]["error"].endswith("line 4: not valid JSON (Expecting ',' delimiter at column 1)")
+    assert doc["records"][1]["error"].endswith("line 4: not JSON: Expecting ',' delimiter at column 43")
     assert doc["records"][2]["divergence"]["fact"] == "rows"
     assert doc["summary"]["exit_code"] == 2 and doc["summary"]["actions"] > 0
 

@@ -111,7 +111,7 @@ def test_play_record_to_an_unwritable_path_is_an_input_error(tmp_path: Path) -> 
 
 
 BROKEN = {
-    "bad-json.jsonl": "line 4: not valid JSON",
+    "bad-json.jsonl": "line 4: not JSON",
     "bad-header-missing-players.jsonl": "line 1: players: required field missing",
     "bad-index-gap.jsonl": "line 5: index: expected 3, got 7",
     "bad-unknown-claim.jsonl": "line 3: claims.bullheads: unknown field",
@@ -200,8 +200,8 @@ def _paths(node: Any, path: list[Any]) -> Iterator[list[Any]]:
 
 
 def _mutations(value: Any, rng: random.Random) -> Iterator[Any]:
-    """Small random corruptions of a JSON value (type swaps, deletions, extra keys)."""
-    replacements: list[Any] = [None, True, -1, 0, 105, "x", [], {}, [1.5], ["a"]]
+    """Small random corruptions of a JSON value (type swaps, integral floats, deletions, extra keys)."""
+    replacements: list[Any] = [None, True, -1, 0, 105, "x", [], {}, [1.5], ["a"], 2.0, 0.0, [1.0]]
     for _ in range(12):
         doc = copy.deepcopy(value)
         paths = list(_paths(doc, []))
@@ -211,8 +211,11 @@ def _mutations(value: Any, rng: random.Random) -> Iterator[Any]:
         parent = doc
         for key in path[:-1]:
             parent = parent[key]
-        choice = rng.randrange(3)
-        if choice == 0:
+        choice = rng.randrange(4)
+        target = parent[path[-1]]
+        if choice == 3 and isinstance(target, int) and not isinstance(target, bool):
+            parent[path[-1]] = float(target)  # 3 -> 3.0: the same number, not an integer literal
+        elif choice == 0:
             parent[path[-1]] = replacements[rng.randrange(len(replacements))]
         elif choice == 1 and isinstance(parent, dict):
             del parent[path[-1]]

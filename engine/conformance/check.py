@@ -41,10 +41,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any, Literal
 
+import orjson
 from attrs import frozen
 
+from engine.conformance.deciding import fact_clauses
 from engine.conformance.kits import GameKit, get_kit
-from engine.conformance.records import ActionLine, Header, ResultLine, dumps_line, iter_record
+from engine.conformance.records import ActionLine, Header, ResultLine, check_claims, dumps_line, iter_record
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
 
@@ -83,15 +85,22 @@ class Divergence:
     clauses: tuple[str, ...]
     reason: str
     fact: str | None = None
+    missing: tuple[tuple[Any, str], ...] = ()
+    """A ``legal`` claim: the legal actions the record leaves out, each with the clause making it legal."""
+    extra: tuple[tuple[Any, str, str], ...] = ()
+    """A ``legal`` claim: the actions the record adds, each with the clause it breaks and why."""
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form (``fact`` only for claim divergences)."""
+        """JSON form (``fact`` only for claim divergences; ``missing`` / ``extra`` for a ``legal`` claim)."""
         out: dict[str, Any] = {
             "kind": self.kind, "index": self.index, "line": self.line, "record": self.record,
             "rules": self.rules, "clauses": list(self.clauses), "reason": self.reason,
         }
         if self.fact is not None:
             out["fact"] = self.fact
+        if self.fact == "legal":
+            out["missing"] = [{"action": a, "clause": c} for a, c in self.missing]
+            out["extra"] = [{"action": a, "clause": c or None, "reason": r} for a, c, r in self.extra]
         return out
 
 
@@ -164,38 +173,86 @@ class _Stop(Exception):
 
 
 def _clauses_for(game: Game, kit: GameKit, fact: str, step: tuple[Any, Any, Any] | None,
-                 variant: str) -> tuple[str, ...]:
-    """The clauses behind a fact: those of the last step that decide it, else every clause deciding it."""
-    book = game.clauses
-    general = tuple(c for c in kit.fact_clauses(fact)
-                    if c in book and (not book[c].variants or variant in book[c].variants))
-    if step is None:
-        return general
-    try:
-        tags = kit.step_clauses(game, *step)
-    except Exception:  # tagging is advisory: never let it hide the divergence itself
-        return general
-    narrow = tuple(c for c in tags if c in general)
-    return narrow or tags or general
+                 variant: str, *, claimed: Any = None) -> tuple[str, ...]:
+    """The clauses behind a fact, the deciding one first (see :mod:`engine.conformance.deciding`)."""
+    return fact_clauses(game, kit, fact, step, variant, claimed=claimed)
 
 
 def _compare_claims(kit: GameKit, state: Any, claims: Mapping[str, Any], index: int | None, *, line: int,
-                    where: str, game: Game, step: tuple[Any, Any, Any] | None, variant: str) -> int:
+                    where: str, game: Game, step: tuple[Any, Any, Any] | None, variant: str,
+                    version: int) -> int:
     facts = kit.facts(state)
-    for name, claimed in claims.items():
-        if name not in facts:
+    for name in claims:
+        if name not in facts and name != "legal":
             raise InputError(f"{where}: claims.{name}",
-                             f"unknown fact (known: {', '.join(kit.fact_names)})")
+                             f"unknown fact (known: {', '.join((*kit.fact_names, 'legal'))})")
+    # A claim spelled exactly as the rules' facts is valid and right: one comparison of the JSON texts
+    # (which tells 1 from 1.0 and true; orjson writes them ten times faster than json) settles it.
+    # Anything else is validated against the schema first, so a malformed claim is malformed input.
+    if "legal" not in claims and orjson.dumps(claims) == orjson.dumps({k: facts[k] for k in claims}):
+        return len(claims)
+    check_claims(game.name, claims, where, version)
+    after = "before the first action" if index is None else f"after action {index}"
+    for name, claimed in claims.items():
+        if name == "legal":
+            _compare_legal(game, kit, state, claimed, index, line=line, after=after, variant=variant)
+            continue
         value = kit.normalise(name, claimed)
         if value != facts[name]:
-            after = "before the first action" if index is None else f"after action {index}"
             raise _Stop(Divergence(
                 kind="claim", index=index, line=line, fact=name,
                 record=f"{name} = {_show(claimed)}", rules=f"{name} = {_show(facts[name])}",
-                clauses=_clauses_for(game, kit, name, step, variant),
+                clauses=_clauses_for(game, kit, name, step, variant, claimed=claimed),
                 reason=f"{after}, the rules give a different {name}",
             ))
     return len(claims)
+
+
+def _compare_legal(game: Game, kit: GameKit, state: Any, claimed: Any, index: int | None, *, line: int,
+                   after: str, variant: str) -> None:
+    """A ``legal`` claim: each listed seat's legal set must equal the rules'; a difference lists every
+    missing action with the clause that makes it legal and every extra one with the clause it breaks."""
+    for entry in claimed:
+        seat = entry["player"]
+        ours = {_canon(game.action_to_json(a)): a for a in game.legal_actions(state, seat)}
+        theirs = {_canon(a): a for a in entry["actions"]}
+        missing = [(game.action_to_json(a), kit.legal_clause(a)) for t, a in ours.items() if t not in theirs]
+        extra = []
+        for t, value in theirs.items():
+            if t in ours:
+                continue
+            extra.append((value, *_why_illegal(game, state, value)))
+        if not missing and not extra:
+            continue
+        parts = [f"missing {_show(a)} ({c})" for a, c in missing]
+        parts += [f"extra {_show(a)} ({c}: {why})" if c else f"extra {_show(a)} ({why})"
+                  for a, c, why in extra]
+        clauses = tuple(dict.fromkeys([c for _a, c in missing] + [c for _a, c, _w in extra if c]))
+        raise _Stop(Divergence(
+            kind="claim", index=index, line=line, fact="legal",
+            record=f"player {seat} may take {len(theirs)} action(s): " + "; ".join(parts),
+            rules=f"player {seat} may take {len(ours)} action(s)" + (
+                "" if ours else " (the seat need not act now)"),
+            clauses=clauses,
+            reason=f"{after}, player {seat}'s legal set differs: {len(missing)} missing, {len(extra)} extra",
+            missing=tuple(missing), extra=tuple(extra),
+        ))
+
+
+def _canon(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _why_illegal(game: Game, state: Any, value: Any) -> tuple[str, str]:
+    """``(clause, reason)`` for an action the rules refuse now (clause ``""`` when it is not an action)."""
+    try:
+        action = game.action_from_json(value)
+        game.apply(state, action)
+    except RuleViolation as exc:
+        return exc.clause, exc.message
+    except InputError as exc:
+        return "", f"not an action of this game: {exc.message}"
+    return "", "the rules accept it"  # pragma: no cover - it was not in the legal set
 
 
 def _compare_result(game: Game, kit: GameKit, state: Any, line: ResultLine, variant: str) -> int:
@@ -219,7 +276,8 @@ def _compare_result(game: Game, kit: GameKit, state: Any, line: ResultLine, vari
             raise _Stop(Divergence(
                 kind="result", index=None, line=line.line, fact=name,
                 record=f"{name} = {_show(list(claimed))}", rules=f"{name} = {_show(list(actual))}",
-                clauses=_clauses_for(game, kit, name, None, variant), reason=f"the final {name} differ",
+                clauses=_clauses_for(game, kit, name, None, variant, claimed=list(claimed)),
+                reason=f"the final {name} differ",
             ))
     return checked
 
@@ -235,24 +293,32 @@ def check_record(source: str | Path | IO[str], *, name: str | None = None) -> Ch
     game_name: str | None = None
     finished = False
     try:
-        lines = iter_record(source, name=label)
+        lines = iter_record(source, name=label, validate_claims=False)
         header = next(lines)
         assert isinstance(header, Header)
         game_name = header.game
+        version = header.version
         game, kit, state = _start(header, label)
         if header.claims:
             claims += _compare_claims(kit, state, header.claims, None, line=header.line,
-                                      where=f"{label} line 1", game=game, step=None, variant=header.variant)
+                                      where=f"{label} line 1", game=game, step=None, variant=header.variant,
+                                      version=version)
         for line in lines:
             if isinstance(line, ActionLine):
                 before = state
-                state = _step(game, kit, state, line, label)
+                where = f"{label} line {line.line}"
+                try:
+                    state = _step(game, kit, state, line, label)
+                except _Stop:
+                    if line.claims:  # a malformed line is malformed, whatever its action
+                        check_claims(header.game, line.claims, where, version)
+                    raise
                 actions += 1
                 if line.claims:
                     step = (before, game.action_from_json(line.action), state)
                     claims += _compare_claims(kit, state, line.claims, line.index, line=line.line,
-                                              where=f"{label} line {line.line}", game=game, step=step,
-                                              variant=header.variant)
+                                              where=where, game=game, step=step,
+                                              variant=header.variant, version=version)
             elif isinstance(line, ResultLine):
                 claims += _compare_result(game, kit, state, line, header.variant)
                 finished = True
@@ -340,13 +406,22 @@ def expand_paths(args: Iterable[str]) -> Iterator[str]:
             yield arg
 
 
-def check_paths(paths: Iterable[str]) -> Iterator[CheckReport]:
-    """Check each record in turn (``-`` reads standard input)."""
-    for path in paths:
-        if path == "-":
-            yield check_record(sys.stdin, name="<stdin>")
-        else:
-            yield check_record(path)
+def check_paths(paths: Iterable[str], jobs: int = 1) -> Iterator[CheckReport]:
+    """Check each record (``-`` reads standard input), in order; ``jobs > 1`` checks files in that many
+    worker processes (reports still come in the order of ``paths``).
+
+    >>> [r.status for r in check_paths(["/no/such.jsonl"], jobs=1)]
+    ['malformed']
+    """
+    paths = list(paths)
+    if jobs <= 1 or len(paths) < 2 or "-" in paths:
+        for path in paths:
+            yield check_record(sys.stdin, name="<stdin>") if path == "-" else check_record(path)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(check_record, paths, chunksize=max(1, len(paths) // (jobs * 8)))
 
 
 def exit_code(reports: Iterable[CheckReport]) -> int:
@@ -395,7 +470,7 @@ def run(args: argparse.Namespace) -> int:
     width = max((len(p) for p in paths), default=0)
     reports: list[CheckReport] = []
     start = time.perf_counter()
-    for report in check_paths(paths):
+    for report in check_paths(paths, jobs=args.jobs):
         reports.append(report)
         if not args.json:
             for text in format_report(report, width):
@@ -420,9 +495,13 @@ def run(args: argparse.Namespace) -> int:
 
 def register_check(sub: Any) -> None:
     """Add ``check`` to the command line."""
+    from engine.conformance.cli_fuzz import positive
+
     p = sub.add_parser("check", help="replay game records on the reference engine; report divergences")
     p.add_argument("records", nargs="+", metavar="RECORD",
                    help="record files (JSON Lines), directories of *.jsonl, or - for standard input")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--jobs", type=positive(int, "--jobs"), default=1, metavar="N",
+                   help="check files in N worker processes (default 1; reports keep the order of the files)")
     p.set_defaults(run=run)
 

@@ -1,7 +1,13 @@
 """``arbiter fuzz --peer 'COMMAND'``: differential fuzzing of another implementation against this engine.
 
-Exit code 0: no divergence in the games played; 1: a divergence (the shrunk game is printed as a record and
-written to ``--out``); 2: bad arguments (or a peer command that cannot start).  Never a traceback.
+Two modes: without ``--games``/``--time`` the first divergence stops the run, is shrunk and printed (and
+written to ``--out FILE``); with ``--games N`` or ``--time SECONDS`` a **campaign** plays on after every
+divergence, groups them into classes, shrinks each class and reports them all
+(:mod:`engine.conformance.campaign`; records in ``--out DIR``, ``--report FILE.json`` / ``FILE.md``).
+
+Exit code 0: no divergence (a campaign: none that is not waived); 1: a divergence; 2: bad arguments (or a
+peer command that cannot start).  Never a traceback.  Arguments and output paths are checked before any
+game is played.
 
 >>> from engine.cli import main
 >>> main(["fuzz", "--peer", "python -m engine.conformance.peers.reference", "--examples", "0"])
@@ -13,6 +19,7 @@ SystemExit: 2
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +30,9 @@ if TYPE_CHECKING:
     from engine.conformance.fuzz import FuzzReport
 
 
-def _positive(kind: type[int] | type[float], name: str) -> Any:
+def positive(kind: type[int] | type[float], name: str) -> Any:
+    """An argparse type: a number of ``kind`` > 0, refused naming the option ``name``."""
+
     def parse(text: str) -> int | float:
         try:
             value = kind(text)
@@ -42,8 +51,9 @@ def format_report(report: FuzzReport, *, out: str | None) -> list[str]:
 
     lines = [
         f"peer: {report.peer or '(unnamed)'}",
-        f"played {report.games} games, {report.steps} actions, {report.probes} illegal probes "
-        f"in {report.seconds:.1f} s",
+        f"played {report.games} games"
+        + (f" ({report.aborted} more stopped half-way by the generator)" if report.aborted else "")
+        + f", {report.steps} actions, {report.probes} illegal probes in {report.seconds:.1f} s",
     ]
     for name in report.skipped:
         lines.append(f"skipped {name}: the peer does not offer it (or none of the requested variants)")
@@ -63,6 +73,22 @@ def format_report(report: FuzzReport, *, out: str | None) -> list[str]:
     return lines
 
 
+def _writable_file(path: str, option: str) -> None:
+    """Refuse an output file that cannot be written, before any game is played."""
+    target = Path(path)
+    parent = target.parent if str(target.parent) else Path()
+    if target.is_dir():
+        raise InputError(option, f"{path} is a directory")
+    if not parent.is_dir():
+        raise InputError(option, f"cannot write {path}: no directory {parent}")
+    if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise InputError(option, f"cannot write {path}: permission denied")
+
+
+def _campaign_mode(args: argparse.Namespace) -> bool:
+    return args.games is not None or args.time is not None
+
+
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``arbiter fuzz`` (Hypothesis, the ``fuzz`` extra, is imported only here)."""
     try:
@@ -74,6 +100,13 @@ def run(args: argparse.Namespace) -> int:
     from engine.conformance.records import write_record
 
     factory = subprocess_peer(args.peer, timeout=args.timeout)
+    if _campaign_mode(args):
+        return run_campaign_cli(args, factory)
+    for option in ("jobs", "waive", "report", "ray"):
+        if getattr(args, option) is not None:
+            raise InputError(f"--{option}", "only with a campaign (--games N or --time SECONDS)")
+    if args.out:
+        _writable_file(args.out, "--out")
 
     def progress(text: str) -> None:
         if not args.quiet:
@@ -105,6 +138,97 @@ def run(args: argparse.Namespace) -> int:
     return 0 if report.divergence is None else 1
 
 
+def run_campaign_cli(args: argparse.Namespace, factory: Any) -> int:
+    """``arbiter fuzz --games N | --time SECONDS``: a campaign (see :mod:`engine.conformance.campaign`)."""
+    import json
+
+    from engine.conformance.campaign import load_waivers, run_campaign
+    from engine.conformance.campaign_report import check_out_dir, summary_lines, to_markdown, write_records
+    from engine.conformance.protocol import PeerFailure
+
+    if args.examples_given:
+        raise InputError("--examples", "not with a campaign: --games N or --time SECONDS sets its size")
+    waivers = load_waivers(args.waive) if args.waive else ()
+    if args.out:
+        check_out_dir(args.out)  # first: a report may go into the same directory
+    for path in args.report or ():
+        if Path(path).suffix not in (".json", ".md"):
+            raise InputError("--report", f"{path}: the name must end in .json or .md")
+        _writable_file(path, "--report")
+    show = _progress(args.quiet)
+    try:
+        report = run_campaign(
+            factory, games=args.games, seconds=args.time, jobs=args.jobs, ray=args.ray, seed=args.seed,
+            waivers=waivers, game_names=args.game, variants=args.variant, players=args.players,
+            max_steps=args.max_steps, reuse=not args.fresh, shrink=not args.no_shrink,
+            shrink_seconds=args.shrink_time, progress=show,
+        )
+    except PeerFailure as exc:
+        print(f"divergence ({exc.kind}) before any game: the peer fails 'hello': {exc}")
+        return 1
+    finally:
+        show.close()
+    if args.out:
+        report = write_records(report, args.out)
+    for path in args.report or ():
+        text = (json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n"
+                if path.endswith(".json") else to_markdown(report))
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise InputError("--report", f"cannot write {path}: {exc.strerror or exc}") from None
+    for line in summary_lines(report):
+        print(line)
+    if report.classes and not args.out:
+        print("\n(use --out DIR to save every class's records)")
+    return report.exit_code
+
+
+class _progress:
+    """Progress on stderr: a tqdm bar on a terminal, a plain line every 10 s otherwise, nothing if quiet."""
+
+    EVERY = 10.0
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.bar: Any = None
+        self.last = 0.0
+        self.tty = sys.stderr.isatty()
+
+    def __call__(self, tracker: Any) -> None:
+        if self.quiet:
+            return
+        if self.tty:
+            if self.bar is None:
+                from tqdm import tqdm
+
+                self.bar = tqdm(total=tracker.target_games, unit="game", file=sys.stderr, dynamic_ncols=True)
+            self.bar.n = tracker.games
+            self.bar.set_postfix_str(f"{tracker.steps} actions, {len(tracker.signatures)} classes, "
+                                     f"{tracker.waived} waived" + (
+                                         f", shrunk {tracker.shrunk}/{tracker.shrinking}"
+                                         if tracker.shrinking else ""))
+            return
+        import time
+
+        now = time.monotonic()
+        if now - self.last >= self.EVERY or (tracker.shrinking and tracker.shrunk == tracker.shrinking):
+            self.last = now
+            print(tracker.line(), file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+class _Examples(argparse.Action):
+    """``--examples N``, remembering that it was given (a campaign refuses it)."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option: Any = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.examples_given = True
+
+
 def register(sub: Any) -> None:
     """Add ``fuzz`` to the command line."""
     p = sub.add_parser(
@@ -118,20 +242,40 @@ def register(sub: Any) -> None:
                    help="command starting the peer, split like a shell would (started anew for every game)")
     p.add_argument("--game", action="append", metavar="NAME", help="fuzz only this game (repeatable)")
     p.add_argument("--variant", action="append", metavar="NAME", help="only this variant (repeatable)")
-    p.add_argument("--players", type=_positive(int, "--players"), action="append", metavar="N",
+    p.add_argument("--players", type=positive(int, "--players"), action="append", metavar="N",
                    help="only this player count (repeatable)")
-    p.add_argument("--examples", type=_positive(int, "--examples"), default=100,
-                   help="games generated before shrinking (default 100)")
-    p.add_argument("--max-steps", type=_positive(int, "--max-steps"), default=1000,
+    p.add_argument("--examples", type=positive(int, "--examples"), default=100, action=_Examples,
+                   help="games generated before shrinking (default 100; not with a campaign)")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--games", type=positive(int, "--games"), metavar="N",
+                      help="campaign: play N games, going on after every divergence")
+    size.add_argument("--time", type=positive(float, "--time"), metavar="SECONDS",
+                      help="campaign: play for SECONDS (then shrink and report)")
+    p.add_argument("--jobs", type=positive(int, "--jobs"), metavar="N",
+                   help="campaign: peer processes in parallel (default: the machine's cores)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="campaign: run on a Ray cluster (ADDRESS, e.g. ray://head:10001; none: RAY_ADDRESS "
+                   "or a local Ray); needs arbiter-rules[ray]")
+    p.add_argument("--waive", metavar="FILE", help="campaign: TOML file of waived signatures with reasons")
+    p.add_argument("--report", action="append", metavar="FILE",
+                   help="campaign: write the report to FILE.json (schema campaign-report.schema.json) or "
+                   "FILE.md (repeatable)")
+    p.add_argument("--shrink-time", type=positive(float, "--shrink-time"), default=60.0, metavar="SECONDS",
+                   help="campaign: time box for shrinking each class (default 60)")
+    p.add_argument("--fresh", action="store_true",
+                   help="campaign: a fresh peer process for every game (default: reuse a peer that played "
+                   "a game properly)")
+    p.add_argument("--max-steps", type=positive(int, "--max-steps"), default=1000,
                    help="longest game in actions (default 1000)")
     p.add_argument("--seed", type=int, default=None, help="seed of the generator (default: random)")
-    p.add_argument("--timeout", type=_positive(float, "--timeout"), default=5.0,
+    p.add_argument("--timeout", type=positive(float, "--timeout"), default=5.0,
                    help="seconds the peer has to answer one message (default 5; the first reply of a new "
                    "process may take 10)")
     p.add_argument("--no-shrink", action="store_true", help="report the first divergence as found")
     p.add_argument("--reuse", action="store_true",
                    help="keep a peer that played a game properly for the next one (faster; default: a fresh "
                    "process per game)")
-    p.add_argument("--out", metavar="FILE", help="write the divergence's record to FILE")
+    p.add_argument("--out", metavar="FILE|DIR",
+                   help="write the divergence's record to FILE (a campaign: every class's records to DIR)")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, examples_given=False)

@@ -12,14 +12,17 @@ so both sides deal the same cards), then repeats:
    reference refuses now; the peer must refuse it too and stay where it was;
 3. **apply it** on both sides.
 
-The first difference stops the game and raises a divergence; Hypothesis then shrinks the game (fewer
-players, the first variant, smaller set-up draws, earlier choices, fewer steps) and the harness reports the
-minimal one, as a game record that ``arbiter check`` replays: the actions both sides applied, then the
-peer's side of the disagreement as the record can express it — the peer's claimed facts on the last action
-line (``check`` reports the wrong claim), or the action the peer wrongly accepts or offers (``check``
-reports it illegal).  A disagreement the record cannot express (the peer refuses or omits a legal action,
-crashes, hangs or prints garbage) is written as the game up to that point plus the action that triggered
-it, with a ``comment`` saying what the peer did.
+The first difference stops the game and raises a divergence, which names the deciding clause first
+(:mod:`engine.conformance.deciding`, the same function ``arbiter check`` uses) and has a stable
+:attr:`~Divergence.signature`.  Hypothesis then shrinks the game (fewer players, the first variant, smaller
+set-up draws, earlier choices, fewer steps), keeping only divergences of the same signature and no larger,
+and the harness reports the minimal one as a game record that ``arbiter check`` replays: the actions both
+sides applied, then the peer's side of the disagreement as the record can express it — the peer's claimed
+facts on the last action line (``check`` reports the wrong claim), the action the peer wrongly accepts
+(``check`` reports it illegal), or the seat's legal set as the peer gave it, as a ``legal`` claim (``check``
+names every missing or extra action).  A disagreement the record cannot express (the peer crashes, hangs or
+prints garbage) is written as the game up to that point plus the action that triggered it, with a
+``comment`` saying what the peer did.  :mod:`engine.conformance.campaign` plays on after divergences.
 
 A peer that crashes, exceeds the per-message timeout or prints something that is not a valid reply is a
 divergence of kind ``crash`` / ``timeout`` / ``garbage``: the harness kills it and carries on with a new
@@ -33,6 +36,8 @@ process for the next game.
 
 from __future__ import annotations
 
+import re
+import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -43,6 +48,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
+from engine.conformance.deciding import action_clauses, fact_clauses
 from engine.conformance.protocol import (
     Hello,
     InProcessTransport,
@@ -63,16 +69,21 @@ from engine.conformance.protocol import (
 from engine.conformance.records import ActionLine, Header, Record, ResultLine
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
+from engine.jsonio import show
 
 __all__ = [
     "DIVERGENCE_KINDS",
     "Divergence",
     "FuzzReport",
     "GameSetup",
+    "InProcessPeer",
     "PeerFactory",
+    "SubprocessPeer",
     "fuzz",
     "in_process",
+    "offered_games",
     "play_game",
+    "player_counts",
     "subprocess_peer",
 ]
 
@@ -130,11 +141,43 @@ class Divergence:
     peer_name: str = ""
     peer_result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     """The peer's ``(scores, winners)`` of a finished game, when they are what differs."""
+    peer_legal: tuple[int, tuple[Any, ...]] | None = field(default=None, eq=False)
+    """``(seat, actions)``: the seat's legal set as the peer gives it (legal-set divergences), written to
+    the record as a ``legal`` claim so that ``arbiter check`` names every missing or extra action."""
+    probes: int = field(default=0, eq=False)
+    """Illegal probes tried in the game, the one that found the divergence included."""
 
     @property
     def steps(self) -> int:
         """Actions applied before the divergence."""
         return len(self.actions)
+
+    @property
+    def detail(self) -> str:
+        """What the divergence is about: the claimed fact, the type of the action involved, or for a peer's
+        own failure the request it failed on (``-`` for none)."""
+        if self.kind == "claim" and self.peer_claims:
+            return next(iter(self.peer_claims))
+        if self.kind in ("crash", "timeout", "garbage"):
+            found = _REQUEST_IN_TEXT.search(self.message)
+            return found.group(1) if found else "-"
+        if self.trigger is not None and self.kind not in ("crash", "timeout", "garbage"):
+            kind = self.trigger[1].get("type") if isinstance(self.trigger[1], dict) else None
+            return str(kind) if kind else "-"
+        return "-"
+
+    @property
+    def signature(self) -> str:
+        """The stable class of the divergence: ``game:kind:deciding clause:detail`` (``-`` for none).
+
+        Two divergences with one signature are taken for one defect: a campaign shrinks and reports each
+        signature once, and a waiver names signatures (shell-style patterns allowed)."""
+        return ":".join((self.setup.game, self.kind, self.clauses[0] if self.clauses else "-", self.detail))
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """What shrinking makes smaller: ``(actions, players)``; a shrunk record is never larger."""
+        return (len(self.actions), self.setup.players)
 
     def to_record(self) -> Record:
         """The game as a record ``arbiter check`` replays (see the module docstring for what it shows)."""
@@ -143,7 +186,14 @@ class Divergence:
         source = {"implementation": self.peer_name or "peer", "version": "fuzzed"}
         lines = [ActionLine(i, p, a) for i, (p, a) in enumerate(self.actions)]
         header_claims: Mapping[str, Any] | None = None
-        if self.trigger is not None:
+        if self.peer_legal is not None:
+            seat, offered = self.peer_legal
+            legal = {"legal": [{"player": seat, "actions": list(offered)}]}
+            if lines:
+                lines[-1] = evolve(lines[-1], claims=legal, comment=comment)
+            else:
+                header_claims = legal
+        elif self.trigger is not None:
             p, a = self.trigger
             lines.append(ActionLine(len(lines), p, a, comment=comment))
         elif self.peer_claims:
@@ -170,9 +220,19 @@ class Divergence:
                  f"  game: {s.game}, variant {s.variant}, {s.players} players"]
         if self.clauses:
             lines.append(f"  clauses: {', '.join(self.clauses)}")
+        lines.append(f"  signature: {self.signature}")
         if self.trigger is not None:
             lines.append(f"  action: seat {self.trigger[0]} {canonical(self.trigger[1])}")
         return lines
+
+
+def _same_class_and_not_larger(div: Divergence, found: Sequence[Divergence]) -> bool:
+    """Whether ``div`` may replace the first divergence while shrinking: same signature, no larger."""
+    best = min(found, key=lambda d: d.size)
+    return div.signature == found[0].signature and div.size <= best.size
+
+
+_REQUEST_IN_TEXT = re.compile(r"(?:reply to|replying to|sending|refused) '(\w+)'")
 
 
 class DivergenceFound(Exception):
@@ -204,31 +264,55 @@ class FuzzReport:
     shrunk: bool = False
     skipped: tuple[str, ...] = ()
     """Games requested but not offered by the peer."""
+    aborted: int = 0
+    """Games Hypothesis stopped half-way (their actions and probes are counted in ``steps``/``probes``)."""
 
 
 # --------------------------------------------------------------------------------------------------------
 # Peers
 
 
+@frozen
+class SubprocessPeer:
+    """Starts ``command`` as a child process (a picklable factory: campaigns send it to worker processes)."""
+
+    command: str | tuple[str, ...]
+    timeout: float = 5.0
+    cwd: str | None = None
+
+    def __call__(self) -> Transport:
+        return SubprocessTransport(self.command, timeout=self.timeout, cwd=self.cwd)
+
+
+@frozen
+class InProcessPeer:
+    """Makes a peer object living in this process (anything with ``handle_line(str) -> str``); picklable
+    when ``make`` is a module-level class or function."""
+
+    make: Callable[[], Any]
+
+    def __call__(self) -> Transport:
+        return InProcessTransport(self.make().handle_line)
+
+
 def subprocess_peer(
     command: str | Sequence[str], *, timeout: float = 5.0, cwd: str | None = None
 ) -> PeerFactory:
-    """A factory starting ``command`` as a child process for every game."""
-
-    def start() -> Transport:
-        return SubprocessTransport(command, timeout=timeout, cwd=cwd)
-
-    return start
+    """A factory starting ``command`` as a child process for every game.  A command that cannot be split
+    (an unclosed quote) is refused at once (InputError naming ``--peer``)."""
+    if isinstance(command, str):
+        try:
+            if not shlex.split(command):
+                raise InputError("--peer", "empty command")
+        except ValueError as exc:
+            raise InputError("--peer", f"cannot split {show(command)} like a shell would: {exc}") from None
+        return SubprocessPeer(command, timeout, cwd)
+    return SubprocessPeer(tuple(command), timeout, cwd)
 
 
 def in_process(make_peer: Callable[[], Any]) -> PeerFactory:
     """A factory for a peer object living in this process (anything with ``handle_line(str) -> str``)."""
-
-    def start() -> Transport:
-        peer = make_peer()
-        return InProcessTransport(peer.handle_line)
-
-    return start
+    return InProcessPeer(make_peer)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -294,22 +378,47 @@ SETUP_MAKERS: dict[str, SetupMaker] = {"take6": Take6Setups()}
 drawn seed shrank better (7 actions) than drawing each stack as a permutation (18 actions)."""
 
 
+def player_counts(
+    offered: Mapping[str, Sequence[str]], players: Sequence[int] | None = None,
+    ranges: Mapping[tuple[str, str], tuple[int, int]] | None = None,
+) -> dict[str, tuple[int, ...]]:
+    """``"game/variant"`` → the player counts to generate: the game's range, narrowed to the range the
+    peer's ``hello`` gives for that variant (if any) and to ``players`` (if given).  A variant left with
+    no count is dropped; none left at all is an InputError naming ``--players``."""
+    out: dict[str, tuple[int, ...]] = {}
+    for name, variants in offered.items():
+        game = get_game(name)
+        for variant in variants:
+            lo, hi = (ranges or {}).get((name, variant), (game.min_players, game.max_players))
+            counts = tuple(n for n in range(max(lo, game.min_players), min(hi, game.max_players) + 1)
+                           if not players or n in players)
+            if counts:
+                out[f"{name}/{variant}"] = counts
+    if not out:
+        raise InputError("--players", f"no player count left to generate (asked {list(players or [])}; "
+                         "the peer's and the games' ranges exclude them)")
+    return out
+
+
 def setups(
-    offered: Mapping[str, Sequence[str]], players: Sequence[int] | None = None, max_steps: int = 1000
+    offered: Mapping[str, Sequence[str]], players: Sequence[int] | None = None, max_steps: int = 1000,
+    counts: Mapping[str, Sequence[int]] | None = None,
 ) -> st.SearchStrategy[GameSetup]:
     """Game set-ups for the games/variants ``offered`` (shrinking: first game, first variant, fewest
-    players, then the maker's own draws)."""
+    players, then the maker's own draws); ``counts`` (see :func:`player_counts`) gives each variant's
+    player counts."""
     from engine.conformance.kits import get_kit
+
+    table = dict(counts) if counts is not None else player_counts(offered, players)
+    playable = {g: [v for v in vs if f"{g}/{v}" in table] for g, vs in offered.items()}
+    playable = {g: vs for g, vs in playable.items() if vs}
 
     @st.composite
     def draw(data: st.DrawFn) -> GameSetup:
-        name = data(st.sampled_from(sorted(offered)))
+        name = data(st.sampled_from(sorted(playable)))
         game = get_game(name)
-        variant = data(st.sampled_from(list(offered[name])))
-        counts = [n for n in range(game.min_players, game.max_players + 1) if not players or n in players]
-        if not counts:
-            raise InputError("--players", f"{name} is played by {game.min_players} to {game.max_players}")
-        n = data(st.sampled_from(counts))
+        variant = data(st.sampled_from(playable[name]))
+        n = data(st.sampled_from(list(table[f"{name}/{variant}"])))
         base = GameSetup(name, variant, n, None)
         maker = SETUP_MAKERS.get(name, SetupMaker())
         return evolve(base, setup=maker.draw(data, game, get_kit(name), base, max_steps))
@@ -352,13 +461,31 @@ class _Game:
         self.actions: list[tuple[int, Any]] = []
         self.seen: dict[str, Any] = {}
         self.probes = 0
+        self.step_taken: tuple[Any, Any, Any] | None = None
+        """``(before, action, after)`` of the last action applied, for naming the deciding clause."""
+        self.offered: dict[int, tuple[Any, ...]] = {}
+        """The peer's last legal set per seat."""
+        self.tally: dict[str, int] = {"steps": 0, "probes": 0}
 
     def diverge(self, kind: str, message: str, *, trigger: tuple[int, Any] | None = None,
                 claims: Mapping[str, Any] | None = None, clauses: Sequence[str] = (),
-                result: tuple[tuple[int, ...], tuple[int, ...]] | None = None) -> DivergenceFound:
+                result: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
+                legal: tuple[int, tuple[Any, ...]] | None = None) -> DivergenceFound:
         div = Divergence(kind, message, self.setup, tuple(self.actions), trigger, claims, tuple(clauses),
-                         self.peer_name, result)
+                         self.peer_name, result, peer_legal=legal, probes=self.probes)
         return _FOUND[kind](div)
+
+    def fact_clauses(self, fact: str, claimed: Any = None) -> tuple[str, ...]:
+        """The clauses behind a divergent fact in the current position (as ``arbiter check`` names them)."""
+        return fact_clauses(self.game, self.kit, fact, self.step_taken, self.setup.variant, claimed=claimed)
+
+    def action_clauses(self, value: Any, violated: str | None = None) -> tuple[str, ...]:
+        """The clauses behind a divergence on one action (JSON form)."""
+        try:
+            action = self.game.action_from_json(value)
+        except (InputError, RuleViolation):
+            return (violated,) if violated else ()
+        return action_clauses(self.game, self.kit, action, self.setup.variant, violated=violated)
 
     def ask(self, message: Mapping[str, Any], trigger: tuple[int, Any] | None = None) -> Any:
         try:
@@ -385,24 +512,28 @@ class _Game:
             say = "over" if reply.terminal else "not over"
             rules = "over" if terminal else f"not over (seats {list(to_act)} must act)"
             raise self.diverge("terminal", f"the peer says the game is {say}; the rules say it is {rules}",
-                               claims={"over": reply.terminal} if "over" in self.kit.fact_names else None)
+                               claims={"over": reply.terminal} if "over" in self.kit.fact_names else None,
+                               clauses=self.fact_clauses("over", reply.terminal))
         if tuple(sorted(reply.to_act)) != tuple(sorted(to_act)):
             raise self.diverge("to_act", f"the peer says seats {list(reply.to_act)} must act; "
-                               f"the rules say {list(to_act)}", claims={"to_act": list(reply.to_act)})
+                               f"the rules say {list(to_act)}", claims={"to_act": list(reply.to_act)},
+                               clauses=self.fact_clauses("to_act", list(reply.to_act)))
         if reply.scores != scores:
             raise self.diverge("scores", f"the peer's scores are {list(reply.scores)}; the rules say "
-                               f"{list(scores)}", claims={"scores": list(reply.scores)})
+                               f"{list(scores)}", claims={"scores": list(reply.scores)},
+                               clauses=self.fact_clauses("scores", list(reply.scores)))
         if terminal:
             winners = tuple(sorted(game.result(state).winners))
             assert reply.winners is not None
             if tuple(sorted(reply.winners)) != winners:
                 raise self.diverge("winners", f"the peer's winners are {sorted(reply.winners)}; "
-                                   f"the rules say {list(winners)}", result=(reply.scores, reply.winners))
+                                   f"the rules say {list(winners)}", result=(reply.scores, reply.winners),
+                                   clauses=self.fact_clauses("winners", list(reply.winners)))
         for name, value in claims.items():
             if value != facts.get(name):
                 raise self.diverge("claim", f"the peer claims {name} = {_short(value)}; the rules say "
                                    f"{_short(facts.get(name))}", claims={name: value},
-                                   clauses=self.kit.fact_clauses(name))
+                                   clauses=self.fact_clauses(name, value))
         if terminal:
             return True
         for seat in to_act:
@@ -410,8 +541,16 @@ class _Game:
         return False
 
     def peer_claims(self, reply: StateReport) -> dict[str, Any]:
+        from engine.conformance.records import check_claims
+
         raw = reply.claims or {}
         out: dict[str, Any] = {}
+        if raw:
+            facts = {k: v for k, v in raw.items() if k in self.kit.fact_names}
+            try:  # the record schema: 2.0 is not a round number here either
+                check_claims(self.setup.game, facts, "reply to 'state'")
+            except InputError as exc:
+                raise self.diverge("garbage", str(exc)) from None
         for name, value in raw.items():
             if name not in self.kit.fact_names:
                 known = ", ".join(self.kit.fact_names)
@@ -432,18 +571,23 @@ class _Game:
                 for a in self.game.legal_actions(self.state, seat)}
         self.seen.update(ours)
         theirs = dict(zip(reply.actions, reply.values, strict=True))
+        self.offered[seat] = tuple(reply.values)
         extra = [t for t in reply.actions if t not in ours]
         missing = [t for t in ours if t not in theirs]
+        legal = (seat, tuple(reply.values))
         if extra:
             value = theirs[extra[0]]
             why, clauses = self.why_illegal(seat, value)
             raise self.diverge(
                 "legal-extra", f"the peer offers seat {seat} {extra[0]}, which the rules refuse ({why})"
-                + _others(len(extra) - 1, "more extra"), trigger=(seat, value), clauses=clauses)
+                + _others(len(extra) - 1, "more extra"), trigger=(seat, value), clauses=clauses,
+                legal=legal if clauses else None)
         if missing:
+            value = ours[missing[0]]
             raise self.diverge(
                 "legal-missing", f"the peer does not offer seat {seat} {missing[0]}, which the rules allow"
-                + _others(len(missing) - 1, "more missing"))
+                + _others(len(missing) - 1, "more missing"), trigger=(seat, value),
+                clauses=self.action_clauses(value), legal=legal)
 
     def why_illegal(self, seat: int, value: Any) -> tuple[str, tuple[str, ...]]:
         try:
@@ -468,10 +612,16 @@ class _Game:
         value = self.game.action_to_json(action)
         reply = self.ask(apply_request(seat, value), trigger=(seat, value))
         if isinstance(reply, Refusal):
+            # in effect the action is missing from the peer's legal set: the record claims the set without it
+            offered = tuple(v for v in self.offered.get(seat, ()) if canonical(v) != canonical(value))
             raise self.diverge("refused-legal", f"the peer refuses a legal action of seat {seat}: "
-                               f"{reply.error}: {reply.message}", trigger=(seat, value))
+                               f"{reply.error}: {reply.message}", trigger=(seat, value),
+                               clauses=self.action_clauses(value), legal=(seat, offered))
+        before = self.state
         self.state = self.game.apply_unchecked(self.state, action)
+        self.step_taken = (before, action, self.state)
         self.actions.append((seat, value))
+        self.tally["steps"] += 1
 
     def try_probe(self, chooser: Chooser) -> bool:
         """Try an action seen earlier in the game that the rules refuse now; ``False`` if there is none."""
@@ -487,10 +637,12 @@ class _Game:
         value, action, why = candidates[chooser.index(len(candidates))]
         seat = self.kit.action_player(action)
         self.probes += 1
+        self.tally["probes"] += 1
         reply = self.ask(apply_request(seat, value), trigger=(seat, value))
         if not isinstance(reply, Refusal):
             raise self.diverge("accepted-illegal", f"the peer accepts an illegal action of seat {seat}: "
-                               f"{why}", trigger=(seat, value), clauses=(why.clause,))
+                               f"{why}", trigger=(seat, value),
+                               clauses=self.action_clauses(value, why.clause))
         return True
 
 
@@ -504,9 +656,14 @@ def _others(n: int, what: str) -> str:
 
 
 def play_game(setup: GameSetup, chooser: Chooser, transport: Transport, *, max_steps: int = 1000,
-              peer_name: str = "") -> tuple[int, int]:
-    """Play one game on the peer and the reference; returns ``(steps, probes)``; raises DivergenceFound."""
+              peer_name: str = "", tally: dict[str, int] | None = None) -> tuple[int, int]:
+    """Play one game on the peer and the reference; returns ``(steps, probes)``; raises DivergenceFound.
+
+    ``tally`` (when given) holds ``steps`` and ``probes`` however the game ends, so a game Hypothesis
+    stops half-way still counts what it played."""
     g = _Game(setup, transport, peer_name)
+    if tally is not None:
+        g.tally = tally
     hello = g.ask(hello_request())
     if not isinstance(hello, Hello):
         raise g.diverge("garbage", f"the peer refused 'hello': {_refusal(hello)}")
@@ -565,12 +722,12 @@ def fuzz(
     """
     started = time.perf_counter()
     hello = peer_hello(factory)
-    offered, skipped = _offered(hello, games, variants)
+    offered, skipped = offered_games(hello, games, variants)
     if not offered:
         raise InputError("--game", f"the peer offers no game to fuzz (it offers {dict(hello.games)})")
-    counters = {"games": 0, "steps": 0, "probes": 0}
+    counters = {"games": 0, "steps": 0, "probes": 0, "aborted": 0}
     found: list[Divergence] = []
-    strategy = setups(offered, players, max_steps)
+    strategy = setups(offered, players, max_steps, player_counts(offered, players, hello.players))
 
     kept: list[Transport] = []
 
@@ -579,20 +736,25 @@ def fuzz(
         chooser = Chooser(data.draw)
         transport = kept.pop() if kept else factory()
         healthy = True  # Hypothesis may stop an example between two requests: the peer is still in step
+        tally = {"steps": 0, "probes": 0}
+        finished = False
         try:
-            steps, probes = play_game(setup, chooser, transport, max_steps=max_steps, peer_name=hello.name)
-            counters["steps"] += steps
-            counters["probes"] += probes
+            play_game(setup, chooser, transport, max_steps=max_steps, peer_name=hello.name, tally=tally)
+            finished = True
         except DivergenceFound as exc:
-            counters["steps"] += exc.divergence.steps
+            finished = True
             healthy = exc.divergence.kind not in ("crash", "timeout", "garbage")
             if not found and progress is not None:
                 what = "; shrinking ..." if shrink else ""
                 progress(f"found: {exc.divergence.kind} after {exc.divergence.steps} actions{what}")
-            found.append(exc.divergence)
-            raise
+            if not found or _same_class_and_not_larger(exc.divergence, found):
+                found.append(exc.divergence)
+                raise
+            # another class, or larger: not a step of this shrink, so Hypothesis sees a passing example
         finally:
-            counters["games"] += 1
+            counters["steps"] += tally["steps"]
+            counters["probes"] += tally["probes"]
+            counters["games" if finished else "aborted"] += 1
             if reuse and healthy:
                 kept.append(transport)
             else:
@@ -615,13 +777,12 @@ def fuzz(
     final: Divergence | None = None
     try:
         test()
-    except DivergenceFound as exc:
-        final = exc.divergence
-    except (HypothesisException, ExceptionGroup):
-        # A divergence that does not reproduce (a peer failing at random, say): report the last one seen.
-        final = found[-1] if found else None
-        if final is None:
+    except (DivergenceFound, HypothesisException, ExceptionGroup):
+        # Shrinking keeps only divergences of the first one's kind that are no larger: the smallest of them
+        # is the answer, whatever Hypothesis ends on (a peer failing at random may not reproduce).
+        if not found:
             raise
+        final = min(found, key=lambda d: d.size)
     finally:
         for transport in kept:
             transport.close()
@@ -630,6 +791,7 @@ def fuzz(
         games=counters["games"],
         steps=counters["steps"],
         probes=counters["probes"],
+        aborted=counters["aborted"],
         seconds=time.perf_counter() - started,
         divergence=final,
         first=found[0] if found else None,
@@ -638,8 +800,10 @@ def fuzz(
     )
 
 
-def _offered(hello: Hello, games: Sequence[str] | None,
+def offered_games(hello: Hello, games: Sequence[str] | None,
              variants: Sequence[str] | None) -> tuple[dict[str, tuple[str, ...]], list[str]]:
+    """The games and variants to fuzz: those requested (default: all we know) that the peer offers,
+    and the games skipped; an unknown game or variant is an InputError."""
     from engine.game import game_names
 
     known = game_names()

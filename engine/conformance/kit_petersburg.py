@@ -98,6 +98,10 @@ ACTION_CLAUSES: Mapping[type, tuple[str, ...]] = {
     Discard: ("SP-OBS-4", "SP-OBS-6"),
     PubBuy: ("SP-PUB-1", "SP-PUB-2"),
 }
+LEGAL_CLAUSES: Mapping[type, str] = {Buy: "SP-BUY-1", Take: "SP-HAND-1", Play: "SP-HAND-4", Pass: "SP-TURN-3",
+                                     Observe: "SP-OBS-1", Discard: "SP-OBS-4", PubBuy: "SP-PUB-1"}
+"""Action kind → the clause that makes such an action legal (a missing or refused one names it)."""
+
 START_CLAUSES = ("SP-GAME-1", "SP-GAME-2", "SP-VARIANT-1", "SP-VARIANT-2", "SP-CARD-1", "SP-CARD-2",
                  "SP-CARD-3", "SP-CARD-4", "SP-CARD-5", "SP-SETUP-1", "SP-SETUP-2", "SP-SETUP-3",
                  "SP-SETUP-4", "SP-SETUP-6", "SP-EFFECT-1", "SP-PHASE-1")
@@ -181,6 +185,90 @@ class PetersburgKit(KitBase):
                 return value
         return value
 
+
+    # -- names -------------------------------------------------------------------------------------
+
+    def card_names(self, variant: str) -> list[dict[str, Any]]:
+        """Every card kind of ``variant``'s edition: the canonical name (the one states, facts and records
+        use), every other spelling the engine accepts (other editions' names, the names table's aliases;
+        any case), stack, copies and cost."""
+        from engine.petersburg.catalog import VARIANTS, card_names, catalog
+
+        edition = VARIANTS[variant]
+        others = {e: {c.key: c.name for c in catalog(e)} for e in set(VARIANTS.values()) if e != edition}
+        table = card_names()
+        out = []
+        for c in catalog(edition):
+            spellings = [n[c.key] for n in others.values()]
+            extra = table.get(c.key)
+            if extra is not None:
+                spellings += [*extra.en, *extra.de, *extra.ru, *extra.seed_terms]
+            aliases = [a for a in dict.fromkeys(spellings) if a != c.name]
+            out.append({"name": c.name, "aliases": aliases, "stack": c.stack, "copies": c.copies,
+                        "cost": c.cost})
+        return out
+
+    # -- deciding clauses --------------------------------------------------------------------------
+
+    def legal_clause(self, action: Any) -> str:
+        """The clause that makes an action of this kind legal (named for a missing or refused action)."""
+        return LEGAL_CLAUSES.get(type(action), "SP-TURN-1")
+
+    def deciding(self, game: Any, fact: str, step: tuple[Any, Any, Any] | None, variant: str,
+                 claimed: Any = None) -> tuple[str, ...]:
+        """The clauses whose outcome a claim of ``fact`` after ``step`` (``(before, action, after)``, or
+        ``None`` for the start or the final result) depends on, the deciding one first.
+
+        A money claim after a purchase is traced through the cost derivation (:func:`cost_breakdown`): the
+        minimum (SP-COST-6) when the peer charged less than it, else the reduction or displaced value whose
+        amount the difference equals, else the printed cost.
+        """
+        if fact == "winners":
+            return ("SP-END-8", "SP-END-9")
+        if fact in ("ranking", "tiebreak"):
+            return ("SP-END-8", "SP-END-9")
+        if step is None:
+            return ()
+        b, action, a = step
+        if fact == "money" and isinstance(action, Buy | Play):
+            return self._money_clauses(b, action, a, claimed)
+        narrated = [c for line in game.narrate(b, action, a) for c in CLAUSE_IN_TEXT.findall(line)]
+        if fact == "hands" and isinstance(action, Take | Play):
+            return (LEGAL_CLAUSES[type(action)], "SP-HAND-2")
+        if fact == "scores" and isinstance(action, PubBuy):
+            return ("SP-PUB-1",)
+        if fact in ("money", "scores", "over", "to_act", "phase", "round", "upper", "lower", "stacks"):
+            topics = set(self.fact_topics.get(fact, ()))
+            mine = [c for c in narrated if c in self._book and self._book[c].topic in topics]
+            return tuple(mine or narrated)
+        return ()
+
+    def _money_clauses(self, b: State, action: Any, a: State, claimed: Any) -> tuple[str, ...]:
+        source = "hand" if isinstance(action, Play) else action.source
+        try:
+            cb = cost_breakdown(b, action.player, action.card, source=source, displaced=action.displace)
+        except IllegalAction:
+            return ("SP-COST-1",)
+        order = ["SP-COST-1", *(r.clause for r in cb.reductions)]
+        if cb.displaced_clause:
+            order.append(cb.displaced_clause)
+        order.append("SP-COST-6")
+        first: str | None = None
+        seat = action.player
+        if isinstance(claimed, list) and len(claimed) == len(a.money) and isinstance(claimed[seat], int):
+            diff = claimed[action.player] - a.money[action.player]  # > 0: the peer charged less
+            paid = cb.cost - diff
+            if diff > 0 and cb.cost == cb.minimum and paid < cb.minimum:
+                first = "SP-COST-6"
+            elif cb.displaced_clause and abs(diff) == cb.displaced_value:
+                first = cb.displaced_clause
+            else:
+                first = next((r.clause for r in cb.reductions if r.amount == abs(diff)), None)
+        elif cb.cost == cb.minimum and cb.raw < cb.minimum:
+            first = "SP-COST-6"
+        if first is None:
+            first = "SP-COST-1"
+        return tuple(dict.fromkeys([first, *order]))
 
     # -- vectors -----------------------------------------------------------------------------------
 

@@ -47,7 +47,7 @@ from engine.errors import InputError
 from engine.spec import Field, load_table
 from engine.take6.model import Deal, Draft, DraftStart, Flip, Select, State, TakeRow
 from engine.take6.placement import locate
-from engine.take6.rules import VARIANTS, rules_for
+from engine.take6.rules import VARIANTS, bullheads, rules_for
 
 __all__ = ["KIT", "Take6Kit"]
 
@@ -72,6 +72,19 @@ FACT_TOPICS: Mapping[str, tuple[str, ...]] = {
     "ranking": ("end",),
     "tiebreak": ("end",),
 }
+
+
+LEGAL_CLAUSES: Mapping[type, str] = {Select: "T6-SELECT-1", TakeRow: "T6-PLACE-3", Flip: "T6-KIDS-2",
+                                     Draft: "T6-LOGIC-1"}
+"""Action kind → the clause that makes such an action legal (a missing or refused one names it)."""
+
+TAKE_CLAUSES = frozenset({"T6-PLACE-2", "T6-PLACE-3", "T6-PRO-4", "T6-PRO-5"})
+"""Placement clauses under which a player takes a row."""
+
+
+def _taken_rows(b: State, a: State) -> list[list[int]]:
+    """The cards each seat took in a step (the growth of the penalty piles)."""
+    return [list(pa[len(pb):]) for pb, pa in zip(b.piles, a.piles, strict=True) if len(pa) > len(pb)]
 
 
 def _bullhead_clauses() -> dict[int, str]:
@@ -120,6 +133,12 @@ class Take6Kit(KitBase):
     def __init__(self) -> None:
         super().__init__()
         self._bull = _bullhead_clauses()
+        ends = load_table("take6", "end.toml", "end", [
+            Field("name", str), Field("kind", str), Field("threshold", int, required=False),
+            Field("rounds", int, required=False), Field("winner", str), Field("ties", str),
+            Field("clauses", list, clause_ref=True),
+        ])
+        self._end_clauses: dict[str, tuple[str, ...]] = {e["name"]: tuple(e["clauses"]) for e in ends}
 
     # -- set-up ------------------------------------------------------------------------------------
 
@@ -208,6 +227,95 @@ class Take6Kit(KitBase):
             except TypeError:
                 return value
         return value
+
+    # -- names -------------------------------------------------------------------------------------
+
+    def card_names(self, variant: str) -> list[dict[str, Any]]:
+        """Every card of ``variant``'s largest deck: cards are named by their number (a JSON integer, no
+        alias), with their bullheads and the deck sizes by player count where the deck depends on it."""
+        decks = {n: rules_for(variant, n).deck for n in range(2, _max_players(variant) + 1)}
+        full = max(decks.values(), key=len)
+        out = []
+        for card in full:
+            players = [n for n, deck in decks.items() if card in deck]
+            entry: dict[str, Any] = {"name": card, "aliases": [], "bullheads": bullheads(card)}
+            if len(players) != len(decks):
+                entry["players"] = [min(players), max(players)]
+            out.append(entry)
+        return out
+
+    # -- deciding clauses --------------------------------------------------------------------------
+
+    def legal_clause(self, action: Any) -> str:
+        """The clause that makes an action of this kind legal (named for a missing or refused action)."""
+        return LEGAL_CLAUSES.get(type(action), "T6-ACT-1")
+
+    def deciding(self, game: Any, fact: str, step: tuple[Any, Any, Any] | None, variant: str,
+                 claimed: Any = None) -> tuple[str, ...]:
+        """The clauses whose outcome a claim of ``fact`` after ``step`` (``(before, action, after)``, or
+        ``None`` for the start or the final result) depends on, the deciding one first."""
+        end = self._end_clauses[VARIANTS[variant].end]
+        if fact in ("winners", "ranking", "tiebreak"):
+            return (end[1], *end[2:]) if len(end) > 1 else tuple(end)
+        if step is None:
+            return ()
+        b, action, a = step
+        rules = rules_for(b.variant, b.players, dict(b.options))
+        if fact == "over" or (a.phase == "over" and fact in ("to_act", "phase")):
+            return (end[0],) if a.phase == "over" else ("T6-ROUND-1",)
+        placements = self._placements(b, action, rules)
+        takes = [c for p in placements for c in p.clauses if c in TAKE_CLAUSES]
+        if fact in ("to_act", "phase", "pending", "selected"):
+            if a.phase == "choose":
+                waiting = locate(a.rows, a.pending[0][0], rules.placement, rules.capacity, rules.tie_to_start)
+                return waiting.clauses
+            if isinstance(action, Select) and a.phase == "select" and any(a.selected):
+                return ("T6-SELECT-2",)
+            if a.round != b.round:
+                return ("T6-ROUND-1", "T6-ROUND-2")
+            return ("T6-TURN-1", "T6-TURN-2")
+        if fact in ("rows", "taken", "scores"):
+            if isinstance(action, TakeRow):
+                takes.insert(0, "T6-PRO-5" if rules.placement == "ends_and_starts" else "T6-PLACE-3")
+            placed = [c for p in placements for c in p.clauses]
+            if fact == "scores":
+                bulls = [self._bull[c] for row in _taken_rows(b, a) for c in row]
+                return (*takes, "T6-PILE-1", *bulls, "T6-ROUND-2")
+            return (*takes, *placed, "T6-TURN-1")
+        if fact in ("hands", "piles", "pool"):
+            if a.round != b.round:
+                return ("T6-SETUP-2", "T6-SETUP-5")
+            return (LEGAL_CLAUSES.get(type(action), "T6-SELECT-1"),)
+        if fact == "round":
+            return ("T6-ROUND-1",)
+        return ()
+
+    def _placements(self, b: State, action: Any, rules: Any) -> list[Any]:
+        """The placements a step resolves, in order (as :meth:`step_clauses` walks them)."""
+        rows = [tuple(r) for r in b.rows]
+        cards: list[tuple[int, int]] = []
+        if isinstance(action, Select):
+            if sum(1 for c in b.selected if c) + 1 == b.players:
+                cards = sorted((c or action.card, p) for p, c in enumerate(b.selected)
+                               if c or p == action.player)
+        elif isinstance(action, TakeRow) and b.pending:
+            rows[action.row] = (b.pending[0][0],)
+            cards = list(b.pending[1:])
+        elif isinstance(action, Flip) and b.hands[action.player]:
+            cards = [(b.hands[action.player][0], action.player)]
+        out = []
+        for card, _player in cards:
+            p = locate(rows, card, rules.placement, rules.capacity, rules.tie_to_start)
+            out.append(p)
+            if p.row is None:
+                break
+            if p.sixth:
+                rows[p.row] = (card,)
+            elif p.side == "start":
+                rows[p.row] = (card, *rows[p.row])
+            else:
+                rows[p.row] = (*rows[p.row], card)
+        return out
 
 
     # -- vectors -----------------------------------------------------------------------------------

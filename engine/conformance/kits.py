@@ -65,6 +65,19 @@ class GameKit(Protocol):
     game_over_clause: str
     """The clause refusing any action once the game has ended."""
 
+    def deciding(self, game: Any, fact: str, step: tuple[Any, Any, Any] | None, variant: str,
+                 claimed: Any = None) -> tuple[str, ...]:
+        """The clauses a claim of ``fact`` after ``step`` depends on, the deciding one first."""
+        ...
+
+    def legal_clause(self, action: Any) -> str:
+        """The clause that makes an action of this kind legal."""
+        ...
+
+    def card_names(self, variant: str) -> list[dict[str, Any]]:
+        """Every card of ``variant``: ``name`` (as the JSON forms spell it), ``aliases`` and game details."""
+        ...
+
     def step_clauses(self, game: Any, before: Any, action: Any, after: Any) -> tuple[str, ...]:
         """The clauses a legal step exercises (tags of generated accept vectors)."""
         ...

@@ -53,6 +53,7 @@ from typing import IO, Any, Protocol
 from attrs import field, frozen
 
 from engine.errors import InputError
+from engine.jsonio import loads
 
 __all__ = [
     "ERROR_KINDS",
@@ -254,6 +255,8 @@ class Hello:
 
     name: str
     games: Mapping[str, tuple[str, ...]]
+    players: Mapping[tuple[str, str], tuple[int, int]] = field(factory=dict, eq=False)
+    """``(game, variant)`` → the ``(fewest, most)`` players the peer plays it with, where it says so."""
 
 
 @frozen
@@ -341,9 +344,9 @@ def _parse_reply(line: str | bytes, request: str, players: int | None) -> Reply:
     if not text:
         raise InputError("line", "empty line")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise InputError("line", f"not JSON: {_show(text)}") from None
+        data = loads(text, source="line")
+    except InputError as exc:
+        raise InputError("line", f"{exc.message}: {_show(text)}") from None
     if not isinstance(data, dict):
         raise InputError("line", f"expected a JSON object, got {_show(data)}")
     if "ok" not in data:
@@ -386,11 +389,33 @@ def _parse_hello(data: Mapping[str, Any]) -> Hello:
     if not isinstance(games, dict) or not games:
         raise InputError("games", f"expected a non-empty object game -> [variants], got {_show(games)}")
     out: dict[str, tuple[str, ...]] = {}
+    ranges: dict[tuple[str, str], tuple[int, int]] = {}
     for game, variants in games.items():
-        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-            raise InputError(f"games.{game}", f"expected a list of variant names, got {_show(variants)}")
-        out[game] = tuple(variants)
-    return Hello(name, out)
+        if not isinstance(variants, list):
+            raise InputError(f"games.{game}", f"expected a list of variants, got {_show(variants)}")
+        names: list[str] = []
+        for i, entry in enumerate(variants):
+            where = f"games.{game}[{i}]"
+            if isinstance(entry, str):
+                names.append(entry)
+                continue
+            if not isinstance(entry, dict) or not isinstance(entry.get("variant"), str):
+                raise InputError(where, f"expected a variant name or {{\"variant\": NAME, \"players\": "
+                                 f"[FEWEST, MOST]}}, got {_show(entry)}")
+            extra = sorted(set(entry) - {"variant", "players"})
+            if extra:
+                raise InputError(f"{where}.{extra[0]}", "unknown field (known: variant, players)")
+            names.append(entry["variant"])
+            if "players" in entry:
+                span = entry["players"]
+                if not isinstance(span, list) or len(span) != 2:
+                    raise InputError(f"{where}.players", f"expected [FEWEST, MOST], got {_show(span)}")
+                lo, hi = (_int(v, f"{where}.players[{j}]", 1, 100) for j, v in enumerate(span))
+                if lo > hi:
+                    raise InputError(f"{where}.players", f"fewest {lo} is more than most {hi}")
+                ranges[(game, entry["variant"])] = (lo, hi)
+        out[game] = tuple(names)
+    return Hello(name, out, ranges)
 
 
 def _parse_state(data: Mapping[str, Any], players: int | None) -> StateReport:

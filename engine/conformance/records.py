@@ -1,4 +1,4 @@
-"""Game records: a whole game as JSON Lines (format ``arbiter-record``, version 1).
+"""Game records: a whole game as JSON Lines (format ``arbiter-record``, version 2; version 1 is read too).
 
 A record is language-neutral: any implementation can write one, and ``arbiter check`` replays it on the
 reference engine.  One JSON object per line::
@@ -13,6 +13,8 @@ reference engine.  One JSON object per line::
 * The **header** names the game, variant, options, player count and the explicit set-up (6 nimmt!: the deal
   of every round; Saint Petersburg: the stack orders and start-player markers), so the record replays with
   no shuffle.  ``seed`` and ``source`` are informational.  Optional ``claims`` describe the start position.
+* Version 2 adds one claim, ``legal``: the legal sets of some seats as the recording implementation gives
+  them (``[{"player": 1, "actions": [...]}]``); ``arbiter check`` reports each missing or extra action.
 * An **action** line says who acted (``player``), what (``action``, in the game's JSON form: plain card
   numbers and names), its position (``index`` 0, 1, 2 ... without gaps) and optional ``claims``: facts the
   recording implementation asserts after the action (scores, money, rows, hands, whose turn; the vocabulary
@@ -56,11 +58,12 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 from attrs import field, frozen
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
 from engine.conformance.fastschema import Check, compile_schema
 from engine.errors import InputError
+from engine.jsonio import loads
 
 __all__ = [
     "RECORD_FORMAT",
@@ -71,6 +74,7 @@ __all__ = [
     "RecordLine",
     "RecordWriter",
     "ResultLine",
+    "check_claims",
     "dumps_line",
     "fast_check",
     "iter_record",
@@ -84,7 +88,15 @@ __all__ = [
 ]
 
 RECORD_FORMAT = "arbiter-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+"""The version written.  Version 2 adds the ``legal`` claim; every version 1 record is read as before."""
+RECORD_VERSIONS = (1, 2)
+"""The versions read."""
+V2_CLAIMS = frozenset({"legal"})
+"""Claims a version 1 record may not make."""
+MAX_LINE = 4 * 1024 * 1024
+"""The longest record line read (characters); a longer one is malformed (``/dev/zero`` is refused, not
+read into memory)."""
 
 LineType = Literal["header", "action", "result"]
 
@@ -110,6 +122,19 @@ def schema(name: str) -> dict[str, Any]:
     return data
 
 
+def _strict_integer(_checker: Any, instance: Any) -> bool:
+    """JSON Schema's ``integer`` as this project reads it: an integer literal, never ``2.0`` or ``true``."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+Validator = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer),
+)
+"""Draft 2020-12 with ``integer`` meaning an integer literal: the explanation side agrees with the fast
+checker (:mod:`engine.conformance.fastschema`), which decides; ``2.0`` is malformed input everywhere."""
+
+
 @functools.cache
 def validator(name: str, definition: str | None = None) -> Draft202012Validator:
     """A compiled validator for a schema file, or for one of its ``$defs`` entries.
@@ -119,10 +144,10 @@ def validator(name: str, definition: str | None = None) -> Draft202012Validator:
     """
     doc = schema(name)
     if definition is None:
-        return Draft202012Validator(doc)
+        return Validator(doc)  # type: ignore[no-any-return]
     if definition not in doc.get("$defs", {}):
         raise InputError("schema", f"{name}.schema.json has no definition {definition!r}")
-    return Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": doc["$defs"]})
+    return Validator({"$ref": f"#/$defs/{definition}", "$defs": doc["$defs"]})  # type: ignore[no-any-return]
 
 
 def json_path(parts: Iterable[Any], prefix: str = "") -> str:
@@ -135,6 +160,8 @@ def json_path(parts: Iterable[Any], prefix: str = "") -> str:
     for part in parts:
         if isinstance(part, int):
             out += f"[{part}]"
+        elif str(part).startswith("["):
+            out += str(part)
         else:
             out += f".{part}" if out else str(part)
     return prefix + out if out else prefix.rstrip(": ")
@@ -157,7 +184,7 @@ def schema_error(v: Draft202012Validator, data: Any) -> tuple[str, str] | None:
                 continue
             tag = branch.get("properties", {}).get("type", {}).get("const")
             if tag is not None and tag == error.instance.get("type"):
-                sub = Draft202012Validator({**branch, "$defs": defs})
+                sub = Validator({**branch, "$defs": defs})
                 inner = schema_error(sub, error.instance)
                 if inner is not None:
                     return json_path([*path, *([inner[0]] if inner[0] else [])]), inner[1]
@@ -196,13 +223,13 @@ def fast_check(name: str, definition: str | None = None) -> Check:
 
 
 def _check(name: str, definition: str | None, data: Any, where: str, prefix: Sequence[Any] = ()) -> None:
+    """The fast checker decides; ``jsonschema`` (same reading of every keyword) only explains a refusal."""
     if fast_check(name, definition)(data):
         return
     problem = schema_error(validator(name, definition), data)
-    if problem is not None:
-        path, message = problem
-        full = json_path([*prefix, *([path] if path else [])])
-        raise InputError(f"{where}: {full}" if full else where, message)
+    path, message = problem if problem is not None else ("", f"does not match {name}.schema.json")
+    full = json_path([*prefix, *([path] if path else [])])
+    raise InputError(f"{where}: {full}" if full else where, message)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -241,6 +268,7 @@ class Header:
     claims: Mapping[str, Any] | None = None
     comment: str | None = None
     line: int = field(default=1, eq=False)
+    version: int = field(default=RECORD_VERSION, eq=False)
     type: LineType = field(default="header", init=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -248,7 +276,7 @@ class Header:
         out: dict[str, Any] = {
             "type": "header",
             "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
+            "version": self.version,
             "game": self.game,
             "variant": self.variant,
             "options": dict(self.options),
@@ -335,12 +363,12 @@ def dumps_line(data: Mapping[str, Any]) -> str:
 
 
 def _parse_line(raw: str, where: str) -> dict[str, Any]:
+    if len(raw) - raw.endswith("\n") > MAX_LINE:
+        raise InputError(where, f"a line longer than {MAX_LINE} characters")
     try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InputError(where, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-    except RecursionError:
-        raise InputError(where, "not valid JSON (nested too deeply)") from None
+        data = loads(raw.rstrip("\r\n"), source=where)
+    except InputError as exc:  # one line: its column says where
+        raise InputError(where, exc.message.replace(" at line 1 column ", " at column ")) from None
     if not isinstance(data, dict):
         raise InputError(where, f"expected a JSON object, got {type(data).__name__}")
     kind = data.get("type")
@@ -350,14 +378,18 @@ def _parse_line(raw: str, where: str) -> dict[str, Any]:
 
 
 def iter_record(
-    source: str | Path | IO[str], *, name: str | None = None, validate_game: bool = True
+    source: str | Path | IO[str], *, name: str | None = None, validate_game: bool = True,
+    validate_claims: bool = True,
 ) -> Iterator[RecordLine]:
     """Stream the validated lines of one record from a path or a text stream.
 
     Checks, line by line, before yielding: valid JSON, the line schema, the game's schema for set-up, action
     and claims (``validate_game``), the structure (one header first, actions indexed 0, 1, 2 ... by seats of
     the game, at most one result, last; a result has one score per seat).  Blank lines are skipped.  Raises
-    :class:`InputError` with field ``"<name> line <n>: <json path>"``.
+    :class:`InputError` with field ``"<name> line <n>: <json path>"``.  A line longer than
+    :data:`MAX_LINE` characters is refused without being read whole.  ``validate_claims=False`` leaves the
+    claims' schema to the caller (:func:`check_claims`; ``arbiter check`` validates a claim only when it
+    differs from the rules' facts, since a claim equal to them is valid).
 
     >>> import io
     >>> list(iter_record(io.StringIO('{"type": "action"}'), name="x.jsonl"))
@@ -373,19 +405,29 @@ def iter_record(
         except OSError as exc:
             raise InputError(label, f"cannot read: {exc.strerror or exc}") from None
         with fh:
-            yield from _iter_lines(fh, label, validate_game)
+            yield from _iter_lines(fh, label, validate_game, validate_claims)
     else:
-        yield from _iter_lines(source, name or "<stream>", validate_game)
+        yield from _iter_lines(source, name or "<stream>", validate_game, validate_claims)
 
 
-def _iter_lines(fh: IO[str], label: str, validate_game: bool) -> Iterator[RecordLine]:
+def check_claims(game: str, claims: Any, where: str, version: int = RECORD_VERSION) -> None:
+    """Validate claims against ``<game>.schema.json`` and the record version; raises InputError."""
+    _check(game, "claims", claims, where, ["claims"])
+    _check_version(claims, version, where)
+
+
+def _iter_lines(fh: IO[str], label: str, validate_game: bool,
+                validate_claims: bool) -> Iterator[RecordLine]:
     header: Header | None = None
     result_seen = False
     expected_index = 0
     game: str | None = None
     lineno = 0
+    version = RECORD_VERSION
+    line_ok = fast_check("record", "action")
+    action_ok = line_ok
     try:
-        for lineno, raw in enumerate(fh, start=1):
+        for lineno, raw in enumerate(iter(lambda: fh.readline(MAX_LINE + 1), ""), start=1):
             if not raw.strip():
                 continue
             where = f"{label} line {lineno}"
@@ -397,31 +439,35 @@ def _iter_lines(fh: IO[str], label: str, validate_game: bool) -> Iterator[Record
                 if kind != "header":
                     raise InputError(f"{where}: type", f"the first line must be the header, got {kind!r}")
                 _check("record", "header", data, where)
+                version = data["version"]
                 if validate_game:
                     game = data["game"]
+                    action_ok = fast_check(game, "action")
                     _check(data["game"], "setup", data["setup"], where, ["setup"])
-                    if "claims" in data:
-                        _check(data["game"], "claims", data["claims"], where, ["claims"])
+                    if "claims" in data and validate_claims:
+                        check_claims(data["game"], data["claims"], where, version)
                 header = Header(
                     game=data["game"], variant=data["variant"], options=data["options"],
                     players=data["players"], setup=data["setup"], seed=data.get("seed"),
                     source=data.get("source"), claims=data.get("claims"), comment=data.get("comment"),
-                    line=lineno,
+                    line=lineno, version=version,
                 )
                 yield header
             elif kind == "header":
                 raise InputError(f"{where}: type", "a second header line (one record per file)")
             elif kind == "action":
-                _check("record", "action", data, where)
+                if not line_ok(data):
+                    _check("record", "action", data, where)
                 if data["index"] != expected_index:
                     raise InputError(f"{where}: index", f"expected {expected_index}, got {data['index']}")
                 if data["player"] >= header.players:
                     raise InputError(f"{where}: player",
                                      f"seat {data['player']} in a {header.players}-player game")
                 if game is not None:
-                    _check(game, "action", data["action"], where, ["action"])
-                    if "claims" in data:
-                        _check(game, "claims", data["claims"], where, ["claims"])
+                    if not action_ok(data["action"]):
+                        _check(game, "action", data["action"], where, ["action"])
+                    if "claims" in data and validate_claims:
+                        check_claims(game, data["claims"], where, version)
                 expected_index += 1
                 yield ActionLine(data["index"], data["player"], data["action"], data.get("claims"),
                                  data.get("comment"), line=lineno)
@@ -447,6 +493,14 @@ def _iter_lines(fh: IO[str], label: str, validate_game: bool) -> Iterator[Record
         raise InputError(f"{label} line {lineno + 1}", f"not UTF-8 text ({exc.reason})") from None
     if header is None:
         raise InputError(label, "empty record: no header line")
+
+
+def _check_version(claims: Mapping[str, Any], version: int, where: str) -> None:
+    if version < 2:
+        for name in V2_CLAIMS:
+            if name in claims:
+                raise InputError(f"{where}: claims.{name}",
+                                 f"needs record version 2 (the header says {version})")
 
 
 def read_record(source: str | Path | IO[str], *, name: str | None = None) -> Record:

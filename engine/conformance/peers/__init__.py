@@ -14,7 +14,9 @@ one JSON object per line, answering each on stdout.
   - ``lenient``: any game; accepts an illegal action (answers ``ok`` and ignores it);
   - ``crash``: any game; the process dies the first time a player scores;
   - ``hang``: any game; stops answering at the first action of the second turn (a timeout);
-  - ``garbage``: any game; prints a debug line on stdout whenever a single player must act.
+  - ``garbage``: any game; prints a debug line on stdout whenever a single player must act;
+  - ``multi``: several independent defects, switchable with ``--defects``, each its own class in a
+    campaign (:mod:`engine.conformance.peers.multi`).
 
 :mod:`engine.conformance.peers.base` holds the server loop they share; :data:`PEERS` lists them.
 """
@@ -29,5 +31,6 @@ PEERS: dict[str, str] = {
     "crash": "exits the first time a player scores",
     "hang": "stops answering at the first action of the second turn",
     "garbage": "prints a debug line on stdout whenever a single player must act",
+    "multi": "five switchable defects, one per rule and divergence kind (the campaign test bed)",
 }
 """Module name (under ``engine.conformance.peers``) → its one-line defect."""

@@ -1,0 +1,150 @@
+"""A wrong peer with several independent defects, each switchable: the test bed of campaigns.
+
+``python -m engine.conformance.peers.multi [--defects NAME,NAME...]`` (default: every defect).  Each defect
+breaks a different rule and shows as a different kind of divergence, so one campaign must report each as
+its own class (and waiving one must leave the others).  Some are confined to one variant so that an early
+defect does not end every game before a later one can show:
+
+=================  ==========  ================  ===========================================================
+defect             game        kind              what the peer does wrong
+=================  ==========  ================  ===========================================================
+``low-card``       6 nimmt!    to_act            takes the cheapest row for a low card instead of asking its
+                                                 player (T6-PLACE-3 / T6-PRO-5)
+``second-select``  6 nimmt!    accepted-illegal  accepts (and ignores) a second selection in one turn
+                                                 (T6-SELECT-2)
+``logic-draft``    6 nimmt!    legal-missing     logic variant: never offers drafting the pool's highest
+                                                 card (T6-LOGIC-1)
+``min-cost``       St. Pet.    claim (money)     forgets the minimum cost of 1 rouble (SP-COST-6)
+``hand-limit``     St. Pet.    legal-extra       second edition: offers taking a card into a full hand
+                                                 (SP-HAND-2)
+=================  ==========  ================  ===========================================================
+
+>>> peer = MultiDefectPeer({"min-cost"})
+>>> sorted(peer.defects)
+['min-cost']
+>>> MultiDefectPeer({"nonsense"})
+Traceback (most recent call last):
+...
+ValueError: unknown defect 'nonsense' (known: low-card, second-select, logic-draft, min-cost, hand-limit)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+from engine.conformance.peers.base import ReferencePeer, serve
+from engine.conformance.peers.petersburg_free_cards import FreeCardsPeer
+from engine.conformance.peers.take6_fewest_heads import FewestHeadsPeer
+from engine.conformance.protocol import canonical
+from engine.errors import RuleViolation
+
+__all__ = ["DEFECTS", "MultiDefectPeer", "main"]
+
+DEFECTS: dict[str, str] = {
+    "low-card": "6 nimmt!: takes the cheapest row for a low card instead of asking its player",
+    "second-select": "6 nimmt!: accepts (and ignores) a second selection in one turn",
+    "logic-draft": "6 nimmt! logic: never offers drafting the pool's highest card",
+    "min-cost": "Saint Petersburg: forgets the minimum cost of 1 rouble",
+    "hand-limit": "Saint Petersburg, second edition: offers taking a card into a full hand",
+}
+"""Defect name → what it does wrong."""
+
+
+class MultiDefectPeer(FreeCardsPeer, FewestHeadsPeer):
+    """The reference with the chosen ``defects`` (default: all of :data:`DEFECTS`); the ``min-cost`` and
+    ``low-card`` defects are those of the single-defect peers it builds on."""
+
+    def __init__(self, defects: Iterable[str] | None = None) -> None:
+        super().__init__()
+        chosen = set(DEFECTS) if defects is None else set(defects)
+        for name in chosen:
+            if name not in DEFECTS:
+                raise ValueError(f"unknown defect {name!r} (known: {', '.join(DEFECTS)})")
+        self.defects = frozenset(chosen)
+        self.name = "multi-defect peer (" + ", ".join(d for d in DEFECTS if d in self.defects) + ")"
+
+    def _game(self) -> str:
+        return self.game.name if self.game is not None else ""
+
+    def legal(self, player: int) -> list[Any]:
+        actions = super().legal(player)
+        if "logic-draft" in self.defects and self._game() == "take6" and self.state.phase == "draft":
+            pool = [a["card"] for a in actions if a.get("type") == "draft"]
+            if pool:
+                actions = [a for a in actions if not (a.get("type") == "draft" and a["card"] == max(pool))]
+        if (
+            "hand-limit" in self.defects
+            and self._game() == "petersburg"
+            and self.state.rules.variant == "second"
+        ):
+            actions += self._full_hand_takes(player, actions)
+        return actions
+
+    def _full_hand_takes(self, player: int, actions: list[Any]) -> list[Any]:
+        """Takes the rules refuse only because the hand is full (SP-HAND-2)."""
+        s, game = self.state, self.game
+        if game is None or tuple(game.to_act(s)) != (player,):
+            return []
+        names = s.rules.names
+        offered = {canonical(a) for a in actions}
+        out = []
+        for source, row in (("upper", s.upper), ("lower", s.lower)):
+            for k in row:
+                take = game.action_from_json(
+                    {"type": "take", "player": player, "card": names[k], "source": source}
+                )
+                value = game.action_to_json(take)
+                if canonical(value) in offered:
+                    continue
+                try:
+                    game.apply(s, take)
+                except RuleViolation as exc:
+                    if exc.clause == "SP-HAND-2":
+                        offered.add(canonical(value))
+                        out.append(value)
+        return out
+
+    def do_apply(self, player: int, action: Any) -> None:
+        game = self._game()
+        if (
+            "second-select" in self.defects
+            and game == "take6"
+            and isinstance(action, dict)
+            and action.get("type") == "select"
+            and 0 <= player < self.players
+            and self.state.phase == "select"
+            and self.state.selected[player]
+        ):
+            return  # accepts a second selection and ignores it
+        if "min-cost" in self.defects:
+            super().do_apply(player, action)  # FreeCardsPeer's (a purchase below the minimum is refunded)
+        else:
+            ReferencePeer.do_apply(self, player, action)
+
+    def after_apply(self) -> None:
+        if "low-card" in self.defects:
+            super().after_apply()  # FewestHeadsPeer's (a low card's row is chosen for the player)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve the protocol on stdin/stdout with the defects named by ``--defects`` (default: all)."""
+    parser = argparse.ArgumentParser(prog="python -m engine.conformance.peers.multi")
+    parser.add_argument(
+        "--defects",
+        default=",".join(DEFECTS),
+        help=f"comma-separated defects to switch on (default: all of {', '.join(DEFECTS)})",
+    )
+    args = parser.parse_args(argv)
+    chosen = [d for d in args.defects.split(",") if d]
+    try:
+        peer = MultiDefectPeer(chosen)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return serve(peer)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
