@@ -75,7 +75,10 @@ def check_transition(before: State, action: Any, after: State) -> None:
         assert before.money[p] - after.money[p] == cost, "paid what cost_breakdown reports"
         assert all(after.money[q] == before.money[q] for q in range(before.players) if q != p)
     scoring = isinstance(action, Pass) and (
-        after.phase != before.phase or after.round != before.round or after.pub_queue or after.over
+        after.phase_index != before.phase_index
+        or after.round != before.round
+        or after.pub_queue
+        or after.over
     )
     if isinstance(action, PubBuy):
         expect = list(before.vp)
@@ -83,7 +86,7 @@ def check_transition(before: State, action: Any, after: State) -> None:
         assert list(after.vp) == expect, "SP-PUB-1"
     elif not scoring:
         assert after.vp == before.vp, "VP change only at scorings, Pub decisions and the final scoring"
-    if scoring and not after.over and before.phase == 3:
+    if scoring and not after.over and before.phase_index == 3:
         assert after.vp == before.vp, "SP-SCORE-5: no scoring after the trading phase"
     for q in range(after.players):
         limit = hand_limit(after.rules, after.areas[q])

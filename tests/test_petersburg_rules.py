@@ -74,7 +74,7 @@ def test_setup_by_player_count(players: int) -> None:
     for i, stack in enumerate(s.stacks):
         assert all(s.rules.stack[k] == i for k in stack)
     assert s.hands == ((),) * players and s.areas == ((),) * players
-    assert (s.round, s.phase) == (1, 0)
+    assert (s.round, s.phase_index) == (1, 0)
 
 
 @pytest.mark.parametrize(("players", "counts"), [(1, [4]), (2, [2, 2]), (3, [1, 1, 2]), (4, [1, 1, 1, 1])])
@@ -187,14 +187,14 @@ def test_phase_ends_only_after_consecutive_passes() -> None:
     s = GAME.apply(s, Pass(0))
     s = GAME.apply(s, Pass(1))
     s = GAME.apply(s, Buy(2, "Lumberjack"))
-    assert (s.phase, s.passes) == (0, 0)
+    assert (s.phase_index, s.passes) == (0, 0)
     s = GAME.apply(s, Pass(0))
     s = GAME.apply(s, Buy(1, "Lumberjack"))  # seat 1 passed before and acts again
     s = GAME.apply(s, Pass(2))
     s = GAME.apply(s, Pass(0))
-    assert s.phase == 0
+    assert s.phase_index == 0
     s = GAME.apply(s, Pass(1))
-    assert s.phase == 1
+    assert s.phase_index == 1
 
 
 def test_solo_phase_ends_on_one_pass_and_game_runs() -> None:
@@ -203,7 +203,7 @@ def test_solo_phase_ends_on_one_pass_and_game_runs() -> None:
     s = new(1)
     assert s.markers == (0, 0, 0, 0)
     s = GAME.apply(s, Pass(0))
-    assert s.phase == 1
+    assert s.phase_index == 1
     rng = random.Random(3)
     while not GAME.is_terminal(s):
         legal = GAME.legal_actions(s, 0)
@@ -216,7 +216,7 @@ def test_round_has_four_phases_in_order() -> None:
     s = new(2)
     seen = []
     for _ in range(5):
-        seen.append((s.round, s.phase))
+        seen.append((s.round, s.phase_index))
         s = pass_all(s)
     assert seen == [(1, 0), (1, 1), (1, 2), (1, 3), (2, 0)]
 
@@ -225,7 +225,7 @@ def test_any_card_in_any_phase() -> None:
     """SP-PHASE-5: a building may be bought in the aristocrat phase, a worker in the trading phase."""
     s = at(2, phase="aristocrat", upper=["Market", "Lumberjack"])
     s = GAME.apply(s, Buy(0, "Market"))
-    s = GAME.apply(s._replace(phase=3, turn=0), Buy(0, "Lumberjack"))
+    s = GAME.apply(s._replace(phase_index=3, turn=0), Buy(0, "Lumberjack"))
     assert n(s, s.areas[0]) == ["Lumberjack", "Market"]
 
 
@@ -482,7 +482,7 @@ def test_worker_scoring_pays_green_cards_only() -> None:
     )
     s = GAME.apply(s, Buy(0, "Lumberjack"))
     s = pass_all(s)
-    assert s.phase == 1
+    assert s.phase_index == 1
     assert s.money == (10 - 3 + 3 + 6, 3) and s.vp == (0, 2)
 
 
@@ -551,7 +551,7 @@ def test_end_of_round_rows_workers_and_markers() -> None:
     assert n(t, t.discard[-2:]) == ["Market", "Author"]
     assert n(t, t.lower) == ["Bank", "Lumberjack"]
     assert n(t, t.upper) == top
-    assert t.markers == (1, 2, 0, 0) and (t.round, t.phase, t.turn) == (2, 0, 1)
+    assert t.markers == (1, 2, 0, 0) and (t.round, t.phase_index, t.turn) == (2, 0, 1)
 
 
 # ============================================================ end of game
@@ -570,7 +570,7 @@ def test_last_card_placed_ends_the_game_after_the_trading_phase() -> None:
     assert s.last_round and s.stacks[1] == () and not s.over
     s = pass_all(s)  # building
     s = pass_all(s)  # aristocrat
-    assert not s.over and s.phase == 3
+    assert not s.over and s.phase_index == 3
     s = pass_all(s)  # trading
     assert s.over and GAME.to_act(s) == ()
 
@@ -581,7 +581,7 @@ def test_worker_stack_emptied_at_round_end_makes_next_round_last(workers: list[s
     next round the last one; the game ends after that round's trading phase."""
     s = at(2, phase="trading", upper=["Market", "Market"], stacks={"worker": workers})
     s = pass_all(s)
-    assert s.last_round and not s.over and (s.round, s.phase) == (2, 0)
+    assert s.last_round and not s.over and (s.round, s.phase_index) == (2, 0)
     for _ in range(3):
         s = pass_all(s)
         assert not s.over
@@ -665,7 +665,7 @@ def test_observatory_draws_the_top_card() -> None:
 
 def test_observatory_only_in_the_building_phase() -> None:
     """SP-OBS-2: outside the building phase the Observatory cannot be used."""
-    s = building_phase_with_observatory()._replace(phase=2)
+    s = building_phase_with_observatory()._replace(phase_index=2)
     rejects(s, Observe(0, "trading"), "SP-OBS-2")
     assert not any(isinstance(a, Observe) for a in GAME.legal_actions(s, 0))
 
@@ -729,11 +729,11 @@ def test_pub_buys_vp_after_building_scoring() -> None:
     """SP-PUB-1: right after building scoring a Pub owner may buy VP at 2 roubles each, up to 5 per Pub."""
     s = at(2, phase="building", areas={0: ["Pub"]}, money={0: 30})
     s = pass_all(s)
-    assert GAME.to_act(s) == (0,) and s.phase == 1
+    assert GAME.to_act(s) == (0,) and s.phase_index == 1
     assert [a.vp for a in GAME.legal_actions(s, 0)] == [0, 1, 2, 3, 4, 5]
     rejects(s, PubBuy(0, 6), "SP-PUB-1")
     t = GAME.apply(s, PubBuy(0, 3))
-    assert (t.money[0], t.vp[0], t.phase) == (24, 3, 2)
+    assert (t.money[0], t.vp[0], t.phase_index) == (24, 3, 2)
     two = pass_all(at(2, phase="building", areas={0: ["Pub", "Pub"]}, money={0: 15}))
     assert max(a.vp for a in GAME.legal_actions(two, 0)) == 7
     rejects(at(2), PubBuy(0, 1), "SP-PUB-1")

@@ -159,7 +159,7 @@ class PetersburgKit(KitBase):
         return {
             "to_act": list(GAME.to_act(s)),
             "round": s.round,
-            "phase": PHASE_NAMES[s.phase],
+            "phase": PHASE_NAMES[s.phase_index],
             "money": list(s.money),
             "scores": list(s.vp),
             "hands": [sorted(names[k] for k in h) for h in s.hands],
@@ -190,7 +190,8 @@ class PetersburgKit(KitBase):
         b: State = before
         a: State = after
         tags: list[str] = list(ACTION_CLAUSES.get(type(action), ()))
-        if b.round == 1 and b.phase == 0 and b.turn == b.markers[0] and not any(b.areas) and not any(b.hands):
+        start = b.round == 1 and b.phase_index == 0 and b.turn == b.markers[0]
+        if start and not any(b.areas) and not any(b.hands):
             tags += START_CLAUSES
             if b.players == 1:
                 tags.append("SP-SOLO-1")
@@ -235,7 +236,7 @@ class PetersburgKit(KitBase):
                         tags.append(card.clause)
             if phase == 1 and any(b.turned):
                 tags.append("SP-OBS-5")
-        if a.phase != b.phase or a.round != b.round:
+        if a.phase_index != b.phase_index or a.round != b.round:
             tags += ["SP-PHASE-3"]
         if a.round != b.round:
             tags += ["SP-SCORE-5", "SP-ROUND-2"]

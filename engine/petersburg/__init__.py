@@ -45,7 +45,6 @@ from engine.petersburg.core import (
     fast_cost,
     final_breakdown,
     hand_limit,
-    seeded_setup,
 )
 from engine.petersburg.effects import HANDLERS
 from engine.petersburg.game import GAME, PetersburgGame
@@ -59,10 +58,10 @@ from engine.petersburg.model import (
     Play,
     PubBuy,
     Reduction,
-    Setup,
     State,
     Take,
 )
+from engine.petersburg.setup import Setup, seeded_setup
 
 __all__ = [
     "CARDS",

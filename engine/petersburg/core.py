@@ -1,4 +1,4 @@
-"""The Saint Petersburg interpreter: set-up, costs, legal actions and transitions.
+"""The Saint Petersburg interpreter: costs, legal actions, checks and transitions (set-up: ``setup.py``).
 
 One transition function (:func:`transition`) serves both API tiers; :func:`check` finds the clause an
 illegal action breaks.  The interpreter reads the ruleset's per-card tables (compiled from the data and
@@ -10,17 +10,14 @@ charges, and a property test checks the two agree on every legal buy and play.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.errors import GameOver, IllegalAction, IllegalSetup, NotYourTurn
+from engine.errors import GameOver, IllegalAction, NotYourTurn
 from engine.petersburg.catalog import (
     FINAL,
-    GAME_META,
     PARAMS,
     PHASES,
-    SETUPS,
     STACKS,
     Ruleset,
     resolve_card,
@@ -54,7 +51,6 @@ from engine.petersburg.model import (
     Play,
     PubBuy,
     Reduction,
-    Setup,
     State,
     Take,
 )
@@ -67,123 +63,6 @@ SAME_DISCOUNT = PARAMS["identical_discount"]
 SRC = {"upper": 0, "lower": 1, "drawn": 2, "hand": 3}
 UPPER, LOWER, DRAWN, HAND = 0, 1, 2, 3
 Log = list[str] | None
-
-# ============================================================================================ set-up
-
-
-def seeded_setup(players: int, *, seed: int = 0, variant: str | None = None) -> Setup:
-    """The set-up a seed produces (SP-SETUP-7).
-
-    ``rng = random.Random(f"petersburg:{seed}")``; for each stack in the order worker, building,
-    aristocrat, trading: the catalog's cards of that stack in catalog order, each repeated ``copies``
-    times, ``rng.shuffle``d (index 0 = top).  Then ``d = rng.randrange(players)``: seat ``(d + i) % players``
-    gets the ``i``-th marker count of the set-up table; the seats are listed in seat order, each repeated
-    by its count; ``phases = [0, 1, 2, 3]`` is ``rng.shuffle``d and marker ``phases[j]`` goes to the ``j``-th
-    listed seat.
-
-    >>> seeded_setup(2, seed=5) == seeded_setup(2, seed=5)
-    True
-    """
-    rs = ruleset(variant)
-    spec = _setup_spec(players)
-    rng = random.Random(f"petersburg:{seed}")
-    stacks = []
-    for kinds in rs.stack_kinds:
-        cards = [k for k in kinds for _ in range(rs.cards[k].copies)]
-        rng.shuffle(cards)
-        stacks.append(tuple(rs.names[k] for k in cards))
-    d = rng.randrange(players)
-    counts = [0] * players
-    for i, c in enumerate(spec.markers):
-        counts[(d + i) % players] = c
-    seats = [s for s in range(players) for _ in range(counts[s])]
-    phases = list(range(len(PHASES)))
-    rng.shuffle(phases)
-    markers = [0] * len(PHASES)
-    for j, ph in enumerate(phases):
-        markers[ph] = seats[j]
-    return Setup(stacks=tuple(stacks), markers=tuple(markers))
-
-
-def _setup_spec(players: int) -> Any:
-    if isinstance(players, bool) or not isinstance(players, int) or players not in SETUPS:
-        raise IllegalSetup(
-            "SP-GAME-1",
-            f"players must be {GAME_META['min_players']}..{GAME_META['max_players']}, got {players!r}",
-        )
-    return SETUPS[players]
-
-
-def initial_state(players: int, rs: Ruleset, setup: Setup) -> State:
-    """The state at the start of the first worker phase, from a checked explicit set-up."""
-    spec = _setup_spec(players)
-    if not isinstance(setup, Setup):
-        raise IllegalSetup("SP-SETUP-6", f"setup must be a Setup, got {type(setup).__name__}")
-    if not isinstance(setup.stacks, tuple | list) or len(setup.stacks) != len(STACKS):
-        raise IllegalSetup("SP-SETUP-6", f"setup.stacks must hold {len(STACKS)} stacks ({', '.join(STACKS)})")
-    stacks: list[tuple[int, ...]] = []
-    for st, cards in enumerate(setup.stacks):
-        kinds = []
-        for i, name in enumerate(cards):
-            k = resolve_card(name) if isinstance(name, str) else None
-            if k is None:
-                raise IllegalSetup("SP-SETUP-6", f"setup.stacks[{STACKS[st]}][{i}]: unknown card {name!r}")
-            if rs.stack[k] != st:
-                raise IllegalSetup(
-                    "SP-SETUP-6",
-                    f"setup.stacks[{STACKS[st]}][{i}]: {rs.names[k]} belongs to the "
-                    f"{STACKS[rs.stack[k]]} stack",
-                )
-            kinds.append(k)
-        for k in rs.stack_kinds[st]:
-            if kinds.count(k) != rs.cards[k].copies:
-                raise IllegalSetup(
-                    "SP-SETUP-6",
-                    f"setup.stacks[{STACKS[st]}]: {kinds.count(k)} x {rs.names[k]}, "
-                    f"the catalog has {rs.cards[k].copies}",
-                )
-        stacks.append(tuple(kinds))
-    markers = tuple(setup.markers) if isinstance(setup.markers, tuple | list) else ()
-    if len(markers) != len(PHASES) or not all(
-        isinstance(m, int) and not isinstance(m, bool) and 0 <= m < players for m in markers
-    ):
-        raise IllegalSetup(
-            "SP-SETUP-6",
-            f"setup.markers must give a seat 0..{players - 1} for each of the "
-            f"{len(PHASES)} phases, got {setup.markers!r}",
-        )
-    if sorted(markers.count(p) for p in range(players)) != sorted(spec.markers):
-        raise IllegalSetup(
-            "SP-SETUP-3",
-            f"setup.markers: with {players} players the seats hold "
-            f"{sorted(spec.markers)} markers, got {sorted(markers.count(p) for p in range(players))}",
-        )
-    workers = stacks[0]
-    n0 = spec.first_workers
-    stacks[0] = workers[n0:]
-    return State(
-        rs,
-        players,
-        1,
-        0,
-        markers[0],
-        0,
-        tuple(stacks),
-        workers[:n0],
-        (),
-        (),
-        (spec.money,) * players,
-        (0,) * players,
-        ((),) * players,
-        ((),) * players,
-        ((),) * players,
-        markers,
-        -1,
-        (),
-        False,
-        False,
-    )
-
 
 # ============================================================================================ costs
 
@@ -555,14 +434,14 @@ def _diagnose(s: State, a: Any) -> Any:
             raise IllegalAction("SP-OBS-4", f"the drawn card is {rs.names[s.drawn]}, not {rs.names[k]}")
         return Discard(p, rs.names[k])
     if isinstance(a, Observe):
-        if _observatory_ready(rs, s.phase, area, s.turned[p]) < 0:
+        if _observatory_ready(rs, s.phase_index, area, s.turned[p]) < 0:
             if any(rs.obs_phase[k] >= 0 and k in area for k in rs.observatory_kinds) and all(
-                rs.obs_phase[k] != s.phase for k in rs.observatory_kinds
+                rs.obs_phase[k] != s.phase_index for k in rs.observatory_kinds
             ):
                 raise IllegalAction("SP-OBS-2", "the Observatory can be used only in the building phase")
             if not any(k in area for k in rs.observatory_kinds):
                 raise IllegalAction("SP-OBS-1", f"seat {p} has no Observatory")
-            if all(rs.obs_phase[k] != s.phase for k in rs.observatory_kinds):
+            if all(rs.obs_phase[k] != s.phase_index for k in rs.observatory_kinds):
                 raise IllegalAction("SP-OBS-2", "the Observatory can be used only in the building phase")
             raise IllegalAction("SP-OBS-5", f"seat {p}'s Observatory is already turned this round")
         if a.stack not in STACKS:

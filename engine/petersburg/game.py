@@ -37,10 +37,10 @@ from engine.petersburg.model import (
     Pass,
     Play,
     PubBuy,
-    Setup,
     State,
     Take,
 )
+from engine.petersburg.setup import Setup, initial_state, seeded_setup, setup_spec
 from engine.spec import ClauseBook, load_clauses
 
 __all__ = ["GAME", "PetersburgGame"]
@@ -73,10 +73,10 @@ class PetersburgGame:
     ) -> State:
         """A new game at the start of the first worker phase (IllegalSetup on bad players/variant/setup)."""
         rs = ruleset(variant, options)
-        core._setup_spec(players)
+        setup_spec(players)
         if setup is None:
-            setup = core.seeded_setup(players, seed=seed, variant=rs.variant)
-        return core.initial_state(players, rs, setup)
+            setup = seeded_setup(players, seed=seed, variant=rs.variant)
+        return initial_state(players, rs, setup)
 
     def to_act(self, state: State) -> tuple[int, ...]:
         """The seat that must act (``()`` when over)."""
@@ -122,7 +122,7 @@ class PetersburgGame:
             "options": dict(rs.options),
             "players": state.players,
             "round": state.round,
-            "phase": _PHASE_NAMES[state.phase],
+            "phase": _PHASE_NAMES[state.phase_index],
             "to_act": list(core.to_act(state)),
             "passes": state.passes,
             "markers": {ph: state.markers[i] for i, ph in enumerate(_PHASE_NAMES)},
@@ -154,7 +154,7 @@ class PetersburgGame:
         else:
             last = " (last round)" if state.last_round else ""
             head = (
-                f"Round {state.round}{last}, {_PHASE_NAMES[state.phase]} phase: "
+                f"Round {state.round}{last}, {_PHASE_NAMES[state.phase_index]} phase: "
                 f"P{core.to_act(state)[0]} to act, "
                 f"{state.passes} consecutive pass(es)"
             )
@@ -192,7 +192,7 @@ class PetersburgGame:
             "options": dict(rs.options),
             "players": state.players,
             "round": state.round,
-            "phase": _PHASE_NAMES[state.phase],
+            "phase": _PHASE_NAMES[state.phase_index],
             "turn": state.turn,
             "passes": state.passes,
             "stacks": {st: [names[k] for k in state.stacks[i]] for i, st in enumerate(STACKS)},

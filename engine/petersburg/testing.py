@@ -126,7 +126,7 @@ def arrange(
             )
         )
     if phase is not None:
-        out = out._replace(phase=[p.name for p in PHASES].index(phase))
+        out = out._replace(phase_index=[p.name for p in PHASES].index(phase))
     if turn is not None:
         out = out._replace(turn=turn)
     if markers is not None:

@@ -67,8 +67,8 @@ def kind_of(rs: Any, name: str, field: str) -> int:
 
 def position(rs: Any, owns: Sequence[str], money: int, hand: Sequence[str] = ()) -> Any:
     """The engine's start position (2 players, seed 0) with seat 0's area, roubles and hand as given."""
-    core = _core()
-    start = core.initial_state(2, rs, core.seeded_setup(2, seed=0, variant=rs.variant))
+    setup = importlib.import_module("engine.petersburg.setup")
+    start = setup.initial_state(2, rs, setup.seeded_setup(2, seed=0, variant=rs.variant))
     area = tuple(sorted(kind_of(rs, n, "owns") for n in owns))
     hand_k = tuple(sorted(kind_of(rs, n, "hand") for n in hand))
     return start._replace(areas=(area, ()), money=(money, start.money[1]), hands=(hand_k, ()))
