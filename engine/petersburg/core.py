@@ -308,7 +308,8 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
                             a = cache.get(key)
                             if a is None:
                                 a = cache[key] = (
-                                    Play(p, names[k], names[t]) if playing
+                                    Play(p, names[k], names[t])
+                                    if playing
                                     else Buy(p, names[k], _SRC_NAMES[src], names[t])
                                 )
                             out.append(a)

@@ -275,7 +275,6 @@ ACTION_TYPES: dict[str, type] = {
 """JSON ``type`` -> action class."""
 
 
-
 @frozen
 class Reduction:
     """One step of a cost derivation: roubles off, the clause that grants it, and why."""

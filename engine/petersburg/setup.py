@@ -43,7 +43,6 @@ class Setup:
         return seeded_setup(players, seed=seed, variant=variant)
 
 
-
 def seeded_setup(players: int, *, seed: int = 0, variant: str | None = None) -> Setup:
     """The set-up a seed produces (SP-SETUP-7).
 
@@ -157,5 +156,3 @@ def initial_state(players: int, rs: Ruleset, setup: Setup) -> State:
         False,
         False,
     )
-
-

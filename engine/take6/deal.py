@@ -180,8 +180,9 @@ def deal_round(
     rows = tuple(map(_ONE.__getitem__, row_cards))
     if log is not None:
         what = "face-down piles" if flip else "hands"
+        source = source or f"seeded deal {derived_seed(s_seed or 0, rnd)}"
         log.append(
-            f"Round {rnd}: {n} {what} of {h} cards ({source or f'seeded deal {derived_seed(s_seed, rnd)}'}) "
+            f"Round {rnd}: {n} {what} of {h} cards ({source}) "
             "[T6-SETUP-4]; rows start with "
             f"{', '.join(str(c) for c in row_cards)}."
         )

@@ -95,10 +95,10 @@ class Take6:
             if phase == "select":
                 return state[9][player]  # type: ignore[no-any-return]  # the hand's prebuilt selections
             if phase == "choose":
-                return _TAKES[len(state[3])][player]
+                return _TAKES[len(state[3])][player]  # type: ignore[index]
             if phase == "draft":
-                return tuple(map(_DRAFT[player].__getitem__, state[1][2]))
-            return _FLIP[player]
+                return tuple(map(_DRAFT[player].__getitem__, state[1][2]))  # type: ignore[index]
+            return _FLIP[player]  # type: ignore[index]
         if player is None:
             return tuple(a for p in state[11] for a in self.legal_actions(state, p))
         return ()
@@ -109,10 +109,10 @@ class Take6:
         deal (a :class:`Deal`, logic: a :class:`DraftStart`)."""
         if action.__class__ is Select and state[2] == "select":
             # the common case, checked inline: the seat must select now and hold the card (T6-SELECT-1/2)
-            p = action.player  # type: ignore[union-attr]
-            card = action.card  # type: ignore[union-attr]
+            p = action.player
+            card = action.card
             if p.__class__ is int and card.__class__ is int and p in state[11] and card in state[8][p]:
-                return self.apply_unchecked(state, action)  # type: ignore[arg-type]
+                return self.apply_unchecked(state, action)
         check(state, action)
         return step(state, action)
 

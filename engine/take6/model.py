@@ -301,14 +301,15 @@ class State(tuple):  # type: ignore[type-arg]
         >>> GAME.new_game(2, seed=1).turn
         1
         """
-        phase = self[2]
-        h = self[0].hand_size
+        phase: str = self[2]
+        h: int = self[0].hand_size
+        held: tuple[tuple[int, ...], ...] = self[8]
         if phase == "select":
-            return h - len(self[8][0]) + 1
+            return h - len(held[0]) + 1
         if phase == "choose" and self[0].play != "flip":
-            return h - len(self[8][0])
+            return h - len(held[0])
         if phase in ("flip", "choose"):
-            return self[0].players * h - sum(map(len, self[8])) + (phase == "flip")
+            return len(held) * h - sum(map(len, held)) + (phase == "flip")
         return 0
 
     @property

@@ -275,8 +275,8 @@ def position(
     elif phase == "choose":
         if not pend_t:
             raise _fail("pending", "T6-PLACE-3", "a row choice needs a revealed card waiting for it")
-        cards = [c for c, _ in pend_t]
-        if cards != sorted(cards):
+        order = [c for c, _ in pend_t]
+        if order != sorted(order):
             raise _fail("pending", "T6-TURN-1", "the revealed cards are placed in ascending order")
         seats = [q for _, q in pend_t]
         if len(set(seats)) != len(seats):
