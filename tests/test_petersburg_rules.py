@@ -390,7 +390,7 @@ def test_colour_reduction_on_trading_cards_is_a_ruling_with_an_option(discount: 
     s = at(
         2, options={"trading_discount": discount}, areas={0: ["Carpenter Workshop", "Market"]}, upper=["Bank"]
     )
-    assert cost_breakdown(s, 0, "Bank", source="upper", displaced="Market").cost == cost
+    assert cost_breakdown(s, 0, "Bank", source="upper", displace="Market").cost == cost
     assert GAME.apply(s, Buy(0, "Bank", displace="Market")).money[0] == 25 - cost
     # buildings are reduced either way
     assert cost_breakdown(s, 0, "Market", source="upper").cost == 3
@@ -408,8 +408,8 @@ def test_trading_card_pays_the_difference_or_one() -> None:
     """SP-COST-7: a trading card costs its price minus the displaced card's; 1 if the displaced card is
     dearer."""
     s = at(2, areas={0: ["Fur Trapper", "Hospital"]}, upper=["Fur Shop", "Bank"])
-    assert cost_breakdown(s, 0, "Fur Shop", source="upper", displaced="Fur Trapper").cost == 4
-    assert cost_breakdown(s, 0, "Bank", source="upper", displaced="Hospital").cost == 1
+    assert cost_breakdown(s, 0, "Fur Shop", source="upper", displace="Fur Trapper").cost == 4
+    assert cost_breakdown(s, 0, "Bank", source="upper", displace="Hospital").cost == 1
     t = GAME.apply(s, Buy(0, "Fur Shop", displace="Fur Trapper"))
     assert t.money[0] == 21 and s.rules.kind["Fur Trapper"] == t.discard[-1]
 
@@ -417,8 +417,8 @@ def test_trading_card_pays_the_difference_or_one() -> None:
 def test_potjomkins_village_counts_six_when_displaced() -> None:
     """SP-POTJ-1: Potjomkin's Village costs 2 but counts as 6 when displaced: a Bank over it costs 7."""
     s = at(2, areas={0: ["Potjomkin's Village"]}, upper=["Bank"])
-    b = cost_breakdown(s, 0, "Bank", source="upper", displaced="Potjomkin's Village")
-    assert (b.displaced_value, b.displaced_clause, b.cost) == (6, "SP-POTJ-1", 7)
+    b = cost_breakdown(s, 0, "Bank", source="upper", displace="Potjomkin's Village")
+    assert (b.displace_value, b.displace_clause, b.cost) == (6, "SP-POTJ-1", 7)
     assert GAME.apply(s, Buy(0, "Bank", displace="Potjomkin's Village")).money[0] == 18
     assert s.rules.cost[s.rules.kind["Potjomkin's Village"]] == 2
 
@@ -601,7 +601,14 @@ def test_final_scoring() -> None:
         money={0: 39, 1: 9},
         vp={0: 20, 1: 5},
     )
-    assert final_breakdown(s, 0) == {"distinct": 3, "variety": 6, "money": 3, "hand": -10, "total": -1}
+    assert final_breakdown(s, 0) == {
+        "distinct_uncapped": 3,
+        "distinct_capped": 3,
+        "variety": 6,
+        "money": 3,
+        "hand": -10,
+        "total": -1,
+    }
     t = pass_all(s)
     assert t.over and t.vp == (19, 5) and t.money == (39, 9)
 

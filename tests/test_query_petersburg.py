@@ -48,7 +48,7 @@ def test_cost_answer_is_what_the_engine_charges(*, card: str, owns: list[str], r
     assert answer.value["cost"] == charged
     assert answer.value["cost"] >= 1
     assert answer.value["affordable"] == (charged <= money)
-    b = core.cost_breakdown(position(rs, owns, money), 0, card, source=row, displaced=displace)
+    b = core.cost_breakdown(position(rs, owns, money), 0, card, source=row, displace=displace)
     assert answer.value["reductions"] == [[r.amount, r.clause] for r in b.reductions]
     assert {r.clause for r in b.reductions} <= set(answer.clauses)
     assert "SP-COST-1" in answer.clauses and "SP-COST-6" in answer.clauses

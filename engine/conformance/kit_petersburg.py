@@ -200,13 +200,13 @@ class PetersburgKit(KitBase):
         if isinstance(action, Buy | Play):
             source = "hand" if isinstance(action, Play) else action.source
             try:
-                cb = cost_breakdown(b, action.player, action.card, source=source, displaced=action.displace)
+                cb = cost_breakdown(b, action.player, action.card, source=source, displace=action.displace)
             except IllegalAction:
                 cb = None
             if cb is not None:
                 tags += [r.clause for r in cb.reductions]
-                if cb.displaced_clause:
-                    tags.append(cb.displaced_clause)
+                if cb.displace_clause:
+                    tags.append(cb.displace_clause)
                 if cb.cost == cb.minimum and sum(r.amount for r in cb.reductions) > 0:
                     tags.append("SP-COST-6")
             if action.displace is not None:

@@ -12,7 +12,7 @@ Public API (names are stable; the conformance kit and the rules-query tool use t
   ``Take(player, card, source)``, ``Play(player, card, displace)``, ``Pass(player)``,
   ``Observe(player, stack)``, ``Discard(player, card)``, ``PubBuy(player, vp)``.
 * ``Setup(stacks=..., markers=...)`` - an explicit set-up; ``Setup.seeded(players, seed=)`` the seeded one.
-* ``cost_breakdown(state, player, card, *, source, displaced=None) -> CostBreakdown`` - the derivation the
+* ``cost_breakdown(state, player, card, *, source, displace=None) -> CostBreakdown`` - the derivation the
   engine charges; ``fast_cost`` is its hot-path twin (a property test checks they agree).
 * ``can_displace(trading_card, target) -> (ok, clause_id, reason)``; ``displacement_targets(state, player,
   trading_card)``; ``variety_bonus(n)``; ``hand_limit(rules, area)``.

@@ -19,6 +19,7 @@ from engine.petersburg.catalog import (
     PARAMS,
     PHASES,
     STACKS,
+    VARIETY,
     Ruleset,
     resolve_card,
     ruleset,
@@ -55,6 +56,8 @@ from engine.petersburg.model import (
     Take,
 )
 
+VARIETY_CAP = len(VARIETY) - 1
+"""The most different aristocrats the variety bonus counts (SP-END-5)."""
 BOARD = PARAMS["board_cards"]
 HAND_LIMIT = PARAMS["hand_limit"]
 MIN_COST = PARAMS["minimum_cost"]
@@ -91,14 +94,14 @@ def fast_cost(rs: Ruleset, area: tuple[int, ...], k: int, src: int, target: int)
 
 
 def cost_breakdown(
-    state: State, player: int, card: str, *, source: str, displaced: str | None = None
+    state: State, player: int, card: str, *, source: str, displace: str | None = None
 ) -> CostBreakdown:
     """The full derivation of what ``player`` pays for ``card`` from ``source`` now.
 
     ``source`` is ``upper``, ``lower``, ``drawn`` (the Observatory's card) or ``hand``.  A trading card
-    needs ``displaced`` (the card it would replace); the derivation does not check that the card is
+    needs ``displace`` (the card it would replace); the derivation does not check that the card is
     actually there (see :func:`displacement_targets`).  Raises IllegalAction for an unknown card, a
-    trading card without ``displaced`` or another card with one.
+    trading card without ``displace`` or another card with one.
 
     >>> from engine.petersburg import GAME
     >>> s = GAME.new_game(2, seed=1)
@@ -114,11 +117,11 @@ def cost_breakdown(
     t = -1
     dclause = None
     if rs.is_trading[k]:
-        if displaced is None:
+        if displace is None:
             raise IllegalAction("SP-TRADE-1", f"{rs.names[k]} is a trading card: name the card it displaces")
-        t = _kind(rs, displaced, "SP-TRADE-1")
+        t = _kind(rs, displace, "SP-TRADE-1")
         dclause = rs.displace_clause[t]
-    elif displaced is not None:
+    elif displace is not None:
         raise IllegalAction("SP-TRADE-1", f"{rs.names[k]} is not a trading card and displaces nothing")
     reductions = []
     same = area.count(k)
@@ -140,9 +143,9 @@ def cost_breakdown(
         card=rs.names[k],
         source=source,
         printed=rs.cost[k],
-        displaced=rs.names[t] if t >= 0 else None,
-        displaced_value=rs.dval[t] if t >= 0 else 0,
-        displaced_clause=dclause,
+        displace=rs.names[t] if t >= 0 else None,
+        displace_value=rs.dval[t] if t >= 0 else 0,
+        displace_clause=dclause,
         reductions=tuple(reductions),
         minimum=MIN_COST,
         cost=cost,
@@ -819,15 +822,24 @@ def _next_phase(s: list[Any], log: Log) -> State:
 
 
 def final_breakdown(state: State, p: int) -> dict[str, int]:
-    """Final-scoring parts for seat ``p`` (SP-END-4..7): variety, money, hand, total."""
+    """Final-scoring parts for seat ``p`` (SP-END-4..7): ``distinct_uncapped`` (every different
+    aristocrat), ``distinct_capped`` (the count the bonus scores, at most 10: SP-END-5), ``variety`` (its
+    VP), ``money``, ``hand``, ``total``.
+
+    >>> from engine.petersburg import GAME
+    >>> final_breakdown(GAME.new_game(2, seed=1), 0)["distinct_capped"]
+    0
+    """
     rs = state.rules
     area = state.areas[p]
     distinct = len({k for k in area if rs.colour[k] == rs.variety_colour})
     variety = variety_bonus(distinct)
+    capped = min(distinct, VARIETY_CAP)
     money = state.money[p] // FINAL["roubles_per_vp"]
     hand = len(state.hands[p]) * FINAL["vp_per_hand_card"]
     return {
-        "distinct": distinct,
+        "distinct_uncapped": distinct,
+        "distinct_capped": capped,
         "variety": variety,
         "money": money,
         "hand": hand,
@@ -842,7 +854,7 @@ def _final_scoring(s: list[Any], log: Log) -> State:
         b = final_breakdown(st, p)
         if log is not None:
             held = len(s[I_HANDS][p])
-            distinct = b["distinct"]
+            distinct = b["distinct_uncapped"]
             log.append(
                 f"-- final scoring P{p}: {b['variety']} VP for {distinct} different "
                 f"aristocrat{'' if distinct == 1 else 's'} [SP-END-4], {b['money']} VP for {s[I_MONEY][p]} R "

@@ -288,16 +288,16 @@ class Reduction:
 class CostBreakdown:
     """How a card's cost is derived (the engine charges exactly ``cost``).
 
-    ``printed`` (SP-COST-1) minus ``displaced_value`` (a trading card's target, SP-COST-7 / SP-POTJ-1) minus
+    ``printed`` (SP-COST-1) minus ``displace_value`` (a trading card's target, SP-COST-7 / SP-POTJ-1) minus
     each reduction, but never below ``minimum`` (SP-COST-6); ``affordable`` when ``cost <= money``.
     """
 
     card: str
     source: str
     printed: int
-    displaced: str | None
-    displaced_value: int
-    displaced_clause: str | None
+    displace: str | None
+    displace_value: int
+    displace_clause: str | None
     reductions: tuple[Reduction, ...]
     minimum: int
     cost: int
@@ -307,14 +307,14 @@ class CostBreakdown:
     @property
     def raw(self) -> int:
         """The cost before the minimum applies (may be 0 or negative)."""
-        return self.printed - self.displaced_value - sum(r.amount for r in self.reductions)
+        return self.printed - self.displace_value - sum(r.amount for r in self.reductions)
 
     def lines(self) -> tuple[str, ...]:
         """The derivation as readable lines, each naming its clause."""
         out = [f"{self.card}: printed cost {self.printed} [SP-COST-1]"]
-        if self.displaced is not None:
+        if self.displace is not None:
             out.append(
-                f"  - {self.displaced_value} for displacing {self.displaced} [{self.displaced_clause}]"
+                f"  - {self.displace_value} for displacing {self.displace} [{self.displace_clause}]"
             )
         out.extend(f"  - {r.amount} {r.reason} [{r.clause}]" for r in self.reductions)
         note = f" (raw {self.raw}, minimum {self.minimum})" if self.raw < self.minimum else ""

@@ -97,13 +97,13 @@ def cost_steps(b: Any) -> list[Step]:
     the minimum of 1, and (when roubles are known) whether the buyer can pay."""
     running = b.printed
     steps = [Step.of("SP-COST-1", f"{b.card}: printed cost {b.printed}", running)]
-    if b.displaced is not None:
-        running -= b.displaced_value
-        steps.append(Step.of("SP-COST-7", f"displacing {b.displaced}: minus its value {b.displaced_value}",
+    if b.displace is not None:
+        running -= b.displace_value
+        steps.append(Step.of("SP-COST-7", f"displacing {b.displace}: minus its value {b.displace_value}",
                              running))
-        if b.displaced_clause and b.displaced_clause != "SP-COST-7":
-            steps.append(Step.of(b.displaced_clause,
-                                 f"{b.displaced} counts {b.displaced_value} when displaced"))
+        if b.displace_clause and b.displace_clause != "SP-COST-7":
+            steps.append(Step.of(b.displace_clause,
+                                 f"{b.displace} counts {b.displace_value} when displaced"))
     for r in b.reductions:
         running -= r.amount
         steps.append(Step.of(r.clause, f"minus {r.amount} {r.reason}", running))
@@ -145,7 +145,7 @@ def _cost(*, card: str, owns: list[str], row: str | None, displace: str | None, 
     state = position(rs, owned, money if money is not None else 0)
     try:
         b = core.cost_breakdown(state, 0, name, source=source,
-                                displaced=rs.names[kind_of(rs, displace, "displace")] if displace else None)
+                                displace=rs.names[kind_of(rs, displace, "displace")] if displace else None)
     except RuleViolation as exc:
         raise InputError("card", str(exc)) from None
     steps.extend(cost_steps(b))
@@ -156,12 +156,12 @@ def _cost(*, card: str, owns: list[str], row: str | None, displace: str | None, 
         notes.append("Played from the hand there is no lower-row reduction (SP-HAND-4).")
     elif source == "drawn":
         notes.append("A card drawn with the Observatory has no lower-row reduction (SP-OBS-4).")
-    value = {"card": b.card, "cost": b.cost, "printed": b.printed, "displaced": b.displaced,
-             "displaced_value": b.displaced_value, "reductions": [[r.amount, r.clause] for r in b.reductions],
+    value = {"card": b.card, "cost": b.cost, "printed": b.printed, "displace": b.displace,
+             "displace_value": b.displace_value, "reductions": [[r.amount, r.clause] for r in b.reductions],
              "raw": b.raw, "minimum": b.minimum, "affordable": b.affordable if money is not None else None}
     where = {"upper": "the upper row", "lower": "the lower row", "hand": "the hand",
              "drawn": "the Observatory's draw"}[source]
-    disp = f", displacing {b.displaced}" if b.displaced else ""
+    disp = f", displacing {b.displace}" if b.displace else ""
     summary = f"{b.cost} rouble{'s' if b.cost != 1 else ''}"
     if money is not None:
         summary += " — affordable" if b.affordable else f" — not affordable with {money}"
@@ -362,13 +362,15 @@ def _final(owns: list[str], money: int, hand: list[str], variant: str | None) ->
     state = position(rs, owns, money, hand)
     b = _core().final_breakdown(state, 0)
     steps = [
-        Step.of(_variety_clause(b["distinct"]), f"{b['distinct']} different aristocrats: {b['variety']} VP",
+        Step.of(_variety_clause(b["distinct_uncapped"]),
+                f"{b['distinct_uncapped']} different aristocrats: {b['variety']} VP",
                 b["variety"]),
         Step.of("SP-END-6", f"{money} roubles: {b['money']} VP", b["money"]),
         Step.of("SP-END-7", f"{len(hand)} card(s) in hand: {b['hand']} VP", b["hand"]),
     ]
-    if b["distinct"] > 10:
-        steps.insert(1, Step.of("SP-END-5", "more than 10 different aristocrats score as 10"))
+    if b["distinct_uncapped"] > b["distinct_capped"]:
+        cap = b["distinct_capped"]
+        steps.insert(1, Step.of("SP-END-5", f"more than {cap} different aristocrats score as {cap}"))
     return Answer(kind="final", game=GAME,
                   question=f"What does the final scoring add for a player owning {_owned_text(owns)}, with "
                            f"{money} roubles and {len(hand)} card(s) in hand?",
@@ -469,7 +471,7 @@ def explain_petersburg(game: Game, state: Any, action: Any, refusal: RuleViolati
         source = "hand" if isinstance(action, model.Play) else action.source
         try:
             b = core.cost_breakdown(state, action.player, action.card, source=source,
-                                    displaced=action.displace)
+                                    displace=action.displace)
         except RuleViolation:
             b = None
         if b is not None:
