@@ -65,13 +65,29 @@ def kind_of(rs: Any, name: str, field: str) -> int:
     return int(k)
 
 
-def position(rs: Any, owns: Sequence[str], money: int, hand: Sequence[str] = ()) -> Any:
-    """The engine's start position (2 players, seed 0) with seat 0's area, roubles and hand as given."""
-    setup = importlib.import_module("engine.petersburg.setup")
-    start = setup.initial_state(2, rs, setup.seeded_setup(2, seed=0, variant=rs.variant))
-    area = tuple(sorted(kind_of(rs, n, "owns") for n in owns))
-    hand_k = tuple(sorted(kind_of(rs, n, "hand") for n in hand))
-    return start._replace(areas=(area, ()), money=(money, start.money[1]), hands=(hand_k, ()))
+def seat_position(rs: Any, owns: Sequence[str], money: int, hand: Sequence[str] = ()) -> Any:
+    """A 2-player position built by the engine's position builder: seat 0 with the given area, roubles and
+    hand, every other card out of the game.  A card given more often than the game has it is refused."""
+    area = [rs.names[kind_of(rs, n, "owns")] for n in owns]
+    held = [rs.names[kind_of(rs, n, "hand")] for n in hand]
+    build = importlib.import_module("engine.petersburg.position").position
+    try:
+        return build(players=2, variant=rs.variant, options=dict(rs.options), areas=[area, []],
+                     hands=[held, []], money=[money, 0])
+    except InputError as exc:
+        field = {"areas": "owns", "hands": "hand"}.get(exc.field.split("[")[0], exc.field)
+        raise InputError(field, exc.message) from None
+
+
+def seat_of(text: str, seat: int | None) -> tuple[Any, int]:
+    """The position ``text`` gives (notation, JSON state or @FILE) and the seat asking (default: to act)."""
+    state = importlib.import_module("engine.positions").load_position(GAME, text, source="position")
+    if seat is None:
+        acting = _core().to_act(state)
+        seat = acting[0] if acting else 0
+    if not 0 <= seat < state.players:
+        raise InputError("seat", f"expected a seat 0..{state.players - 1}, got {seat}")
+    return state, seat
 
 
 def _owned_text(owns: Sequence[str]) -> str:
@@ -117,7 +133,10 @@ def cost_steps(b: Any) -> list[Step]:
 
 
 def _cost(*, card: str, owns: list[str], row: str | None, displace: str | None, money: int | None,
-          variant: str | None, option: list[str]) -> Answer:
+          variant: str | None, option: list[str], position: str | None = None,
+          seat: int | None = None) -> Answer:
+    if position is not None:
+        return _cost_at(card, row, displace, position, seat)
     rs = _ruleset(variant, _parse_options(option))
     core = _core()
     k = kind_of(rs, card, "card")
@@ -142,7 +161,7 @@ def _cost(*, card: str, owns: list[str], row: str | None, displace: str | None, 
         raise InputError("displace", f"{name} is a trading card: say which card it displaces (--displace), "
                          f"one of {', '.join(targets)} (SP-TRADE-1)")
     source = row or ("hand" if False else "upper")
-    state = position(rs, owned, money if money is not None else 0)
+    state = seat_position(rs, owned, money if money is not None else 0)
     try:
         b = core.cost_breakdown(state, 0, name, source=source,
                                 displace=rs.names[kind_of(rs, displace, "displace")] if displace else None)
@@ -172,6 +191,36 @@ def _cost(*, card: str, owns: list[str], row: str | None, displace: str | None, 
     )
 
 
+def _cost_at(card: str, row: str | None, displace: str | None, text: str, seat: int | None) -> Answer:
+    """The cost for a seat of a given position: its area, its roubles, the rules of the position's game."""
+    state, p = seat_of(text, seat)
+    rs = state.rules
+    name = rs.names[kind_of(rs, card, "card")]
+    source = row or "upper"
+    try:
+        b = _core().cost_breakdown(state, p, name, source=source,
+                                   displace=rs.names[kind_of(rs, displace, "displace")] if displace else None)
+    except RuleViolation as exc:
+        raise InputError("card", str(exc)) from None
+    steps = cost_steps(b)
+    steps.append(Step.of("SP-BUY-2", f"P{p} has {b.money} roubles: "
+                         + ("enough" if b.affordable else f"{b.cost - b.money} short"), b.affordable))
+    value = {"card": b.card, "cost": b.cost, "printed": b.printed, "displace": b.displace,
+             "displace_value": b.displace_value, "reductions": [[r.amount, r.clause] for r in b.reductions],
+             "raw": b.raw, "minimum": b.minimum, "affordable": b.affordable, "seat": p}
+    summary = f"{b.cost} rouble{'s' if b.cost != 1 else ''} — " + (
+        "affordable" if b.affordable else f"not affordable with {b.money}")
+    return Answer(kind="cost", game=GAME, question=f"What does {b.card} cost P{p} in this position?",
+                  summary=summary, value=value, steps=steps,
+                  notes=[f"Position: {state.phase} phase of round {state.round}; P{p} owns "
+                         f"{_owned_text(list(state.cards('area', p)))}."])
+
+
+POSITION = Param("position", str, "a position instead (notation line, JSON state or @FILE)", required=False,
+                 metavar="TEXT")
+SEAT = Param("seat", int, "with --position: the seat asking (default: the seat to act)", required=False)
+
+
 register(Question(
     "cost", GAME,
     "the cost of a card for a buyer owning some cards, from a row or the hand, with the derivation",
@@ -181,7 +230,7 @@ register(Question(
      Param("row", str, "where the card comes from (default upper)", required=False, choices=SOURCES),
      Param("displace", str, "for a trading card: the card it displaces", required=False, metavar="CARD"),
      Param("money", int, "the buyer's roubles (to say whether they can pay)", required=False),
-     VARIANT, OPTION),
+     VARIANT, OPTION, POSITION, SEAT),
     _cost,
     ("arbiter ask cost Market --owns Market Market",
      "arbiter ask cost Bank --displace \"Potjomkin's Village\" --owns 'Carpenter Workshop' --row lower"),
@@ -355,11 +404,16 @@ register(Question(
 # final scoring
 
 
-def _final(owns: list[str], money: int, hand: list[str], variant: str | None) -> Answer:
+def _final(owns: list[str], money: int, hand: list[str], variant: str | None, *, position: str | None = None,
+           seat: int | None = None) -> Answer:
+    if position is not None:
+        state, p = seat_of(position, seat)
+        return _final(list(state.cards("area", p)), state.money[p], list(state.cards("hand", p)),
+                      state.rules.variant)
     rs = _ruleset(variant, {})
     if money < 0:
         raise InputError("money", f"roubles are 0 or more, got {money}")
-    state = position(rs, owns, money, hand)
+    state = seat_position(rs, owns, money, hand)
     b = _core().final_breakdown(state, 0)
     steps = [
         Step.of(_variety_clause(b["distinct_uncapped"]),
@@ -383,7 +437,7 @@ register(Question(
     (Param("owns", str, "cards in the player's area", required=False, many=True, metavar="CARD"),
      Param("money", int, "the player's roubles", required=False, default=0),
      Param("hand", str, "cards in the player's hand", required=False, many=True, metavar="CARD"),
-     VARIANT),
+     VARIANT, POSITION, SEAT),
     _final,
     ("arbiter ask final --owns Author Administrator Pope --money 27 --hand Market",),
 ))

@@ -11,6 +11,7 @@ pure placement function ``engine.take6.placement.place`` that the engine resolve
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -42,6 +43,8 @@ def _title(variant: str | None) -> str:
     return f"{name} ({rules.VARIANTS[name].title})" if name in rules.VARIANTS else name
 
 
+POSITION = Param("position", str, "the rows of a position instead (notation line, JSON state or @FILE)",
+                 required=False, metavar="TEXT")
 VARIANT = Param("variant", str, "variant (default standard)", required=False)
 OPTION = Param("option", str, "a variant option NAME=VALUE (repeatable)", required=False, many=True,
                metavar="NAME=VALUE")
@@ -81,9 +84,18 @@ register(Question(
 # row: where one card goes
 
 
-def _row(card: int, rows: list[list[int]], variant: str | None, option: list[str]) -> Answer:
+def _position_rows(text: str) -> tuple[list[list[int]], str, dict[str, Any]]:
+    """The rows, variant and options of a position (notation line, JSON state or @FILE)."""
+    state = importlib.import_module("engine.positions").load_position(GAME, text, source="position")
+    return [list(r) for r in state.rows], state.variant, dict(state.options)
+
+
+def _row(card: int, rows: list[list[int]], variant: str | None, option: list[str],
+         position: str | None = None) -> Answer:
     _check_card(card)
     options = _parse_options(option)
+    if position is not None:
+        rows, variant, options = _position_rows(position)
     rules = _rules_for(variant, _rules_module().GAME_INFO.min_players, options)
     if not rows:
         raise InputError("rows", "give the rows on the table, e.g. --rows '12 14 19' 30 '29 41' 88")
@@ -115,7 +127,7 @@ register(Question(
     (Param("card", int, "the card played"),
      Param("rows", list, "the rows on the table, each as its cards in order ('12 14 19')", required=False,
            many=True, metavar="ROW"),
-     VARIANT, OPTION),
+     VARIANT, OPTION, POSITION),
     _row,
     ("arbiter ask row 33 --rows '12 14 19' 30 '29 41 52 60 71' 88",
      "arbiter ask row 10 --rows 20 '30 40' 50 60 --variant professional"),
@@ -127,8 +139,11 @@ register(Question(
 
 
 def _turn(rows: list[list[int]], cards: list[int], choose: list[str], variant: str | None,
-          option: list[str]) -> Answer:
-    return resolve_turn(rows, cards, choose, variant, _parse_options(option))
+          option: list[str], *, position: str | None = None) -> Answer:
+    options = _parse_options(option)
+    if position is not None:
+        rows, variant, options = _position_rows(position)
+    return resolve_turn(rows, cards, choose, variant, options)
 
 
 register(Question(
@@ -139,7 +154,7 @@ register(Question(
            required=False, metavar="CARD"),
      Param("choose", str, "a low card's row choice CARD=ROW (repeatable)", many=True, required=False,
            metavar="CARD=ROW"),
-     VARIANT, OPTION),
+     VARIANT, OPTION, POSITION),
     _turn,
     ("arbiter ask turn --rows 20 30 40 50 --cards 3 7 45",
      "arbiter ask turn --rows 20 30 40 50 --cards 3 7 45 --choose 3=0 7=1"),
