@@ -57,11 +57,11 @@ def paid_cost(state: State, action: Any) -> int | None:
     """The cost the engine reports for a buy or play (None for other actions)."""
     if isinstance(action, Buy):
         return cost_breakdown(
-            state, action.player, action.card, source=action.source, displaced=action.displace
+            state, action.player, action.card, source=action.source, displace=action.displace
         ).cost
     if isinstance(action, Play):
         return cost_breakdown(
-            state, action.player, action.card, source="hand", displaced=action.displace
+            state, action.player, action.card, source="hand", displace=action.displace
         ).cost
     return None
 
@@ -114,7 +114,7 @@ def check_state(state: State) -> None:
     for a in legal:
         if isinstance(a, Buy | Play):
             src = "hand" if isinstance(a, Play) else a.source
-            b = cost_breakdown(state, p, a.card, source=src, displaced=a.displace)
+            b = cost_breakdown(state, p, a.card, source=src, displace=a.displace)
             t = -1 if a.displace is None else rs.kind[a.displace]
             assert b.cost == fast_cost(rs, state.areas[p], rs.kind[a.card], SRC[src], t), (
                 "fast path = derivation"

@@ -19,7 +19,15 @@ from engine.take6.layout import ALL, EMPTY, ONE, SELECT, ZEROS, new
 from engine.take6.model import Deal, DraftStart, Select, Setup, State, selects_of
 from engine.take6.rules import Rules
 
-__all__ = ["SEED_STRIDE", "check_setup", "deal_order", "deal_round", "derived_seed"]
+__all__ = [
+    "SEED_STRIDE",
+    "awaiting_deal",
+    "check_setup",
+    "deal_order",
+    "deal_round",
+    "derived_seed",
+    "with_seed",
+]
 
 SEED_STRIDE = 65536
 _new = new
@@ -312,3 +320,19 @@ def check_setup(rules: Rules, setup: object) -> tuple[Setup, ...]:
             seen.add(card)
         out.append(item)
     return tuple(out)
+
+
+def with_seed(state: State, seed: int) -> State:
+    """The same position with the later rounds dealt from ``seed`` (T6-SETUP-4); a round waiting for its
+    deal is dealt from the seed at once.
+
+    >>> from engine.take6 import GAME
+    >>> s = with_seed(GAME.new_game(2, seed=None), 3)
+    >>> s.seed, s.phase
+    (3, 'select')
+    """
+    if state.phase == "deal":
+        rules, rnd, penalties = state.rules, state.round, state.penalties
+        return deal_round(rules, seed, rnd, penalties, (), prev_start=state.start, log=None)
+    fields = [seed if name == "seed" else getattr(state, name) for name in State.FIELDS]
+    return State(*fields)

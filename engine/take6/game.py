@@ -28,7 +28,7 @@ from engine.errors import IllegalAction, IllegalSetup
 from engine.game import Result
 from engine.spec import ClauseBook
 from engine.take6 import codec, notation
-from engine.take6.deal import check_setup, deal_order, deal_round, derived_seed
+from engine.take6.deal import check_setup, deal_order, deal_round, derived_seed, with_seed
 from engine.take6.layout import DRAFT, FLIP, TAKES, ZEROS, new
 from engine.take6.model import Action, Select, Setup, State, TakeRow
 from engine.take6.narration import describe_state
@@ -177,6 +177,10 @@ class Take6:
     def from_notation(self, text: str) -> State:
         """Read a notation line (PositionError naming the token and, for a rule, the clause)."""
         return notation.from_notation(text)
+
+    def with_seed(self, state: State, seed: int) -> State:
+        """The same position, later rounds dealt from ``seed`` (see :func:`engine.take6.deal.with_seed`)."""
+        return with_seed(state, seed)
 
     def narrate(self, before: State, action: Action | Setup, after: State) -> tuple[str, ...]:
         """Readable lines for one step, from re-running the transition with a log: the selection (hidden)
