@@ -231,6 +231,7 @@ def test_displacement_helpers() -> None:
         GAME.new_game(2, seed=1),
         areas={0: ["Observatory", "Observatory", "Market", "Lumberjack"]},
         turned={0: ["Observatory"]},
+        phase="building",
     )
     assert displacement_targets(s, 0, "Bank") == ("Market", "Observatory")
     s2 = s._replace(turned=((s.rules.kind["Observatory"],) * 2, ()))

@@ -183,7 +183,7 @@ def test_marker_holder_starts_then_seat_order() -> None:
 def test_phase_ends_only_after_consecutive_passes() -> None:
     """SP-PHASE-3, SP-PHASE-4: a player who passed may act again; the phase ends when all players have passed
     consecutively."""
-    s = at(3, upper=["Lumberjack", "Lumberjack"], markers=(0, 0, 0, 0))
+    s = at(3, upper=["Lumberjack", "Lumberjack"], markers=(0, 1, 2, 0))
     s = GAME.apply(s, Pass(0))
     s = GAME.apply(s, Pass(1))
     s = GAME.apply(s, Buy(2, "Lumberjack"))
@@ -634,7 +634,7 @@ def test_variety_bonus_caps_at_ten() -> None:
 
 def test_most_vp_wins_then_roubles() -> None:
     """SP-END-8, SP-GAME-2: most VP wins; on equal VP the player with more roubles wins."""
-    s = at(3, over=True, vp={0: 30, 1: 30, 2: 12}, money={0: 4, 1: 9, 2: 50})
+    s = at(3, phase="over", last_round=True, vp={0: 30, 1: 30, 2: 12}, money={0: 4, 1: 9, 2: 50})
     r = GAME.result(s)
     assert (
         r.winners == (1,) and r.ranking == (1, 0, 2) and r.scores == (30, 30, 12) and r.tiebreak == (4, 9, 50)
@@ -643,7 +643,7 @@ def test_most_vp_wins_then_roubles() -> None:
 
 def test_full_tie_is_shared() -> None:
     """SP-END-9: players equal on VP and roubles share the win."""
-    s = at(2, over=True, vp={0: 30, 1: 30}, money={0: 4, 1: 4})
+    s = at(2, phase="over", last_round=True, vp={0: 30, 1: 30}, money={0: 4, 1: 4})
     assert GAME.result(s).winners == (0, 1)
     with pytest.raises(IllegalAction):
         GAME.result(s._replace(over=False))
