@@ -99,11 +99,13 @@ def arrange(
     drawn = fields.pop("drawn", rs.names[state.drawn] if state.drawn >= 0 else None)
     if drawn is not None and not kept(kinds(state, [drawn])):
         drawn = None
-    area_names = [names(state, new_areas[p]) if p in new_areas else None for p in range(state.players)]
-    hand_names = [names(state, new_hands[p]) if p in new_hands else None for p in range(state.players)]
+    area_names = [names(state, new_areas[p]) if p in new_areas else [] for p in range(state.players)]
+    hand_names = [names(state, new_hands[p]) if p in new_hands else [] for p in range(state.players)]
     for p in range(state.players):
-        area_names[p] = area_names[p] if area_names[p] is not None else kept(state.areas[p])
-        hand_names[p] = hand_names[p] if hand_names[p] is not None else kept(state.hands[p])
+        if p not in new_areas:
+            area_names[p] = kept(state.areas[p])
+        if p not in new_hands:
+            hand_names[p] = kept(state.hands[p])
     rows = {
         "upper": names(state, new_upper) if new_upper is not None else kept(state.upper),
         "lower": names(state, new_lower) if new_lower is not None else kept(state.lower),

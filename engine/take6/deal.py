@@ -13,6 +13,7 @@ import random
 from _random import Random as _Random
 from collections.abc import Sequence
 from operator import itemgetter
+from typing import Any
 
 from engine.errors import IllegalSetup
 from engine.take6.layout import ALL, EMPTY, ONE, SELECT, ZEROS, new
@@ -334,5 +335,5 @@ def with_seed(state: State, seed: int) -> State:
     if state.phase == "deal":
         rules, rnd, penalties = state.rules, state.round, state.penalties
         return deal_round(rules, seed, rnd, penalties, (), prev_start=state.start, log=None)
-    fields = [seed if name == "seed" else getattr(state, name) for name in State.FIELDS]
+    fields: list[Any] = [seed if name == "seed" else getattr(state, name) for name in State.FIELDS]
     return State(*fields)
