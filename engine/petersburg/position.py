@@ -83,7 +83,7 @@ def _per_seat(value: Any, field: str, n: int, default: Any) -> Sequence[Any]:
 
 
 def _ruleset(variant: Any, options: Any) -> Ruleset:
-    if variant is not None and variant not in VARIANTS:
+    if variant is not None and (not isinstance(variant, str) or variant not in VARIANTS):
         raise _fail(
             "variant", "SP-VARIANT-1", f"unknown variant {show(variant)} (known: {', '.join(VARIANTS)})"
         )

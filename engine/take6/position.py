@@ -86,7 +86,7 @@ def to_act_of(
 def _rules(variant: Any, players: Any, options: Any, hands: Any) -> Rules:
     if variant is None:
         variant = next(iter(VARIANTS))
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise _fail("variant", "T6-VAR-1", f"unknown variant {show(variant)} (known: {', '.join(VARIANTS)})")
     if players is None:
         players = len(_seq(hands, "hands", "T6-SETUP-1"))
