@@ -7,7 +7,11 @@ Public API (names are stable; the conformance kit and the rules-query tool use t
   ``observation``, ``state_to_json`` / ``state_from_json``, ``action_to_json`` / ``action_from_json``,
   ``narrate``, ``describe_state``.  Variants: ``first`` (default), ``second``.  Options:
   ``trading_discount`` (default true, SP-COST-5).
-* ``State`` - the immutable state (see :mod:`engine.petersburg.model` for its fields).
+* ``State`` - the immutable state (see :mod:`engine.petersburg.model` for its fields); ``state.phase`` names
+  the phase (``worker`` ... ``pub``, ``observatory`` ... ``over``), ``state.box`` the cards out of the game,
+  ``state.cards(place, seat)`` any place's cards by name.
+* ``position(...)`` - the keyword-only, validated builder of any position (PositionError naming field and
+  clause); ``to_notation(state)`` / ``from_notation(text)`` - the one-line notation (docs/positions.md).
 * Actions (frozen, evaluable repr, each names its ``player``): ``Buy(player, card, source, displace)``,
   ``Take(player, card, source)``, ``Play(player, card, displace)``, ``Pass(player)``,
   ``Observe(player, stack)``, ``Discard(player, card)``, ``PubBuy(player, vp)``.
@@ -61,6 +65,8 @@ from engine.petersburg.model import (
     State,
     Take,
 )
+from engine.petersburg.notation import from_notation, to_notation
+from engine.petersburg.position import position
 from engine.petersburg.setup import Setup, seeded_setup
 
 __all__ = [
@@ -90,9 +96,12 @@ __all__ = [
     "displacement_targets",
     "fast_cost",
     "final_breakdown",
+    "from_notation",
     "hand_limit",
+    "position",
     "resolve_card",
     "ruleset",
     "seeded_setup",
+    "to_notation",
     "variety_bonus",
 ]

@@ -60,7 +60,7 @@ class Take6:
         self,
         players: int,
         *,
-        seed: int = 0,
+        seed: int | None = 0,
         variant: str | None = None,
         options: Mapping[str, Any] | None = None,
         setup: Any = None,
