@@ -27,6 +27,7 @@ from engine.jsonio import show
 from engine.petersburg.catalog import (
     GAME_META,
     PARAMS,
+    PHASES,
     SETUPS,
     STACKS,
     VARIANTS,
@@ -39,7 +40,23 @@ from engine.petersburg.model import PHASE_NAMES, STATE_PHASES, State
 
 __all__ = ["position"]
 
-_PHASE_INDEX = {**{name: i for i, name in enumerate(PHASE_NAMES)}, "pub": 1, "observatory": 1, "over": 3}
+
+
+def phase_index(rs: Ruleset, phase: str) -> int:
+    """The round phase (an index of the phase table) a phase name is taken in: Pub decisions follow the
+    scoring of the Pub's colour (SP-PUB-1), an Observatory draws in its phase (SP-OBS-2), the game ends
+    after the round-ending phase (SP-END-1).
+
+    >>> phase_index(ruleset(), "pub"), phase_index(ruleset(), "observatory"), phase_index(ruleset(), "over")
+    (1, 1, 3)
+    """
+    if phase in PHASE_NAMES:
+        return PHASE_NAMES.index(phase)
+    if phase == "pub":
+        return next(p.index for p in PHASES if any(p.scores == rs.colour[k] for k in rs.pub_kinds))
+    if phase == "observatory":
+        return next(rs.obs_phase[k] for k in rs.observatory_kinds)
+    return next(p.index for p in PHASES if p.round_end)
 
 
 def _fail(field: str, clause: str, message: str) -> PositionError:
@@ -143,7 +160,7 @@ def position(
     rnd = _int(round, "round", "SP-PHASE-1", 1)
     if phase not in STATE_PHASES:
         raise _fail("phase", "SP-PHASE-1", f"expected one of {', '.join(STATE_PHASES)}, got {show(phase)}")
-    index = _PHASE_INDEX[phase]
+    index = phase_index(rs, phase)
     # markers and the turn
     if markers is None:
         markers = [seat for seat, count in enumerate(spec.markers) for _ in range(count)]

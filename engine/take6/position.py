@@ -25,6 +25,7 @@ from typing import Any
 from engine.errors import IllegalSetup, PositionError
 from engine.jsonio import show
 from engine.take6.deal import check_setup
+from engine.take6.layout import MAXC
 from engine.take6.model import Setup, State
 from engine.take6.placement import locate
 from engine.take6.rules import VARIANTS, Rules, rules_for
@@ -136,8 +137,8 @@ def position(
     rules = _rules(variant, players, options, hands)
     n = rules.players
     deck = rules.deck
-    deck_clause = "T6-DECK-1" if len(deck) == 104 else ("T6-KIDS-1" if rules.play == "flip" else "T6-TACT-1")
-    top = 104
+    top = MAXC
+    deck_clause = "T6-DECK-1" if len(deck) == top else "T6-TACT-1"  # the tactics deck is 1..10n+4
     if seed is not None:
         seed = _int(seed, "seed", "T6-SETUP-4", 0)
     rnd = _int(round, "round", "T6-ROUND-2", 1, rules.rounds)
