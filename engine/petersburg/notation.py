@@ -36,13 +36,13 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
 
-from engine.errors import InputError, PositionError
+from engine.errors import InputError
 from engine.jsonio import show
 from engine.petersburg.catalog import OPTIONS, STACKS, VARIANTS, Ruleset, resolve_card, ruleset
 from engine.petersburg.model import State
 from engine.petersburg.position import position
+from engine.position_input import Tokens
 
 __all__ = ["FIELDS", "card_code", "from_notation", "to_notation"]
 
@@ -136,23 +136,16 @@ def to_notation(state: State) -> str:
     return " ".join(fields)
 
 
-class _Reader:
-    def __init__(self, text: Any) -> None:
-        if not isinstance(text, str):
-            raise InputError("position", f"expected a notation line, got {show(text)}")
-        self.tokens = text.split()
+class _Reader(Tokens):
+    """Reads one Saint Petersburg notation line token by token; errors name the token."""
 
-    def at(self, name: str, index: int) -> str:
-        return f"{name} (token {index + 1} {show(self.tokens[index])})"
-
-    def fail(self, name: str, index: int, message: str) -> InputError:
-        return InputError(self.at(name, index), message)
-
-    def number(self, text: str, name: str, index: int, *, signed: bool = False) -> int:
-        body = text[1:] if signed and text.startswith("-") and len(text) > 1 else text
-        if not body.isdigit() or len(body) > 9:
-            raise self.fail(name, index, f"expected a number, got {show(text)}")
-        return int(text)
+    def switch(self, text: str, option: str, index: int) -> bool:
+        """An option's value: ``true`` or ``false``."""
+        if option not in OPTIONS:
+            raise self.fail("variant", index, f"unknown option {show(option)} (known: {', '.join(OPTIONS)})")
+        if text not in ("true", "false"):
+            raise self.fail("variant", index, f"expected {option}=true or {option}=false, got {show(text)}")
+        return text == "true"
 
     def card(self, code: str, name: str, index: int) -> str:
         k = _codes().get(code.lower())
@@ -187,20 +180,7 @@ def from_notation(text: str) -> State:
         )
     last = tokens[-1] == "last"
     seats = tokens[len(FIELDS) : len(tokens) - last]
-    head, bracket, rest = tokens[0].partition("[")
-    if head not in VARIANTS:
-        raise r.fail("variant", 0, f"unknown variant {show(head)} (known: {', '.join(VARIANTS)})")
-    options: dict[str, Any] = {}
-    if bracket:
-        if not rest.endswith("]"):
-            raise r.fail("variant", 0, "options end with ']'")
-        for item in rest[:-1].split(","):
-            key, eq, value = item.partition("=")
-            if not eq or value not in ("true", "false"):
-                raise r.fail("variant", 0, f"expected option=true or option=false, got {show(item)}")
-            if key not in OPTIONS:
-                raise r.fail("variant", 0, f"unknown option {show(key)} (known: {', '.join(OPTIONS)})")
-            options[key] = value == "true"
+    head, options = r.variant(tuple(VARIANTS), r.switch)
     phase, colon, detail = tokens[2].partition(":")
     drawn: str | None = None
     queue: list[int] = []
@@ -230,8 +210,8 @@ def from_notation(text: str) -> State:
     where.update({"pub_queue": 2, "drawn": 2, "last_round": len(tokens) - 1})
     for key in ("money", "vp", "hands", "areas", "turned"):
         where[key] = len(FIELDS)
-    try:
-        return position(
+    return r.rebuilt(
+        lambda: position(
             players=len(seats),
             variant=head,
             options=options,
@@ -252,16 +232,8 @@ def from_notation(text: str) -> State:
             drawn=drawn,
             pub_queue=queue,
             last_round=last,
-        )
-    except PositionError as exc:
-        name = exc.field.split("[")[0].split(".")[0]
-        seat = re.search(r"\[(\d+)\]", exc.field)
-        if name in ("money", "vp", "hands", "areas", "turned") and seat and int(seat.group(1)) < len(seats):
-            i = len(FIELDS) + int(seat.group(1))
-        elif name in where:
-            i = where[name]
-        else:
-            raise
-        raise PositionError(
-            f"{exc.field} (token {i + 1} {show(tokens[i])})", exc.clause, exc.message
-        ) from exc
+        ),
+        where,
+        seats=("money", "vp", "hands", "areas", "turned"),
+        first_seat=len(FIELDS),
+    )

@@ -37,6 +37,7 @@ from engine.petersburg.catalog import (
 )
 from engine.petersburg.core import hand_limit
 from engine.petersburg.model import PHASE_NAMES, STATE_PHASES, State
+from engine.position_input import integer, listed
 
 __all__ = ["position"]
 
@@ -59,30 +60,9 @@ def phase_index(rs: Ruleset, phase: str) -> int:
     return next(p.index for p in PHASES if p.round_end)
 
 
-def _fail(field: str, clause: str, message: str) -> PositionError:
-    return PositionError(field, clause, message)
-
-
-def _int(value: Any, field: str, clause: str, lo: int | None, hi: int | None = None) -> int:
-    bad = isinstance(value, bool) or not isinstance(value, int)
-    if bad or (lo is not None and value < lo) or (hi is not None and value > hi):
-        span = (
-            f"from {lo} to {hi}"
-            if hi is not None and lo is not None
-            else (f">= {lo}" if lo is not None else "")
-        )
-        raise _fail(
-            field, clause, f"expected an integer {span}, got {show(value)}".replace("integer ,", "integer,")
-        )
-    return int(value)
-
-
-def _seq(value: Any, field: str, clause: str, length: int | None = None) -> Sequence[Any]:
-    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
-        raise _fail(field, clause, f"expected a list, got {show(value)}")
-    if length is not None and len(value) != length:
-        raise _fail(field, clause, f"expected {length} entries (one per player), got {len(value)}")
-    return value
+_fail = PositionError
+_int = integer
+_seq = listed
 
 
 def _kinds(value: Any, field: str) -> tuple[int, ...]:

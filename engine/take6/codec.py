@@ -67,25 +67,6 @@ def _obj(data: Any, field: str, keys: Sequence[str]) -> dict[str, Any]:
     return data
 
 
-def _setup_to_json(item: Setup) -> dict[str, Any]:
-    if isinstance(item, Deal):
-        return {"type": "deal", "hands": [list(h) for h in item.hands], "rows": list(item.rows)}
-    return {"type": "draft_start", "player": item.player}
-
-
-def _setup_from_json(data: Any, field: str) -> Setup:
-    if not isinstance(data, dict) or data.get("type") not in ("deal", "draft_start"):
-        raise InputError(f"{field}.type", "expected 'deal' or 'draft_start'")
-    if data["type"] == "deal":
-        d = _obj(data, field, ("type", "hands", "rows"))
-        hands = tuple(
-            _cards(h, f"{field}.hands[{i}]") for i, h in enumerate(_list(d["hands"], f"{field}.hands"))
-        )
-        return Deal(hands=hands, rows=_cards(d["rows"], f"{field}.rows"))
-    d = _obj(data, field, ("type", "player"))
-    return DraftStart(_int(d["player"], f"{field}.player", 0, _MAXP - 1))
-
-
 # the JSON form: the game and its parameters, then the state's public fields from ``round`` to ``selected``
 # (``rules`` is spelled out as variant/players/options; ``to_act`` is derived, not stored)
 _STATE_KEYS = ("game", "variant", "players", "seed", "options", *State.FIELDS[2:13])

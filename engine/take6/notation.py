@@ -36,8 +36,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import InputError, PositionError
+from engine.errors import InputError
 from engine.jsonio import show
+from engine.position_input import Tokens
 from engine.take6.model import Deal, DraftStart, Setup, State
 from engine.take6.position import position
 from engine.take6.rules import VARIANTS, rules_for
@@ -102,25 +103,8 @@ def to_notation(state: State) -> str:
     return " ".join(fields)
 
 
-class _Reader:
-    """Reads one notation line token by token; errors name the token (its number and text)."""
-
-    def __init__(self, text: str) -> None:
-        if not isinstance(text, str):
-            raise InputError("position", f"expected a notation line, got {show(text)}")
-        self.tokens = text.split()
-        self.where: dict[str, str] = {}
-
-    def at(self, name: str, index: int) -> str:
-        return f"{name} (token {index + 1} {show(self.tokens[index])})"
-
-    def fail(self, name: str, index: int, message: str) -> InputError:
-        return InputError(self.at(name, index), message)
-
-    def number(self, text: str, name: str, index: int) -> int:
-        if not text.isdigit() or len(text) > 6:
-            raise self.fail(name, index, f"expected a number, got {show(text)}")
-        return int(text)
+class _Reader(Tokens):
+    """Reads one 6 nimmt! notation line token by token; errors name the token (its number and text)."""
 
     def cards(self, text: str, name: str, index: int) -> tuple[int, ...]:
         if text in ("-", ""):
@@ -146,19 +130,8 @@ def from_notation(text: str) -> State:
         missing = FIELDS[len(tokens)]
         raise InputError("position", f"{len(tokens)} fields, expected {len(FIELDS)}: {missing} is missing")
     index = {name: i for i, name in enumerate(FIELDS)}
-    # variant[options]
-    head, bracket, rest = tokens[0].partition("[")
-    if head not in VARIANTS:
-        raise r.fail("variant", 0, f"unknown variant {show(head)} (known: {', '.join(VARIANTS)})")
-    options: dict[str, Any] = {}
-    if bracket:
-        if not rest.endswith("]"):
-            raise r.fail("variant", 0, "options end with ']'")
-        for item in rest[:-1].split(","):
-            key, eq, value = item.partition("=")
-            if not eq:
-                raise r.fail("variant", 0, f"expected option=value, got {show(item)}")
-            options[key] = value
+    index.update(players=4, selected=4, options=0)
+    head, options = r.variant(tuple(VARIANTS), lambda text, _key, _i: text)
     rnd = r.number(tokens[1], "round", 1)
     rows = [r.cards(t, "rows", 3) for t in tokens[3].split("/")] if tokens[3] != "-" else []
     hands, selected = r.hands(tokens[4], "hands", 4)
@@ -183,8 +156,8 @@ def from_notation(text: str) -> State:
             extras[key] = [_read_deal(r, part, i) for part in value.split(";")]
         else:
             extras[key] = r.number(value, key, i)
-    try:
-        return position(
+    return r.rebuilt(
+        lambda: position(
             variant=head,
             options=options,
             round=rnd,
@@ -198,15 +171,9 @@ def from_notation(text: str) -> State:
             seed=extras.get("seed"),
             start=extras.get("start", 0),
             deals=extras.get("deals", ()),
-        )
-    except PositionError as exc:
-        name = exc.field.split("[")[0].split(".")[0]
-        name = {"players": "hands", "options": "variant", "selected": "hands"}.get(name, name)
-        if name not in index:
-            raise
-        raise PositionError(
-            f"{exc.field} (token {index[name] + 1} {show(tokens[index[name]])})", exc.clause, exc.message
-        ) from exc
+        ),
+        index,
+    )
 
 
 def _read_deal(r: _Reader, part: str, index: int) -> Setup:

@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.errors import IllegalSetup, PositionError
 from engine.jsonio import show
+from engine.position_input import integer, listed
 from engine.take6.deal import check_setup
 from engine.take6.layout import MAXC
 from engine.take6.model import Setup, State
@@ -37,23 +38,9 @@ PHASES: tuple[str, ...] = ("draft", "select", "choose", "flip", "deal", "over")
 """Every phase a 6 nimmt! state can be in (``deal``: a round waiting for its deal, a chance step)."""
 
 
-def _fail(field: str, clause: str, message: str) -> PositionError:
-    return PositionError(field, clause, message)
-
-
-def _int(value: Any, field: str, clause: str, lo: int, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
-        span = f"from {lo} to {hi}" if hi is not None else f">= {lo}"
-        raise _fail(field, clause, f"expected an integer {span}, got {show(value)}")
-    return value
-
-
-def _seq(value: Any, field: str, clause: str, length: int | None = None) -> Sequence[Any]:
-    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Sequence):
-        raise _fail(field, clause, f"expected a list, got {show(value)}")
-    if length is not None and len(value) != length:
-        raise _fail(field, clause, f"expected {length} entries (one per player), got {len(value)}")
-    return value
+_fail = PositionError
+_int = integer
+_seq = listed
 
 
 def _card_list(value: Any, field: str, deck_clause: str, top: int) -> tuple[int, ...]:
