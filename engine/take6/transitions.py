@@ -496,7 +496,7 @@ def check(s: State, a: object) -> None:
     if s.phase == "over":
         raise GameOver("T6-ACT-2", "the game is over")
     t = type(a)
-    if s.phase == "deal" or t in (Deal, DraftStart):
+    if s[2] == "deal" or t is Deal or t is DraftStart:
         _check_chance(s, a)
         return
 
