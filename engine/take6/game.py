@@ -100,7 +100,7 @@ class Take6:
                 return tuple(map(_DRAFT[player].__getitem__, state[1][2]))  # type: ignore[index]
             return _FLIP[player]  # type: ignore[index]
         if player is None:
-            return tuple(a for p in state[11] for a in self.legal_actions(state, p))
+            return _every_seat(self, state)  # a helper: a comprehension here would make the locals cells
         return ()
 
     def apply(self, state: State, action: Action | Setup) -> State:
@@ -194,6 +194,11 @@ class Take6:
         """The public position: round, turn and phase, the rows with their bullheads, the totals, and the
         notation line."""
         return describe_state(state)
+
+
+def _every_seat(game: Take6, state: State) -> tuple[Action, ...]:
+    """The legal actions of every acting seat, seat after seat."""
+    return tuple(a for p in state[11] for a in game.legal_actions(state, p))
 
 
 GAME = Take6()
