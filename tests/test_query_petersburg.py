@@ -117,9 +117,11 @@ def test_an_area_the_game_cannot_hold_is_refused() -> None:
 
 
 def test_cost_and_final_read_a_position() -> None:
-    """SP-COST-2, SP-END-4: with --position the seat's own area, roubles and hand are used."""
+    """SP-COST-2, SP-END-4, SP-WAREHOUSE-1: with --position the seat's own area, roubles and hand are
+    used."""
     text = "first 3 building 0 0 0/1/0/1 Market - - - 12:4:Bank:Market*2,Author,Judge:- 30:2:-:GoldMiner:-"
     cost = ask("cost", {"card": "Market", "position": text})
     assert (cost.value["seat"], cost.value["cost"], cost.value["affordable"]) == (0, 3, True)
     final = ask("final", {"position": text, "seat": 0})
     assert (final.value["distinct_uncapped"], final.value["hand"]) == (2, -5)
+    assert ask("handlimit", {"position": text.replace("GoldMiner", "Warehouse"), "seat": 1}).value == 4

@@ -352,7 +352,11 @@ register(Question(
 # hand limit, Pub
 
 
-def _handlimit(owns: list[str], variant: str | None) -> Answer:
+def _handlimit(owns: list[str], variant: str | None, position: str | None = None,
+               seat: int | None = None) -> Answer:
+    if position is not None:
+        state, p = seat_of(position, seat)
+        return _handlimit(list(state.cards("area", p)), state.rules.variant)
     rs = _ruleset(variant, {})
     area = tuple(sorted(kind_of(rs, n, "owns") for n in owns))
     limit = _core().hand_limit(rs, area)
@@ -369,7 +373,8 @@ def _handlimit(owns: list[str], variant: str | None) -> Answer:
 
 register(Question(
     "handlimit", GAME, "the hand limit of a player owning some cards",
-    (Param("owns", str, "cards in the player's area", required=False, many=True, metavar="CARD"), VARIANT),
+    (Param("owns", str, "cards in the player's area", required=False, many=True, metavar="CARD"), VARIANT,
+     POSITION, SEAT),
     _handlimit,
     ("arbiter ask handlimit --owns Warehouse",),
 ))
