@@ -57,3 +57,18 @@ class GameOver(IllegalAction):
 
 class IllegalSetup(RuleViolation):
     """A game could not be created: wrong player count, unknown variant, inconsistent explicit deal."""
+
+
+class PositionError(InputError):
+    """A position (built, written in notation or read as JSON) breaks a rule: ``field`` names the field or
+    notation token, ``clause`` the rule it breaks.
+
+    >>> err = PositionError("rows[2]", "T6-PLACE-2", "holds 6 cards, at most 5")
+    >>> err.field, err.clause, str(err)
+    ('rows[2]', 'T6-PLACE-2', 'rows[2]: holds 6 cards, at most 5 [T6-PLACE-2]')
+    """
+
+    def __init__(self, field: str, clause: str, message: str) -> None:
+        super().__init__(field, f"{message} [{clause}]")
+        self.clause = clause
+        self.message = message

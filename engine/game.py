@@ -2,7 +2,9 @@
 
 A game is a module-level object implementing :class:`Game`: metadata as data, then pure functions from a
 state (a frozen value) and an action (a frozen value naming its player) to a new state.  Chance is explicit:
-a game is created from a seed or from an explicit set-up, and every later step is deterministic.
+a game is created from a seed or from an explicit set-up, and every later step is deterministic.  Any
+position can also be built (``take6.position``, ``petersburg.position``), written and read as one line
+(``to_notation`` / ``from_notation``), or loaded by :func:`engine.positions.load_position`.
 
 Two tiers apply an action (as ``push_san`` and ``push`` do in python-chess):
 
@@ -90,8 +92,9 @@ class Game(Protocol):
         """The seats that must act now (several at once for simultaneous selection); ``()`` when over."""
         ...
 
-    def legal_actions(self, state: Any, player: int) -> tuple[Any, ...]:
-        """Every legal action of ``player`` now, in a canonical order; ``()`` if the player need not act."""
+    def legal_actions(self, state: Any, player: int | None = None) -> tuple[Any, ...]:
+        """Every legal action of ``player`` now, in a canonical order; ``()`` if the player need not act.
+        Without a player: every acting seat's actions, seat after seat in ``to_act`` order."""
         ...
 
     def apply(self, state: Any, action: Any) -> Any:
@@ -122,6 +125,14 @@ class Game(Protocol):
         """Parse and validate a JSON state; raises InputError naming the field."""
         ...
 
+    def to_notation(self, state: Any) -> str:
+        """The position as one notation line (docs/positions.md); ``from_notation`` reads it back exactly."""
+        ...
+
+    def from_notation(self, text: str) -> Any:
+        """Read a notation line; InputError (PositionError for a broken rule) names the offending token."""
+        ...
+
     def action_to_json(self, action: Any) -> dict[str, Any]:
         """Canonical JSON form of an action."""
         ...
@@ -136,7 +147,8 @@ class Game(Protocol):
         ...
 
     def describe_state(self, state: Any) -> tuple[str, ...]:
-        """A few readable lines showing the public position (rows, scores, whose turn)."""
+        """A few readable lines showing the public position (rows, scores, whose turn), the last of them
+        the position's notation line."""
         ...
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from engine.bots import BOTS
 from engine.errors import InputError
 from engine.game import Game, game_names, get_game
+from engine.positions import load_position
 
 
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:
@@ -46,19 +47,34 @@ def play_game(
     options: Mapping[str, Any] | None = None,
     bot: str = "random",
     record: str | None = None,
+    start: str | None = None,
 ) -> tuple[list[str], Any]:
     """Play a whole game with bots; return the log lines and the final state.
 
     The bots draw from their own ``random.Random(seed)``, separate from the game's seeded deal.  With
     ``record`` the game is also written to that path as a game record (see :mod:`engine.conformance.records`).
+    With ``start`` (a notation line, a JSON state or ``@FILE``) the game goes on from that position; rounds
+    it does not deal are dealt from ``seed``.
+
+    >>> lines, state = play_game("take6", players=2, start="standard 5 select 3/22/40/90 5/7 - - 60/12")
+    >>> state.phase, state.round >= 5
+    ('over', True)
     """
     game: Game = get_game(name)
     if bot not in BOTS:
         raise InputError("--bot", f"unknown bot {bot!r} (known: {', '.join(BOTS)})")
-    state = game.new_game(players, seed=seed, variant=variant, options=options)
+    if start is not None:
+        state = load_position(name, start, source="--from")
+        reseed = getattr(game, "with_seed", None)
+        if reseed is not None and getattr(state, "seed", 0) is None:
+            state = reseed(state, seed)
+        players = len(state.hands)
+        start = game.to_notation(state)
+    else:
+        state = game.new_game(players, seed=seed, variant=variant, options=options)
     chooser = BOTS[bot]
     rng = random.Random(seed)
-    shown_variant = variant or game.variants[0]
+    shown_variant = game.state_to_json(state)["variant"]
     lines = [f"{game.title} — {players} players, variant {shown_variant}, seed {seed}"]
     lines.extend(game.describe_state(state))
     actions: list[Any] = []
@@ -73,7 +89,7 @@ def play_game(
         from engine.conformance.records import record_game, write_record
 
         write_record(record, record_game(name, players=players, seed=seed, variant=variant, options=options,
-                                         actions=actions, claims=True))
+                                         actions=actions, claims=True, position=start))
     return lines, state
 
 
@@ -87,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         options=parse_options(args.option),
         bot=args.bot,
         record=args.record,
+        start=args.start,
     )
     if args.quiet:
         lines = lines[-12:]
@@ -106,4 +123,6 @@ def register(sub: Any) -> None:
     p.add_argument("--bot", default="random", help="bot for every seat (default random)")
     p.add_argument("--record", metavar="FILE", help="also write the game as a record (JSON Lines) to FILE")
     p.add_argument("--quiet", action="store_true", help="print only the last lines (the standings)")
+    p.add_argument("--from", dest="start", metavar="TEXT",
+                   help="go on from a position: a notation line, a JSON state or @FILE (docs/positions.md)")
     p.set_defaults(run=run)

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.errors import InputError
 from engine.game import GAME_MODULES
-from engine.position_arg import load_position
+from engine.positions import load_position_arg as load_position
 
 __all__ = ["position_from_args", "register", "run", "write_output"]
 

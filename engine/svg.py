@@ -34,7 +34,9 @@ from xml.sax.saxutils import escape, quoteattr
 from engine.errors import IllegalAction, InputError
 from engine.game import GAME_MODULES, Game, get_game
 from engine.petersburg import cost_breakdown, displacement_targets, ruleset
+from engine.petersburg.model import State as PetersburgState
 from engine.take6 import bullheads, rules_for
+from engine.take6.model import State as Take6State
 
 __all__ = ["board_svg", "game_of", "petersburg_svg", "repr_svg", "take6_svg"]
 
@@ -373,9 +375,9 @@ def _effective_cost(state: Any, player: int, name: str, source: str) -> tuple[in
         if not targets:
             return None, "none to displace"
         best = min(
-            targets, key=lambda t: cost_breakdown(state, player, name, source=source, displaced=t).cost
+            targets, key=lambda t: cost_breakdown(state, player, name, source=source, displace=t).cost
         )
-        return cost_breakdown(state, player, name, source=source, displaced=best).cost, f"for {best}"
+        return cost_breakdown(state, player, name, source=source, displace=best).cost, f"for {best}"
 
 
 def _sp_card(
@@ -651,3 +653,10 @@ def repr_svg(state: Any) -> str:
     True
     """
     return board_svg(game_of(state), state)
+
+
+# Every state shows itself as its picture in a notebook (IPython calls ``_repr_svg_``).  The states are
+# given the method here, where the pictures live, so the game modules never import this module;
+# ``engine/__init__.py`` imports it, so any use of the package has it.
+Take6State._repr_svg_ = repr_svg  # type: ignore[attr-defined]
+PetersburgState._repr_svg_ = repr_svg  # type: ignore[attr-defined]

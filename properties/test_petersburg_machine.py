@@ -57,11 +57,11 @@ def paid_cost(state: State, action: Any) -> int | None:
     """The cost the engine reports for a buy or play (None for other actions)."""
     if isinstance(action, Buy):
         return cost_breakdown(
-            state, action.player, action.card, source=action.source, displaced=action.displace
+            state, action.player, action.card, source=action.source, displace=action.displace
         ).cost
     if isinstance(action, Play):
         return cost_breakdown(
-            state, action.player, action.card, source="hand", displaced=action.displace
+            state, action.player, action.card, source="hand", displace=action.displace
         ).cost
     return None
 
@@ -75,7 +75,10 @@ def check_transition(before: State, action: Any, after: State) -> None:
         assert before.money[p] - after.money[p] == cost, "paid what cost_breakdown reports"
         assert all(after.money[q] == before.money[q] for q in range(before.players) if q != p)
     scoring = isinstance(action, Pass) and (
-        after.phase != before.phase or after.round != before.round or after.pub_queue or after.over
+        after.phase_index != before.phase_index
+        or after.round != before.round
+        or after.pub_queue
+        or after.over
     )
     if isinstance(action, PubBuy):
         expect = list(before.vp)
@@ -83,7 +86,7 @@ def check_transition(before: State, action: Any, after: State) -> None:
         assert list(after.vp) == expect, "SP-PUB-1"
     elif not scoring:
         assert after.vp == before.vp, "VP change only at scorings, Pub decisions and the final scoring"
-    if scoring and not after.over and before.phase == 3:
+    if scoring and not after.over and before.phase_index == 3:
         assert after.vp == before.vp, "SP-SCORE-5: no scoring after the trading phase"
     for q in range(after.players):
         limit = hand_limit(after.rules, after.areas[q])
@@ -111,7 +114,7 @@ def check_state(state: State) -> None:
     for a in legal:
         if isinstance(a, Buy | Play):
             src = "hand" if isinstance(a, Play) else a.source
-            b = cost_breakdown(state, p, a.card, source=src, displaced=a.displace)
+            b = cost_breakdown(state, p, a.card, source=src, displace=a.displace)
             t = -1 if a.displace is None else rs.kind[a.displace]
             assert b.cost == fast_cost(rs, state.areas[p], rs.kind[a.card], SRC[src], t), (
                 "fast path = derivation"

@@ -35,7 +35,7 @@ from engine.take6 import (
     fast_end_row,
     locate,
 )
-from engine.take6.game import _step
+from engine.take6.transitions import _step
 
 VARIANTS = GAME.variants
 

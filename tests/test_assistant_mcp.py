@@ -187,7 +187,7 @@ def test_gold_smelter_cost_in_a_position(session: dict[str, Any]) -> None:
     """'What does the Gold Smelter cost me here and why': 6 printed minus the displaced Gold Miner's 4
     (SP-COST-7), never below 1 (SP-COST-6), and player 0's 5 roubles suffice (SP-BUY-2)."""
     cost = session["good"]["card_cost"].structured_content
-    assert cost["value"]["cost"] == 2 and cost["value"]["displaced"] == "Gold Miner"
+    assert cost["value"]["cost"] == 2 and cost["value"]["displace"] == "Gold Miner"
     assert {"SP-COST-1", "SP-COST-7", "SP-BUY-2"} <= set(cost["clauses"])
     assert cost["position"]["found_in"] == ["upper"]
     explained = session["good"]["explain_action"].structured_content

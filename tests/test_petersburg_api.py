@@ -190,8 +190,8 @@ def test_cost_breakdown_explains_every_step() -> None:
         money={0: 5},
         turn=0,
     )
-    b = cost_breakdown(s, 0, "Bank", source="lower", displaced="Potjomkin's Village")
-    assert (b.printed, b.displaced_value, b.displaced_clause) == (13, 6, "SP-POTJ-1")
+    b = cost_breakdown(s, 0, "Bank", source="lower", displace="Potjomkin's Village")
+    assert (b.printed, b.displace_value, b.displace_clause) == (13, 6, "SP-POTJ-1")
     assert [(r.amount, r.clause) for r in b.reductions] == [
         (1, "SP-COST-2"),
         (1, "SP-COST-3"),
@@ -203,12 +203,12 @@ def test_cost_breakdown_explains_every_step() -> None:
         assert cid in text
     cheap = cost_breakdown(s, 0, "Market", source="upper")
     assert [r.clause for r in cheap.reductions] == ["SP-COST-4"]
-    w = cost_breakdown(s, 0, "Wharf", source="hand", displaced="Ship Builder")
-    assert (w.displaced_clause, w.cost, w.affordable) == ("SP-COST-7", 5, True)
+    w = cost_breakdown(s, 0, "Wharf", source="hand", displace="Ship Builder")
+    assert (w.displace_clause, w.cost, w.affordable) == ("SP-COST-7", 5, True)
     with pytest.raises(IllegalAction):
         cost_breakdown(s, 0, "Bank", source="upper")
     with pytest.raises(IllegalAction):
-        cost_breakdown(s, 0, "Market", source="upper", displaced="Pub")
+        cost_breakdown(s, 0, "Market", source="upper", displace="Pub")
     with pytest.raises(IllegalAction):
         cost_breakdown(s, 0, "Market", source="roof")
 
@@ -231,6 +231,7 @@ def test_displacement_helpers() -> None:
         GAME.new_game(2, seed=1),
         areas={0: ["Observatory", "Observatory", "Market", "Lumberjack"]},
         turned={0: ["Observatory"]},
+        phase="building",
     )
     assert displacement_targets(s, 0, "Bank") == ("Market", "Observatory")
     s2 = s._replace(turned=((s.rules.kind["Observatory"],) * 2, ()))

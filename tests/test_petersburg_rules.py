@@ -74,7 +74,7 @@ def test_setup_by_player_count(players: int) -> None:
     for i, stack in enumerate(s.stacks):
         assert all(s.rules.stack[k] == i for k in stack)
     assert s.hands == ((),) * players and s.areas == ((),) * players
-    assert (s.round, s.phase) == (1, 0)
+    assert (s.round, s.phase_index) == (1, 0)
 
 
 @pytest.mark.parametrize(("players", "counts"), [(1, [4]), (2, [2, 2]), (3, [1, 1, 2]), (4, [1, 1, 1, 1])])
@@ -183,18 +183,18 @@ def test_marker_holder_starts_then_seat_order() -> None:
 def test_phase_ends_only_after_consecutive_passes() -> None:
     """SP-PHASE-3, SP-PHASE-4: a player who passed may act again; the phase ends when all players have passed
     consecutively."""
-    s = at(3, upper=["Lumberjack", "Lumberjack"], markers=(0, 0, 0, 0))
+    s = at(3, upper=["Lumberjack", "Lumberjack"], markers=(0, 1, 2, 0))
     s = GAME.apply(s, Pass(0))
     s = GAME.apply(s, Pass(1))
     s = GAME.apply(s, Buy(2, "Lumberjack"))
-    assert (s.phase, s.passes) == (0, 0)
+    assert (s.phase_index, s.passes) == (0, 0)
     s = GAME.apply(s, Pass(0))
     s = GAME.apply(s, Buy(1, "Lumberjack"))  # seat 1 passed before and acts again
     s = GAME.apply(s, Pass(2))
     s = GAME.apply(s, Pass(0))
-    assert s.phase == 0
+    assert s.phase_index == 0
     s = GAME.apply(s, Pass(1))
-    assert s.phase == 1
+    assert s.phase_index == 1
 
 
 def test_solo_phase_ends_on_one_pass_and_game_runs() -> None:
@@ -203,7 +203,7 @@ def test_solo_phase_ends_on_one_pass_and_game_runs() -> None:
     s = new(1)
     assert s.markers == (0, 0, 0, 0)
     s = GAME.apply(s, Pass(0))
-    assert s.phase == 1
+    assert s.phase_index == 1
     rng = random.Random(3)
     while not GAME.is_terminal(s):
         legal = GAME.legal_actions(s, 0)
@@ -216,7 +216,7 @@ def test_round_has_four_phases_in_order() -> None:
     s = new(2)
     seen = []
     for _ in range(5):
-        seen.append((s.round, s.phase))
+        seen.append((s.round, s.phase_index))
         s = pass_all(s)
     assert seen == [(1, 0), (1, 1), (1, 2), (1, 3), (2, 0)]
 
@@ -225,7 +225,7 @@ def test_any_card_in_any_phase() -> None:
     """SP-PHASE-5: a building may be bought in the aristocrat phase, a worker in the trading phase."""
     s = at(2, phase="aristocrat", upper=["Market", "Lumberjack"])
     s = GAME.apply(s, Buy(0, "Market"))
-    s = GAME.apply(s._replace(phase=3, turn=0), Buy(0, "Lumberjack"))
+    s = GAME.apply(s._replace(phase_index=3, turn=0), Buy(0, "Lumberjack"))
     assert n(s, s.areas[0]) == ["Lumberjack", "Market"]
 
 
@@ -390,7 +390,7 @@ def test_colour_reduction_on_trading_cards_is_a_ruling_with_an_option(discount: 
     s = at(
         2, options={"trading_discount": discount}, areas={0: ["Carpenter Workshop", "Market"]}, upper=["Bank"]
     )
-    assert cost_breakdown(s, 0, "Bank", source="upper", displaced="Market").cost == cost
+    assert cost_breakdown(s, 0, "Bank", source="upper", displace="Market").cost == cost
     assert GAME.apply(s, Buy(0, "Bank", displace="Market")).money[0] == 25 - cost
     # buildings are reduced either way
     assert cost_breakdown(s, 0, "Market", source="upper").cost == 3
@@ -408,8 +408,8 @@ def test_trading_card_pays_the_difference_or_one() -> None:
     """SP-COST-7: a trading card costs its price minus the displaced card's; 1 if the displaced card is
     dearer."""
     s = at(2, areas={0: ["Fur Trapper", "Hospital"]}, upper=["Fur Shop", "Bank"])
-    assert cost_breakdown(s, 0, "Fur Shop", source="upper", displaced="Fur Trapper").cost == 4
-    assert cost_breakdown(s, 0, "Bank", source="upper", displaced="Hospital").cost == 1
+    assert cost_breakdown(s, 0, "Fur Shop", source="upper", displace="Fur Trapper").cost == 4
+    assert cost_breakdown(s, 0, "Bank", source="upper", displace="Hospital").cost == 1
     t = GAME.apply(s, Buy(0, "Fur Shop", displace="Fur Trapper"))
     assert t.money[0] == 21 and s.rules.kind["Fur Trapper"] == t.discard[-1]
 
@@ -417,8 +417,8 @@ def test_trading_card_pays_the_difference_or_one() -> None:
 def test_potjomkins_village_counts_six_when_displaced() -> None:
     """SP-POTJ-1: Potjomkin's Village costs 2 but counts as 6 when displaced: a Bank over it costs 7."""
     s = at(2, areas={0: ["Potjomkin's Village"]}, upper=["Bank"])
-    b = cost_breakdown(s, 0, "Bank", source="upper", displaced="Potjomkin's Village")
-    assert (b.displaced_value, b.displaced_clause, b.cost) == (6, "SP-POTJ-1", 7)
+    b = cost_breakdown(s, 0, "Bank", source="upper", displace="Potjomkin's Village")
+    assert (b.displace_value, b.displace_clause, b.cost) == (6, "SP-POTJ-1", 7)
     assert GAME.apply(s, Buy(0, "Bank", displace="Potjomkin's Village")).money[0] == 18
     assert s.rules.cost[s.rules.kind["Potjomkin's Village"]] == 2
 
@@ -482,7 +482,7 @@ def test_worker_scoring_pays_green_cards_only() -> None:
     )
     s = GAME.apply(s, Buy(0, "Lumberjack"))
     s = pass_all(s)
-    assert s.phase == 1
+    assert s.phase_index == 1
     assert s.money == (10 - 3 + 3 + 6, 3) and s.vp == (0, 2)
 
 
@@ -551,7 +551,7 @@ def test_end_of_round_rows_workers_and_markers() -> None:
     assert n(t, t.discard[-2:]) == ["Market", "Author"]
     assert n(t, t.lower) == ["Bank", "Lumberjack"]
     assert n(t, t.upper) == top
-    assert t.markers == (1, 2, 0, 0) and (t.round, t.phase, t.turn) == (2, 0, 1)
+    assert t.markers == (1, 2, 0, 0) and (t.round, t.phase_index, t.turn) == (2, 0, 1)
 
 
 # ============================================================ end of game
@@ -570,7 +570,7 @@ def test_last_card_placed_ends_the_game_after_the_trading_phase() -> None:
     assert s.last_round and s.stacks[1] == () and not s.over
     s = pass_all(s)  # building
     s = pass_all(s)  # aristocrat
-    assert not s.over and s.phase == 3
+    assert not s.over and s.phase_index == 3
     s = pass_all(s)  # trading
     assert s.over and GAME.to_act(s) == ()
 
@@ -581,7 +581,7 @@ def test_worker_stack_emptied_at_round_end_makes_next_round_last(workers: list[s
     next round the last one; the game ends after that round's trading phase."""
     s = at(2, phase="trading", upper=["Market", "Market"], stacks={"worker": workers})
     s = pass_all(s)
-    assert s.last_round and not s.over and (s.round, s.phase) == (2, 0)
+    assert s.last_round and not s.over and (s.round, s.phase_index) == (2, 0)
     for _ in range(3):
         s = pass_all(s)
         assert not s.over
@@ -601,7 +601,14 @@ def test_final_scoring() -> None:
         money={0: 39, 1: 9},
         vp={0: 20, 1: 5},
     )
-    assert final_breakdown(s, 0) == {"distinct": 3, "variety": 6, "money": 3, "hand": -10, "total": -1}
+    assert final_breakdown(s, 0) == {
+        "distinct_uncapped": 3,
+        "distinct_capped": 3,
+        "variety": 6,
+        "money": 3,
+        "hand": -10,
+        "total": -1,
+    }
     t = pass_all(s)
     assert t.over and t.vp == (19, 5) and t.money == (39, 9)
 
@@ -627,7 +634,7 @@ def test_variety_bonus_caps_at_ten() -> None:
 
 def test_most_vp_wins_then_roubles() -> None:
     """SP-END-8, SP-GAME-2: most VP wins; on equal VP the player with more roubles wins."""
-    s = at(3, over=True, vp={0: 30, 1: 30, 2: 12}, money={0: 4, 1: 9, 2: 50})
+    s = at(3, phase="over", last_round=True, vp={0: 30, 1: 30, 2: 12}, money={0: 4, 1: 9, 2: 50})
     r = GAME.result(s)
     assert (
         r.winners == (1,) and r.ranking == (1, 0, 2) and r.scores == (30, 30, 12) and r.tiebreak == (4, 9, 50)
@@ -636,7 +643,7 @@ def test_most_vp_wins_then_roubles() -> None:
 
 def test_full_tie_is_shared() -> None:
     """SP-END-9: players equal on VP and roubles share the win."""
-    s = at(2, over=True, vp={0: 30, 1: 30}, money={0: 4, 1: 4})
+    s = at(2, phase="over", last_round=True, vp={0: 30, 1: 30}, money={0: 4, 1: 4})
     assert GAME.result(s).winners == (0, 1)
     with pytest.raises(IllegalAction):
         GAME.result(s._replace(over=False))
@@ -665,7 +672,7 @@ def test_observatory_draws_the_top_card() -> None:
 
 def test_observatory_only_in_the_building_phase() -> None:
     """SP-OBS-2: outside the building phase the Observatory cannot be used."""
-    s = building_phase_with_observatory()._replace(phase=2)
+    s = building_phase_with_observatory()._replace(phase_index=2)
     rejects(s, Observe(0, "trading"), "SP-OBS-2")
     assert not any(isinstance(a, Observe) for a in GAME.legal_actions(s, 0))
 
@@ -729,11 +736,11 @@ def test_pub_buys_vp_after_building_scoring() -> None:
     """SP-PUB-1: right after building scoring a Pub owner may buy VP at 2 roubles each, up to 5 per Pub."""
     s = at(2, phase="building", areas={0: ["Pub"]}, money={0: 30})
     s = pass_all(s)
-    assert GAME.to_act(s) == (0,) and s.phase == 1
+    assert GAME.to_act(s) == (0,) and s.phase_index == 1
     assert [a.vp for a in GAME.legal_actions(s, 0)] == [0, 1, 2, 3, 4, 5]
     rejects(s, PubBuy(0, 6), "SP-PUB-1")
     t = GAME.apply(s, PubBuy(0, 3))
-    assert (t.money[0], t.vp[0], t.phase) == (24, 3, 2)
+    assert (t.money[0], t.vp[0], t.phase_index) == (24, 3, 2)
     two = pass_all(at(2, phase="building", areas={0: ["Pub", "Pub"]}, money={0: 15}))
     assert max(a.vp for a in GAME.legal_actions(two, 0)) == 7
     rejects(at(2), PubBuy(0, 1), "SP-PUB-1")

@@ -43,7 +43,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         (["ask", "search", "--game", "take6", "--", "!!!"], "TEXT:"),
         (["rules", "T6-NOPE-1"], "ID:"),
         (["rules", "--game", "take6", "--topic", "nope"], "--topic:"),
-        (["explain", "take6", "--action", "{}"], "--state/--record/--case:"),
+        (["explain", "take6", "--action", "{}"], "--state/--record/--case/--position:"),
         (["explain", "take6", "--state", '{"game": "take6"}', "--action", "{}"], "--state:"),
         (
             ["explain", "take6", "--case", "take6/edge/select-not-in-hand", "--action", '{"type": 1}'],

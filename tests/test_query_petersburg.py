@@ -7,11 +7,13 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from engine.errors import InputError
 from engine.query.adapters import card_names
-from engine.query.petersburg_questions import kind_of, position
+from engine.query.petersburg_questions import kind_of, seat_position
 from engine.query.questions import ask
 
 catalog: Any = importlib.import_module("engine.petersburg.catalog")
@@ -47,6 +49,7 @@ def test_cost_answer_is_what_the_engine_charges(
         displace = rs.names[target]
         if displace not in owns:
             owns = [*owns, displace]
+    assume(all(owns.count(n) <= rs.cards[rs.kind[n]].copies for n in owns))  # a reachable area
     answer = ask(
         "cost",
         {
@@ -63,7 +66,7 @@ def test_cost_answer_is_what_the_engine_charges(
     assert answer.value["cost"] == charged
     assert answer.value["cost"] >= 1
     assert answer.value["affordable"] == (charged <= money)
-    b = core.cost_breakdown(position(rs, owns, money), 0, card, source=row, displaced=displace)
+    b = core.cost_breakdown(seat_position(rs, owns, money), 0, card, source=row, displace=displace)
     assert answer.value["reductions"] == [[r.amount, r.clause] for r in b.reductions]
     assert {r.clause for r in b.reductions} <= set(answer.clauses)
     assert "SP-COST-1" in answer.clauses and "SP-COST-6" in answer.clauses
@@ -95,8 +98,11 @@ def test_bonus_answer_is_the_variety_table() -> None:
 )
 def test_final_answer_is_the_engine_final_breakdown(owns: list[str], money: int, hand: list[str]) -> None:
     """The final-scoring answer equals the engine's ``final_breakdown`` (SP-END-4, SP-END-6, SP-END-7)."""
+    both = owns + hand
+    assume(all(both.count(n) <= RS.cards[RS.kind[n]].copies for n in both))  # a reachable player:
+    assume(len(hand) <= 3 or "Warehouse" in owns or "Warehouse" not in hand)  # 4 cards need a Warehouse lost
     answer = ask("final", {"owns": owns, "money": money, "hand": hand})
-    assert answer.value == core.final_breakdown(position(RS, owns, money, hand), 0)
+    assert answer.value == core.final_breakdown(seat_position(RS, owns, money, hand), 0)
 
 
 def test_every_name_in_the_names_table_resolves_to_its_card() -> None:
@@ -122,3 +128,20 @@ def test_hand_limit_and_pub_come_from_the_engine() -> None:
             area = tuple(sorted([RS.kind["Pub"]] * pubs))
             expected = core.pub_capacity(RS, area, money)
             assert ask("pub", {"money": money, "owns": ["Pub"] * pubs}).value == expected
+
+
+def test_an_area_the_game_cannot_hold_is_refused() -> None:
+    """SP-CARD-5: the game has one Academy, so a buyer owning two is refused with the parameter named."""
+    with pytest.raises(InputError, match=r"^owns: one Academy too many"):
+        ask("cost", {"card": "Market", "owns": ["Academy", "Academy"]})
+
+
+def test_cost_and_final_read_a_position() -> None:
+    """SP-COST-2, SP-END-4, SP-WAREHOUSE-1: with --position the seat's own area, roubles and hand are
+    used."""
+    text = "first 3 building 0 0 0/1/0/1 Market - - - 12:4:Bank:Market*2,Author,Judge:- 30:2:-:GoldMiner:-"
+    cost = ask("cost", {"card": "Market", "position": text})
+    assert (cost.value["seat"], cost.value["cost"], cost.value["affordable"]) == (0, 3, True)
+    final = ask("final", {"position": text, "seat": 0})
+    assert (final.value["distinct_uncapped"], final.value["hand"]) == (2, -5)
+    assert ask("handlimit", {"position": text.replace("GoldMiner", "Warehouse"), "seat": 1}).value == 4

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine.game import get_game
 from engine.query.questions import ask
-from engine.query.take6_questions import bullhead_rule
+from engine.query.take6_common import bullhead_rule
 from engine.take6 import Deal, Select, TakeRow, bullheads, place
 
 

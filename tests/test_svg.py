@@ -213,7 +213,7 @@ def test_show_bad_input_is_one_line_and_exit_2(
 def test_position_loader_reads_inline_json_and_files(tmp_path: Path) -> None:
     """``load_position`` reads the JSON state inline or from @FILE, through engine.jsonio's limits."""
     from engine.errors import InputError
-    from engine.position_arg import load_position
+    from engine.positions import load_position_arg as load_position
 
     g = get_game("take6")
     state = g.new_game(2, seed=3)

@@ -16,7 +16,7 @@ import random
 import pytest
 
 from engine.take6 import GAME, Select, State, rules_for
-from engine.take6.game import _step
+from engine.take6.transitions import _step
 
 VARIANTS = GAME.variants
 

@@ -21,7 +21,7 @@ from engine.take6 import (
     place,
     rules_for,
 )
-from engine.take6.game import derived_seed
+from engine.take6.deal import derived_seed
 
 
 def turn(state: State, cards: Mapping[int, int]) -> State:

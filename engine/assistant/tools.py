@@ -43,7 +43,7 @@ from engine.conformance.check import check_record, format_report
 from engine.errors import InputError
 from engine.game import GAME_MODULES, get_game
 from engine.petersburg import displacement_targets
-from engine.position_arg import load_position
+from engine.positions import load_position_arg as load_position
 from engine.query import rulesref
 from engine.query.explain import explain, state_from_record
 from engine.query.model import Answer
@@ -271,9 +271,9 @@ def _card_cost(args: dict[str, Any]) -> ToolResult:
             )
         answers = sorted(
             (ask("cost", {**params, "displace": t}) for t in targets),
-            key=lambda a: (a.value["cost"], a.value.get("displaced", "")),
+            key=lambda a: (a.value["cost"], a.value.get("displace", "")),
         )
-        options = [{"displace": a.value.get("displaced"), "cost": a.value["cost"]} for a in answers]
+        options = [{"displace": a.value.get("displace"), "cost": a.value["cost"]} for a in answers]
         answer = answers[0]
     else:
         answer = ask("cost", params)

@@ -23,10 +23,10 @@ import statistics
 import sys
 import time
 
-from engine.bench import Runs, calibrate, cpu_runs, header, line
 from engine.conformance.check import check_record
 from engine.conformance.records import record_game, write_record
 from engine.game import get_game
+from engine.measure import Runs, calibrate, cpu_runs, header, line
 
 __all__ = ["record_text", "run"]
 

@@ -49,6 +49,7 @@ from engine.conformance.kits import GameKit, get_kit
 from engine.conformance.records import ActionLine, Header, ResultLine, check_claims, dumps_line, iter_record
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
+from engine.positions import load_position
 
 __all__ = [
     "CheckReport",
@@ -346,6 +347,8 @@ def _start(header: Header, label: str) -> tuple[Game, GameKit, Any]:
     if not game.min_players <= header.players <= game.max_players:
         raise InputError(f"{where}: players",
                          f"{game.title} takes {game.min_players} to {game.max_players} players")
+    if header.position is not None:
+        return game, kit, _start_at(game, header, where)
     try:
         setup = kit.setup_from_json(header.setup)
     except InputError as exc:
@@ -360,6 +363,22 @@ def _start(header: Header, label: str) -> tuple[Game, GameKit, Any]:
     except InputError as exc:
         raise InputError(f"{where}: {exc.field}", exc.message) from None
     return game, kit, state
+
+
+def _start_at(game: Game, header: Header, where: str) -> Any:
+    """The header's starting position: its notation line, held to the header's variant, options and
+    player count."""
+    assert header.position is not None
+    try:
+        state = load_position(header.game, header.position)
+    except InputError as exc:
+        raise InputError(f"{where}: position.{exc.field}", exc.message) from None
+    json_form = game.state_to_json(state)
+    for key, value in (("variant", header.variant), ("players", header.players), ("options", header.options)):
+        if json_form[key] != value:
+            shown = _show(json_form[key])
+            raise InputError(f"{where}: {key}", f"the header says {_show(value)}, the position {shown}")
+    return state
 
 
 def _step(game: Game, kit: GameKit, state: Any, line: ActionLine, label: str) -> Any:

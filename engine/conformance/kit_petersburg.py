@@ -163,7 +163,7 @@ class PetersburgKit(KitBase):
         return {
             "to_act": list(GAME.to_act(s)),
             "round": s.round,
-            "phase": PHASE_NAMES[s.phase],
+            "phase": PHASE_NAMES[s.phase_index],
             "money": list(s.money),
             "scores": list(s.vp),
             "hands": [sorted(names[k] for k in h) for h in s.hands],
@@ -278,7 +278,8 @@ class PetersburgKit(KitBase):
         b: State = before
         a: State = after
         tags: list[str] = list(ACTION_CLAUSES.get(type(action), ()))
-        if b.round == 1 and b.phase == 0 and b.turn == b.markers[0] and not any(b.areas) and not any(b.hands):
+        start = b.round == 1 and b.phase_index == 0 and b.turn == b.markers[0]
+        if start and not any(b.areas) and not any(b.hands):
             tags += START_CLAUSES
             if b.players == 1:
                 tags.append("SP-SOLO-1")
@@ -287,13 +288,13 @@ class PetersburgKit(KitBase):
         if isinstance(action, Buy | Play):
             source = "hand" if isinstance(action, Play) else action.source
             try:
-                cb = cost_breakdown(b, action.player, action.card, source=source, displaced=action.displace)
+                cb = cost_breakdown(b, action.player, action.card, source=source, displace=action.displace)
             except IllegalAction:
                 cb = None
             if cb is not None:
                 tags += [r.clause for r in cb.reductions]
-                if cb.displaced_clause:
-                    tags.append(cb.displaced_clause)
+                if cb.displace_clause:
+                    tags.append(cb.displace_clause)
                 if cb.cost == cb.minimum and sum(r.amount for r in cb.reductions) > 0:
                     tags.append("SP-COST-6")
             if action.displace is not None:
@@ -323,7 +324,7 @@ class PetersburgKit(KitBase):
                         tags.append(card.clause)
             if phase == 1 and any(b.turned):
                 tags.append("SP-OBS-5")
-        if a.phase != b.phase or a.round != b.round:
+        if a.phase_index != b.phase_index or a.round != b.round:
             tags += ["SP-PHASE-3"]
         if a.round != b.round:
             tags += ["SP-SCORE-5", "SP-ROUND-2"]

@@ -13,6 +13,8 @@ reference engine.  One JSON object per line::
 * The **header** names the game, variant, options, player count and the explicit set-up (6 nimmt!: the deal
   of every round; Saint Petersburg: the stack orders and start-player markers), so the record replays with
   no shuffle.  ``seed`` and ``source`` are informational.  Optional ``claims`` describe the start position.
+  A game that starts from a position carries it in the optional ``position`` (the game's notation line,
+  docs/positions.md) with ``setup`` null: the position holds everything, the later deals included.
 * Version 2 adds one claim, ``legal``: the legal sets of some seats as the recording implementation gives
   them (``[{"player": 1, "actions": [...]}]``); ``arbiter check`` reports each missing or extra action.
 * An **action** line says who acted (``player``), what (``action``, in the game's JSON form: plain card
@@ -267,6 +269,7 @@ class Header:
     source: Mapping[str, Any] | None = None
     claims: Mapping[str, Any] | None = None
     comment: str | None = None
+    position: str | None = None
     line: int = field(default=1, eq=False)
     version: int = field(default=RECORD_VERSION, eq=False)
     type: LineType = field(default="header", init=False)
@@ -284,7 +287,8 @@ class Header:
             "setup": self.setup,
         }
         return _with_optional(
-            out, seed=self.seed, source=self.source, claims=self.claims, comment=self.comment
+            out, seed=self.seed, source=self.source, claims=self.claims, comment=self.comment,
+            position=self.position,
         )
 
 
@@ -443,14 +447,19 @@ def _iter_lines(fh: IO[str], label: str, validate_game: bool,
                 if validate_game:
                     game = data["game"]
                     action_ok = fast_check(game, "action")
-                    _check(data["game"], "setup", data["setup"], where, ["setup"])
+                    if "position" not in data:
+                        _check(data["game"], "setup", data["setup"], where, ["setup"])
+                    elif data["setup"] is not None:
+                        raise InputError(
+                            f"{where}: setup", "with a position the setup is null (the position holds the later deals)"
+                        )
                     if "claims" in data and validate_claims:
                         check_claims(data["game"], data["claims"], where, version)
                 header = Header(
                     game=data["game"], variant=data["variant"], options=data["options"],
                     players=data["players"], setup=data["setup"], seed=data.get("seed"),
                     source=data.get("source"), claims=data.get("claims"), comment=data.get("comment"),
-                    line=lineno, version=version,
+                    position=data.get("position"), line=lineno, version=version,
                 )
                 yield header
             elif kind == "header":
@@ -589,8 +598,10 @@ def record_game(
     options: Mapping[str, Any] | None = None,
     claims: bool = False,
     source: Mapping[str, Any] | None = None,
+    position: str | None = None,
 ) -> Record:
-    """The record of a game the reference engine played from ``seed``, given its action objects.
+    """The record of a game the reference engine played from ``seed`` (or from ``position``, a notation line:
+    then the header carries it), given its action objects.
 
     The game is replayed to capture the explicit set-up that reproduces it (every round's deal, the stack
     orders), and with ``claims`` the facts after every action.  The result line is written when the game
@@ -617,7 +628,11 @@ def record_game(
     kit = get_kit(game_name)
     chosen = variant or game.variants[0]
     opts = dict(options or {})
-    state = game.new_game(players, seed=seed, variant=chosen, options=opts)
+    if position is not None:
+        state = game.from_notation(position)
+        chosen, opts = state.variant, dict(state.options)
+    else:
+        state = game.new_game(players, seed=seed, variant=chosen, options=opts)
     states = [state]
     lines: list[ActionLine] = []
     for index, action in enumerate(actions):
@@ -627,7 +642,8 @@ def record_game(
         lines.append(ActionLine(index, kit.action_player(action), game.action_to_json(action), facts))
     header = Header(
         game=game_name, variant=chosen, options=opts, players=players,
-        setup=kit.setup_to_json(kit.explicit_setup(states)), seed=seed,
+        setup=None if position is not None else kit.setup_to_json(kit.explicit_setup(states)), seed=seed,
+        position=position,
         source=dict(source) if source is not None else _default_source(),
         claims=kit.facts(states[0]) if claims else None,
     )

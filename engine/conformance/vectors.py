@@ -6,6 +6,7 @@ In the spirit of test262 and chess perft files, every case is one JSON object on
     {"id": "take6/T6-PLACE-2/accept/1", "game": "take6", "clauses": ["T6-PLACE-2"], "kind": "accept",
      "description": "...", "origin": "generated",
      "setup": {"variant": "standard", "players": 2, "options": {}, "setup": <explicit set-up>},
+                                                            (or "setup": null, "position": <notation line>)
      "prelude": [{"player": 0, "action": {...}}, ...],     legal actions leading to the tested position
      "given": {<facts of the tested position>},
      "actions": [{"player": 1, "action": {...}}],           the tested action(s)
@@ -55,6 +56,7 @@ from engine.conformance.kits import GameKit, get_kit
 from engine.conformance.records import dumps_line, fast_check, schema, schema_error, validator
 from engine.errors import InputError, RuleViolation, SpecError
 from engine.game import Game, game_names, get_game
+from engine.positions import load_position
 from engine.spec import load_clauses, read_toml
 
 __all__ = [
@@ -124,9 +126,13 @@ class CaseOutcome:
 
 def start_position(game: Game, kit: GameKit, setup: Mapping[str, Any], prelude: Iterable[Mapping[str, Any]]
                    ) -> Any:
-    """The state after the explicit set-up and the prelude (each prelude action through the checked tier)."""
-    state = game.new_game(setup["players"], variant=setup["variant"], options=setup["options"],
-                          setup=kit.setup_from_json(setup["setup"]))
+    """The state after the explicit set-up (or the ``position``, a notation line, when the case starts from
+    one) and the prelude (each prelude action through the checked tier)."""
+    if setup.get("position") is not None:
+        state = load_position(game.name, setup["position"], source="setup.position")
+    else:
+        state = game.new_game(setup["players"], variant=setup["variant"], options=setup["options"],
+                              setup=kit.setup_from_json(setup["setup"]))
     for step in prelude:
         state = game.apply(state, game.action_from_json(step["action"]))
     return state
@@ -204,7 +210,9 @@ def vector_problem(data: Mapping[str, Any]) -> tuple[str, str] | None:
     if problem:
         return problem
     game = data["game"]
-    parts: list[tuple[str, str, Any]] = [("setup.setup", "setup", data["setup"]["setup"])]
+    parts: list[tuple[str, str, Any]] = []
+    if data["setup"].get("position") is None:
+        parts.append(("setup.setup", "setup", data["setup"]["setup"]))
     for key in ("prelude", "actions"):
         parts += [(f"{key}[{i}].action", "action", s["action"]) for i, s in enumerate(data[key])]
     if "given" in data:

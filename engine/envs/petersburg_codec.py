@@ -296,7 +296,7 @@ class PetersburgCodec:
             out[o["pub_queue"] + q] = i + 1
         for ph, q in enumerate(state.markers):
             out[o["markers"] + ph * n + q] = 1
-        out[o["phase"] + state.phase] = 1
+        out[o["phase"] + state.phase_index] = 1
         out[o["round"]] = state.round
         out[o["passes"]] = state.passes
         out[o["last_round"]] = state.last_round

@@ -7,12 +7,16 @@ Public API (names are stable; the conformance kit and the rules-query tool use t
   ``observation``, ``state_to_json`` / ``state_from_json``, ``action_to_json`` / ``action_from_json``,
   ``narrate``, ``describe_state``.  Variants: ``first`` (default), ``second``.  Options:
   ``trading_discount`` (default true, SP-COST-5).
-* ``State`` - the immutable state (see :mod:`engine.petersburg.model` for its fields).
+* ``State`` - the immutable state (see :mod:`engine.petersburg.model` for its fields); ``state.phase`` names
+  the phase (``worker`` ... ``pub``, ``observatory`` ... ``over``), ``state.box`` the cards out of the game,
+  ``state.cards(place, seat)`` any place's cards by name.
+* ``position(...)`` - the keyword-only, validated builder of any position (PositionError naming field and
+  clause); ``to_notation(state)`` / ``from_notation(text)`` - the one-line notation (docs/positions.md).
 * Actions (frozen, evaluable repr, each names its ``player``): ``Buy(player, card, source, displace)``,
   ``Take(player, card, source)``, ``Play(player, card, displace)``, ``Pass(player)``,
   ``Observe(player, stack)``, ``Discard(player, card)``, ``PubBuy(player, vp)``.
 * ``Setup(stacks=..., markers=...)`` - an explicit set-up; ``Setup.seeded(players, seed=)`` the seeded one.
-* ``cost_breakdown(state, player, card, *, source, displaced=None) -> CostBreakdown`` - the derivation the
+* ``cost_breakdown(state, player, card, *, source, displace=None) -> CostBreakdown`` - the derivation the
   engine charges; ``fast_cost`` is its hot-path twin (a property test checks they agree).
 * ``can_displace(trading_card, target) -> (ok, clause_id, reason)``; ``displacement_targets(state, player,
   trading_card)``; ``variety_bonus(n)``; ``hand_limit(rules, area)``.
@@ -45,7 +49,6 @@ from engine.petersburg.core import (
     fast_cost,
     final_breakdown,
     hand_limit,
-    seeded_setup,
 )
 from engine.petersburg.effects import HANDLERS
 from engine.petersburg.game import GAME, PetersburgGame
@@ -59,10 +62,12 @@ from engine.petersburg.model import (
     Play,
     PubBuy,
     Reduction,
-    Setup,
     State,
     Take,
 )
+from engine.petersburg.notation import from_notation, to_notation
+from engine.petersburg.position import position
+from engine.petersburg.setup import Setup, seeded_setup
 
 __all__ = [
     "CARDS",
@@ -91,9 +96,12 @@ __all__ = [
     "displacement_targets",
     "fast_cost",
     "final_breakdown",
+    "from_notation",
     "hand_limit",
+    "position",
     "resolve_card",
     "ruleset",
     "seeded_setup",
+    "to_notation",
     "variety_bonus",
 ]

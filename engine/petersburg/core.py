@@ -1,4 +1,4 @@
-"""The Saint Petersburg interpreter: set-up, costs, legal actions and transitions.
+"""The Saint Petersburg interpreter: costs, legal actions, checks and transitions (set-up: ``setup.py``).
 
 One transition function (:func:`transition`) serves both API tiers; :func:`check` finds the clause an
 illegal action breaks.  The interpreter reads the ruleset's per-card tables (compiled from the data and
@@ -10,18 +10,16 @@ charges, and a property test checks the two agree on every legal buy and play.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.errors import GameOver, IllegalAction, IllegalSetup, NotYourTurn
+from engine.errors import GameOver, IllegalAction, NotYourTurn
 from engine.petersburg.catalog import (
     FINAL,
-    GAME_META,
     PARAMS,
     PHASES,
-    SETUPS,
     STACKS,
+    VARIETY,
     Ruleset,
     resolve_card,
     ruleset,
@@ -54,11 +52,12 @@ from engine.petersburg.model import (
     Play,
     PubBuy,
     Reduction,
-    Setup,
     State,
     Take,
 )
 
+VARIETY_CAP = len(VARIETY) - 1
+"""The most different aristocrats the variety bonus counts (SP-END-5)."""
 BOARD = PARAMS["board_cards"]
 HAND_LIMIT = PARAMS["hand_limit"]
 MIN_COST = PARAMS["minimum_cost"]
@@ -67,123 +66,6 @@ SAME_DISCOUNT = PARAMS["identical_discount"]
 SRC = {"upper": 0, "lower": 1, "drawn": 2, "hand": 3}
 UPPER, LOWER, DRAWN, HAND = 0, 1, 2, 3
 Log = list[str] | None
-
-# ============================================================================================ set-up
-
-
-def seeded_setup(players: int, *, seed: int = 0, variant: str | None = None) -> Setup:
-    """The set-up a seed produces (SP-SETUP-7).
-
-    ``rng = random.Random(f"petersburg:{seed}")``; for each stack in the order worker, building,
-    aristocrat, trading: the catalog's cards of that stack in catalog order, each repeated ``copies``
-    times, ``rng.shuffle``d (index 0 = top).  Then ``d = rng.randrange(players)``: seat ``(d + i) % players``
-    gets the ``i``-th marker count of the set-up table; the seats are listed in seat order, each repeated
-    by its count; ``phases = [0, 1, 2, 3]`` is ``rng.shuffle``d and marker ``phases[j]`` goes to the ``j``-th
-    listed seat.
-
-    >>> seeded_setup(2, seed=5) == seeded_setup(2, seed=5)
-    True
-    """
-    rs = ruleset(variant)
-    spec = _setup_spec(players)
-    rng = random.Random(f"petersburg:{seed}")
-    stacks = []
-    for kinds in rs.stack_kinds:
-        cards = [k for k in kinds for _ in range(rs.cards[k].copies)]
-        rng.shuffle(cards)
-        stacks.append(tuple(rs.names[k] for k in cards))
-    d = rng.randrange(players)
-    counts = [0] * players
-    for i, c in enumerate(spec.markers):
-        counts[(d + i) % players] = c
-    seats = [s for s in range(players) for _ in range(counts[s])]
-    phases = list(range(len(PHASES)))
-    rng.shuffle(phases)
-    markers = [0] * len(PHASES)
-    for j, ph in enumerate(phases):
-        markers[ph] = seats[j]
-    return Setup(stacks=tuple(stacks), markers=tuple(markers))
-
-
-def _setup_spec(players: int) -> Any:
-    if isinstance(players, bool) or not isinstance(players, int) or players not in SETUPS:
-        raise IllegalSetup(
-            "SP-GAME-1",
-            f"players must be {GAME_META['min_players']}..{GAME_META['max_players']}, got {players!r}",
-        )
-    return SETUPS[players]
-
-
-def initial_state(players: int, rs: Ruleset, setup: Setup) -> State:
-    """The state at the start of the first worker phase, from a checked explicit set-up."""
-    spec = _setup_spec(players)
-    if not isinstance(setup, Setup):
-        raise IllegalSetup("SP-SETUP-6", f"setup must be a Setup, got {type(setup).__name__}")
-    if not isinstance(setup.stacks, tuple | list) or len(setup.stacks) != len(STACKS):
-        raise IllegalSetup("SP-SETUP-6", f"setup.stacks must hold {len(STACKS)} stacks ({', '.join(STACKS)})")
-    stacks: list[tuple[int, ...]] = []
-    for st, cards in enumerate(setup.stacks):
-        kinds = []
-        for i, name in enumerate(cards):
-            k = resolve_card(name) if isinstance(name, str) else None
-            if k is None:
-                raise IllegalSetup("SP-SETUP-6", f"setup.stacks[{STACKS[st]}][{i}]: unknown card {name!r}")
-            if rs.stack[k] != st:
-                raise IllegalSetup(
-                    "SP-SETUP-6",
-                    f"setup.stacks[{STACKS[st]}][{i}]: {rs.names[k]} belongs to the "
-                    f"{STACKS[rs.stack[k]]} stack",
-                )
-            kinds.append(k)
-        for k in rs.stack_kinds[st]:
-            if kinds.count(k) != rs.cards[k].copies:
-                raise IllegalSetup(
-                    "SP-SETUP-6",
-                    f"setup.stacks[{STACKS[st]}]: {kinds.count(k)} x {rs.names[k]}, "
-                    f"the catalog has {rs.cards[k].copies}",
-                )
-        stacks.append(tuple(kinds))
-    markers = tuple(setup.markers) if isinstance(setup.markers, tuple | list) else ()
-    if len(markers) != len(PHASES) or not all(
-        isinstance(m, int) and not isinstance(m, bool) and 0 <= m < players for m in markers
-    ):
-        raise IllegalSetup(
-            "SP-SETUP-6",
-            f"setup.markers must give a seat 0..{players - 1} for each of the "
-            f"{len(PHASES)} phases, got {setup.markers!r}",
-        )
-    if sorted(markers.count(p) for p in range(players)) != sorted(spec.markers):
-        raise IllegalSetup(
-            "SP-SETUP-3",
-            f"setup.markers: with {players} players the seats hold "
-            f"{sorted(spec.markers)} markers, got {sorted(markers.count(p) for p in range(players))}",
-        )
-    workers = stacks[0]
-    n0 = spec.first_workers
-    stacks[0] = workers[n0:]
-    return State(
-        rs,
-        players,
-        1,
-        0,
-        markers[0],
-        0,
-        tuple(stacks),
-        workers[:n0],
-        (),
-        (),
-        (spec.money,) * players,
-        (0,) * players,
-        ((),) * players,
-        ((),) * players,
-        ((),) * players,
-        markers,
-        -1,
-        (),
-        False,
-        False,
-    )
-
 
 # ============================================================================================ costs
 
@@ -212,14 +94,14 @@ def fast_cost(rs: Ruleset, area: tuple[int, ...], k: int, src: int, target: int)
 
 
 def cost_breakdown(
-    state: State, player: int, card: str, *, source: str, displaced: str | None = None
+    state: State, player: int, card: str, *, source: str, displace: str | None = None
 ) -> CostBreakdown:
     """The full derivation of what ``player`` pays for ``card`` from ``source`` now.
 
     ``source`` is ``upper``, ``lower``, ``drawn`` (the Observatory's card) or ``hand``.  A trading card
-    needs ``displaced`` (the card it would replace); the derivation does not check that the card is
+    needs ``displace`` (the card it would replace); the derivation does not check that the card is
     actually there (see :func:`displacement_targets`).  Raises IllegalAction for an unknown card, a
-    trading card without ``displaced`` or another card with one.
+    trading card without ``displace`` or another card with one.
 
     >>> from engine.petersburg import GAME
     >>> s = GAME.new_game(2, seed=1)
@@ -235,11 +117,11 @@ def cost_breakdown(
     t = -1
     dclause = None
     if rs.is_trading[k]:
-        if displaced is None:
+        if displace is None:
             raise IllegalAction("SP-TRADE-1", f"{rs.names[k]} is a trading card: name the card it displaces")
-        t = _kind(rs, displaced, "SP-TRADE-1")
+        t = _kind(rs, displace, "SP-TRADE-1")
         dclause = rs.displace_clause[t]
-    elif displaced is not None:
+    elif displace is not None:
         raise IllegalAction("SP-TRADE-1", f"{rs.names[k]} is not a trading card and displaces nothing")
     reductions = []
     same = area.count(k)
@@ -261,9 +143,9 @@ def cost_breakdown(
         card=rs.names[k],
         source=source,
         printed=rs.cost[k],
-        displaced=rs.names[t] if t >= 0 else None,
-        displaced_value=rs.dval[t] if t >= 0 else 0,
-        displaced_clause=dclause,
+        displace=rs.names[t] if t >= 0 else None,
+        displace_value=rs.dval[t] if t >= 0 else 0,
+        displace_clause=dclause,
         reductions=tuple(reductions),
         minimum=MIN_COST,
         cost=cost,
@@ -429,7 +311,8 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
                             a = cache.get(key)
                             if a is None:
                                 a = cache[key] = (
-                                    Play(p, names[k], names[t]) if playing
+                                    Play(p, names[k], names[t])
+                                    if playing
                                     else Buy(p, names[k], _SRC_NAMES[src], names[t])
                                 )
                             out.append(a)
@@ -555,14 +438,14 @@ def _diagnose(s: State, a: Any) -> Any:
             raise IllegalAction("SP-OBS-4", f"the drawn card is {rs.names[s.drawn]}, not {rs.names[k]}")
         return Discard(p, rs.names[k])
     if isinstance(a, Observe):
-        if _observatory_ready(rs, s.phase, area, s.turned[p]) < 0:
+        if _observatory_ready(rs, s.phase_index, area, s.turned[p]) < 0:
             if any(rs.obs_phase[k] >= 0 and k in area for k in rs.observatory_kinds) and all(
-                rs.obs_phase[k] != s.phase for k in rs.observatory_kinds
+                rs.obs_phase[k] != s.phase_index for k in rs.observatory_kinds
             ):
                 raise IllegalAction("SP-OBS-2", "the Observatory can be used only in the building phase")
             if not any(k in area for k in rs.observatory_kinds):
                 raise IllegalAction("SP-OBS-1", f"seat {p} has no Observatory")
-            if all(rs.obs_phase[k] != s.phase for k in rs.observatory_kinds):
+            if all(rs.obs_phase[k] != s.phase_index for k in rs.observatory_kinds):
                 raise IllegalAction("SP-OBS-2", "the Observatory can be used only in the building phase")
             raise IllegalAction("SP-OBS-5", f"seat {p}'s Observatory is already turned this round")
         if a.stack not in STACKS:
@@ -939,15 +822,24 @@ def _next_phase(s: list[Any], log: Log) -> State:
 
 
 def final_breakdown(state: State, p: int) -> dict[str, int]:
-    """Final-scoring parts for seat ``p`` (SP-END-4..7): variety, money, hand, total."""
+    """Final-scoring parts for seat ``p`` (SP-END-4..7): ``distinct_uncapped`` (every different
+    aristocrat), ``distinct_capped`` (the count the bonus scores, at most 10: SP-END-5), ``variety`` (its
+    VP), ``money``, ``hand``, ``total``.
+
+    >>> from engine.petersburg import GAME
+    >>> final_breakdown(GAME.new_game(2, seed=1), 0)["distinct_capped"]
+    0
+    """
     rs = state.rules
     area = state.areas[p]
     distinct = len({k for k in area if rs.colour[k] == rs.variety_colour})
     variety = variety_bonus(distinct)
+    capped = min(distinct, VARIETY_CAP)
     money = state.money[p] // FINAL["roubles_per_vp"]
     hand = len(state.hands[p]) * FINAL["vp_per_hand_card"]
     return {
-        "distinct": distinct,
+        "distinct_uncapped": distinct,
+        "distinct_capped": capped,
         "variety": variety,
         "money": money,
         "hand": hand,
@@ -962,7 +854,7 @@ def _final_scoring(s: list[Any], log: Log) -> State:
         b = final_breakdown(st, p)
         if log is not None:
             held = len(s[I_HANDS][p])
-            distinct = b["distinct"]
+            distinct = b["distinct_uncapped"]
             log.append(
                 f"-- final scoring P{p}: {b['variety']} VP for {distinct} different "
                 f"aristocrat{'' if distinct == 1 else 's'} [SP-END-4], {b['money']} VP for {s[I_MONEY][p]} R "

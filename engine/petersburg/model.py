@@ -10,7 +10,8 @@ field                 meaning
 ``rules``             the compiled :class:`~engine.petersburg.catalog.Ruleset` (variant + options)
 ``players``           number of seats (1..4)
 ``round``             round number, from 1
-``phase``             0 worker, 1 building, 2 aristocrat, 3 trading
+``phase_index``       0 worker, 1 building, 2 aristocrat, 3 trading (the ``phase`` property names the
+                      phase, Pub decisions, a drawn Observatory card and the end included)
 ``turn``              the seat whose turn it is
 ``passes``            consecutive passes so far in this phase (SP-PHASE-3)
 ``stacks``            4 draw stacks (worker, building, aristocrat, trading), top card first
@@ -33,11 +34,20 @@ from typing import Any, NamedTuple
 
 from attrs import field, frozen
 
-from engine.petersburg.catalog import Ruleset
+from engine.petersburg.catalog import PHASES, STACKS, Ruleset
+
+PHASE_NAMES: tuple[str, ...] = tuple(p.name for p in PHASES)
+"""The phases of a round by index (``State.phase_index``)."""
+STATE_PHASES: tuple[str, ...] = (*PHASE_NAMES[:2], "pub", "observatory", *PHASE_NAMES[2:], "over")
+"""Every value of ``State.phase``."""
+_STACK_NAMES = STACKS
+_SEAT_PLACES = {"hand": "hands", "area": "areas", "turned": "turned"}
 
 __all__ = [
     "ACTION_TYPES",
+    "PHASE_NAMES",
     "SOURCES",
+    "STATE_PHASES",
     "Action",
     "Buy",
     "CostBreakdown",
@@ -47,7 +57,6 @@ __all__ = [
     "Play",
     "PubBuy",
     "Reduction",
-    "Setup",
     "State",
     "Take",
 ]
@@ -57,12 +66,21 @@ SOURCES: tuple[str, ...] = ("upper", "lower", "drawn", "hand")
 
 
 class State(NamedTuple):
-    """A Saint Petersburg position (immutable): made by ``GAME.new_game`` or ``GAME.state_from_json``."""
+    """A Saint Petersburg position (immutable): made by ``GAME.new_game``, :func:`engine.petersburg.position`
+    (the validated builder), ``GAME.from_notation`` or ``GAME.state_from_json``.
+
+    >>> from engine.petersburg import GAME
+    >>> s = GAME.new_game(2, seed=1)
+    >>> s.phase, s.phase_index, s.cards("upper")
+    ('worker', 0, ('Shepherd', 'Ship Builder', 'Gold Miner', 'Fur Trapper'))
+    >>> len(s.box)
+    0
+    """
 
     rules: Ruleset
     players: int
     round: int
-    phase: int
+    phase_index: int
     turn: int
     passes: int
     stacks: tuple[tuple[int, ...], ...]
@@ -79,6 +97,50 @@ class State(NamedTuple):
     pub_queue: tuple[int, ...]
     last_round: bool
     over: bool
+
+    @property
+    def phase(self) -> str:
+        """The phase by name: ``worker``, ``building``, ``pub`` (Pub decisions after the building
+        scoring), ``observatory`` (a drawn card awaits its owner), ``aristocrat``, ``trading`` or ``over``."""
+        if self.over:
+            return "over"
+        if self.pub_queue:
+            return "pub"
+        if self.drawn >= 0:
+            return "observatory"
+        return PHASE_NAMES[self.phase_index]
+
+    @property
+    def box(self) -> tuple[int, ...]:
+        """The cards out of the game (in no place of the position), by kind, sorted: empty in a game that
+        started from a set-up; a position may leave cards out."""
+        rs = self.rules
+        counts = [c.copies for c in rs.cards]
+        for place in (*self.stacks, self.upper, self.lower, self.discard, *self.hands, *self.areas):
+            for k in place:
+                counts[k] -= 1
+        if self.drawn >= 0:
+            counts[self.drawn] -= 1
+        return tuple(k for k, n in enumerate(counts) for _ in range(n))
+
+    def cards(self, place: str, seat: int | None = None) -> tuple[str, ...]:
+        """The cards of a place by name: ``upper``, ``lower``, ``discard``, ``box``, ``drawn``, a stack
+        (``worker``, ``building``, ``aristocrat``, ``trading``), or a seat's ``hand``, ``area`` or
+        ``turned``."""
+        names = self.rules.names
+        if place in _SEAT_PLACES:
+            if seat is None or not 0 <= seat < self.players:
+                raise ValueError(f"{place} needs a seat 0..{self.players - 1}, got {seat!r}")
+            kinds = getattr(self, _SEAT_PLACES[place])[seat]
+        elif place in _STACK_NAMES:
+            kinds = self.stacks[_STACK_NAMES.index(place)]
+        elif place == "drawn":
+            kinds = (self.drawn,) if self.drawn >= 0 else ()
+        elif place in ("upper", "lower", "discard", "box"):
+            kinds = getattr(self, place)
+        else:
+            raise ValueError(f"unknown place {place!r}")
+        return tuple(names[k] for k in kinds)
 
 
 # field indexes for the hot path (list(state)[I_X] = ...)
@@ -214,31 +276,6 @@ ACTION_TYPES: dict[str, type] = {
 
 
 @frozen
-class Setup:
-    """An explicit set-up: each stack's order (top card first) and the seat holding each phase's marker.
-
-    ``stacks`` = (worker, building, aristocrat, trading), card names of any edition or alias;
-    ``markers`` = (worker, building, aristocrat, trading) -> seat.  ``GAME.new_game(n, setup=...)`` checks it
-    against the catalog and the player-count table (IllegalSetup, SP-SETUP-6).  ``Setup.seeded`` gives the
-    set-up a seed produces (SP-SETUP-7).
-
-    >>> s = Setup.seeded(3, seed=1)
-    >>> [len(x) for x in s.stacks], sorted(s.markers.count(p) for p in range(3))
-    ([31, 28, 27, 30], [1, 1, 2])
-    """
-
-    stacks: tuple[tuple[str, ...], ...]
-    markers: tuple[int, ...]
-
-    @classmethod
-    def seeded(cls, players: int, *, seed: int = 0, variant: str | None = None) -> Setup:
-        """The set-up the seeded shuffle produces (see :func:`engine.petersburg.core.seeded_setup`)."""
-        from engine.petersburg.core import seeded_setup
-
-        return seeded_setup(players, seed=seed, variant=variant)
-
-
-@frozen
 class Reduction:
     """One step of a cost derivation: roubles off, the clause that grants it, and why."""
 
@@ -251,16 +288,16 @@ class Reduction:
 class CostBreakdown:
     """How a card's cost is derived (the engine charges exactly ``cost``).
 
-    ``printed`` (SP-COST-1) minus ``displaced_value`` (a trading card's target, SP-COST-7 / SP-POTJ-1) minus
+    ``printed`` (SP-COST-1) minus ``displace_value`` (a trading card's target, SP-COST-7 / SP-POTJ-1) minus
     each reduction, but never below ``minimum`` (SP-COST-6); ``affordable`` when ``cost <= money``.
     """
 
     card: str
     source: str
     printed: int
-    displaced: str | None
-    displaced_value: int
-    displaced_clause: str | None
+    displace: str | None
+    displace_value: int
+    displace_clause: str | None
     reductions: tuple[Reduction, ...]
     minimum: int
     cost: int
@@ -270,14 +307,14 @@ class CostBreakdown:
     @property
     def raw(self) -> int:
         """The cost before the minimum applies (may be 0 or negative)."""
-        return self.printed - self.displaced_value - sum(r.amount for r in self.reductions)
+        return self.printed - self.displace_value - sum(r.amount for r in self.reductions)
 
     def lines(self) -> tuple[str, ...]:
         """The derivation as readable lines, each naming its clause."""
         out = [f"{self.card}: printed cost {self.printed} [SP-COST-1]"]
-        if self.displaced is not None:
+        if self.displace is not None:
             out.append(
-                f"  - {self.displaced_value} for displacing {self.displaced} [{self.displaced_clause}]"
+                f"  - {self.displace_value} for displacing {self.displace} [{self.displace_clause}]"
             )
         out.extend(f"  - {r.amount} {r.reason} [{r.clause}]" for r in self.reductions)
         note = f" (raw {self.raw}, minimum {self.minimum})" if self.raw < self.minimum else ""

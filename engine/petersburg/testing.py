@@ -1,5 +1,5 @@
-"""Building positions for examples and tests: :func:`arrange` places named cards and keeps every card of
-the catalog in exactly one place (cards it frees or does not need go to the discard pile).
+"""Changing positions for examples and tests: :func:`arrange` places named cards in a copy of a state and
+builds it with the position builder (cards it frees from their places go to the box, out of the game).
 
 >>> from engine.petersburg import GAME
 >>> from engine.petersburg.testing import arrange
@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.petersburg.catalog import PHASES, STACKS, resolve_card
 from engine.petersburg.model import State
+from engine.petersburg.position import position
 
 __all__ = ["arrange", "card_count", "kinds", "names"]
 
@@ -55,6 +56,7 @@ def arrange(
     upper: Sequence[str] | None = None,
     lower: Sequence[str] | None = None,
     stacks: Mapping[str, Sequence[str]] | None = None,
+    discard: Sequence[str] | None = None,
     money: Mapping[int, int] | None = None,
     vp: Mapping[int, int] | None = None,
     turned: Mapping[int, Sequence[str]] | None = None,
@@ -63,74 +65,84 @@ def arrange(
     markers: Sequence[int] | None = None,
     **fields: Any,
 ) -> State:
-    """A copy of ``state`` with the named cards placed; the rest keep their place while available, and the
-    cards left over go to the discard pile.  Other ``fields`` are replaced as given (e.g. ``last_round``)."""
+    """A copy of ``state`` with the named cards placed, built by :func:`engine.petersburg.position` (so
+    validated): every place not named keeps the cards it had while copies are left; the cards a named
+    place takes from elsewhere leave there, and nothing goes to the discard pile unless named (``discard``).
+    ``phase`` is a phase name (``worker`` ... ``trading``, ``pub``, ``observatory``, ``over``); other
+    ``fields`` (``passes``, ``round``, ``drawn``, ``pub_queue``, ``last_round``) are given as to the builder
+    (``drawn`` as a card name)."""
     rs = state.rules
     pool: Counter[int] = Counter({c.index: c.copies for c in rs.cards})
 
-    def take(cards: Sequence[int], strict: bool) -> tuple[int, ...]:
-        kept = []
+    def named(cards: Sequence[str]) -> tuple[int, ...]:
+        out = kinds(state, cards)
+        for k in out:
+            if pool[k] <= 0:
+                raise ValueError(f"no {rs.names[k]} left to place")
+            pool[k] -= 1
+        return out
+
+    def kept(cards: Sequence[int]) -> list[str]:
+        out = []
         for k in cards:
             if pool[k] > 0:
                 pool[k] -= 1
-                kept.append(k)
-            elif strict:
-                raise ValueError(f"no {rs.names[k]} left to place")
-        return tuple(kept)
+                out.append(rs.names[k])
+        return out
 
-    new_areas = list(state.areas)
-    new_hands = list(state.hands)
-    for seat, cards in (areas or {}).items():
-        new_areas[seat] = tuple(sorted(take(kinds(state, cards), True)))
-    for seat, cards in (hands or {}).items():
-        new_hands[seat] = tuple(sorted(take(kinds(state, cards), True)))
-    new_upper = take(kinds(state, upper), True) if upper is not None else None
-    new_lower = take(kinds(state, lower), True) if lower is not None else None
-    new_stacks: list[tuple[int, ...] | None] = [None] * len(STACKS)
-    for name, cards in (stacks or {}).items():
-        new_stacks[STACKS.index(name)] = take(kinds(state, cards), True)
-    drawn = state.drawn
-    if drawn >= 0 and not take((drawn,), False):
-        drawn = -1
-    for seat in range(state.players):
-        if areas is None or seat not in areas:
-            new_areas[seat] = take(state.areas[seat], False)
-        if hands is None or seat not in hands:
-            new_hands[seat] = take(state.hands[seat], False)
-    if new_upper is None:
-        new_upper = take(state.upper, False)
-    if new_lower is None:
-        new_lower = take(state.lower, False)
-    for i in range(len(STACKS)):
-        if new_stacks[i] is None:
-            new_stacks[i] = take(state.stacks[i], False)
-    discard = take(state.discard, False)
-    discard += tuple(k for k in sorted(pool.elements()))
-    out = state._replace(
-        areas=tuple(new_areas),
-        hands=tuple(new_hands),
-        upper=new_upper,
-        lower=new_lower,
-        stacks=tuple(s for s in new_stacks if s is not None),
-        discard=discard,
+    new_areas = {p: named(c) for p, c in (areas or {}).items()}
+    new_hands = {p: named(c) for p, c in (hands or {}).items()}
+    new_upper = named(upper) if upper is not None else None
+    new_lower = named(lower) if lower is not None else None
+    new_stacks = {name: named(cards) for name, cards in (stacks or {}).items()}
+    new_discard = named(discard) if discard is not None else None
+    drawn = fields.pop("drawn", rs.names[state.drawn] if state.drawn >= 0 else None)
+    if drawn is not None and not kept(kinds(state, [drawn])):
+        drawn = None
+    area_names = [names(state, new_areas[p]) if p in new_areas else [] for p in range(state.players)]
+    hand_names = [names(state, new_hands[p]) if p in new_hands else [] for p in range(state.players)]
+    for p in range(state.players):
+        if p not in new_areas:
+            area_names[p] = kept(state.areas[p])
+        if p not in new_hands:
+            hand_names[p] = kept(state.hands[p])
+    rows = {
+        "upper": names(state, new_upper) if new_upper is not None else kept(state.upper),
+        "lower": names(state, new_lower) if new_lower is not None else kept(state.lower),
+    }
+    stack_names = {
+        name: names(state, new_stacks[name]) if name in new_stacks else kept(state.stacks[i])
+        for i, name in enumerate(STACKS)
+    }
+    discard_names = names(state, new_discard) if new_discard is not None else kept(state.discard)
+    turned_t = {
+        p: list(turned[p]) if turned and p in turned else names(state, t) for p, t in enumerate(state.turned)
+    }
+    return position(
+        players=state.players,
+        variant=rs.variant,
+        options=dict(rs.options),
+        round=fields.pop("round", state.round),
+        phase=phase if phase is not None else _phase(state, drawn),
+        turn=state.turn if turn is None else turn,
+        passes=fields.pop("passes", state.passes),
+        markers=state.markers if markers is None else markers,
+        stacks=stack_names,
+        discard=discard_names,
+        money=[(money or {}).get(p, m) for p, m in enumerate(state.money)],
+        vp=[(vp or {}).get(p, v) for p, v in enumerate(state.vp)],
+        hands=hand_names,
+        areas=area_names,
+        turned=[turned_t[p] for p in range(state.players)],
         drawn=drawn,
+        pub_queue=fields.pop("pub_queue", state.pub_queue),
+        last_round=fields.pop("last_round", state.last_round),
+        **rows,
+        **fields,
     )
-    if money:
-        out = out._replace(money=tuple(money.get(p, m) for p, m in enumerate(out.money)))
-    if vp:
-        out = out._replace(vp=tuple(vp.get(p, v) for p, v in enumerate(out.vp)))
-    if turned:
-        out = out._replace(
-            turned=tuple(
-                tuple(sorted(kinds(state, turned[p]))) if p in turned else t for p, t in enumerate(out.turned)
-            )
-        )
-    if phase is not None:
-        out = out._replace(phase=[p.name for p in PHASES].index(phase))
-    if turn is not None:
-        out = out._replace(turn=turn)
-    if markers is not None:
-        out = out._replace(markers=tuple(markers))
-    if fields:
-        out = out._replace(**fields)
-    return out
+
+
+def _phase(state: State, drawn: str | None) -> str:
+    if state.phase == "observatory" and drawn is None:
+        return PHASES[state.phase_index].name
+    return state.phase

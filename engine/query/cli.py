@@ -4,7 +4,8 @@
   the tests, properties and vectors that check it; ``--disputed`` — the rulings; ``--write-docs DIR`` /
   ``--check-docs DIR`` — write or check the generated ``docs/rules/`` pages.
 * ``arbiter ask KIND ...`` — a structured question (``arbiter ask`` alone lists them).
-* ``arbiter explain GAME --state FILE --action JSON`` — is this action legal here, and why.
+* ``arbiter explain GAME --state FILE --action JSON`` — is this action legal here, and why (``--position
+  TEXT`` instead: a notation line, a JSON state or ``@FILE``).
 
 Every command takes ``--json`` for machines.  Bad input prints one line naming the field and exits 2.
 
@@ -227,10 +228,15 @@ def explain_for(args: argparse.Namespace) -> Answer:
     """The answer to a parsed ``arbiter explain`` command line."""
     from engine.query import explain
 
-    sources = [x for x in (args.state, args.record, args.case) if x is not None]
+    sources = [x for x in (args.state, args.record, args.case, args.position) if x is not None]
     if len(sources) != 1:
-        raise InputError("--state/--record/--case", "give exactly one of --state, --record or --case")
-    if args.state is not None:
+        raise InputError("--state/--record/--case/--position",
+                         "give exactly one of --state, --record, --case or --position")
+    if args.position is not None:
+        from engine.positions import load_position
+
+        state = load_position(args.game, args.position, source="--position")
+    elif args.state is not None:
         state = explain.state_from_file(args.game, _read_json_arg("--state", args.state))
     elif args.record is not None:
         state = explain.state_from_record(args.game, Path(args.record), upto=args.upto)
@@ -258,6 +264,8 @@ def _register_explain(sub: Any) -> None:
     p.add_argument("--state", metavar="JSON|FILE",
                    help="the state, as the game's JSON form (inline or a file)")
     p.add_argument("--record", metavar="FILE", help="a game record (arbiter-record JSON Lines)")
+    p.add_argument("--position", metavar="TEXT",
+                   help="the position: a notation line, a JSON state or @FILE (docs/positions.md)")
     p.add_argument("--upto", type=int, default=None, metavar="N",
                    help="with --record: replay the first N actions (default: all)")
     p.add_argument("--case", metavar="ID", help="a conformance vector's position (a hand-picked case id, or "

@@ -65,13 +65,29 @@ def kind_of(rs: Any, name: str, field: str) -> int:
     return int(k)
 
 
-def position(rs: Any, owns: Sequence[str], money: int, hand: Sequence[str] = ()) -> Any:
-    """The engine's start position (2 players, seed 0) with seat 0's area, roubles and hand as given."""
-    core = _core()
-    start = core.initial_state(2, rs, core.seeded_setup(2, seed=0, variant=rs.variant))
-    area = tuple(sorted(kind_of(rs, n, "owns") for n in owns))
-    hand_k = tuple(sorted(kind_of(rs, n, "hand") for n in hand))
-    return start._replace(areas=(area, ()), money=(money, start.money[1]), hands=(hand_k, ()))
+def seat_position(rs: Any, owns: Sequence[str], money: int, hand: Sequence[str] = ()) -> Any:
+    """A 2-player position built by the engine's position builder: seat 0 with the given area, roubles and
+    hand, every other card out of the game.  A card given more often than the game has it is refused."""
+    area = [rs.names[kind_of(rs, n, "owns")] for n in owns]
+    held = [rs.names[kind_of(rs, n, "hand")] for n in hand]
+    build = importlib.import_module("engine.petersburg.position").position
+    try:
+        return build(players=2, variant=rs.variant, options=dict(rs.options), areas=[area, []],
+                     hands=[held, []], money=[money, 0])
+    except InputError as exc:
+        field = {"areas": "owns", "hands": "hand"}.get(exc.field.split("[")[0], exc.field)
+        raise InputError(field, exc.message) from None
+
+
+def seat_of(text: str, seat: int | None) -> tuple[Any, int]:
+    """The position ``text`` gives (notation, JSON state or @FILE) and the seat asking (default: to act)."""
+    state = importlib.import_module("engine.positions").load_position(GAME, text, source="position")
+    if seat is None:
+        acting = _core().to_act(state)
+        seat = acting[0] if acting else 0
+    if not 0 <= seat < state.players:
+        raise InputError("seat", f"expected a seat 0..{state.players - 1}, got {seat}")
+    return state, seat
 
 
 def _owned_text(owns: Sequence[str]) -> str:
@@ -97,13 +113,13 @@ def cost_steps(b: Any) -> list[Step]:
     the minimum of 1, and (when roubles are known) whether the buyer can pay."""
     running = b.printed
     steps = [Step.of("SP-COST-1", f"{b.card}: printed cost {b.printed}", running)]
-    if b.displaced is not None:
-        running -= b.displaced_value
-        steps.append(Step.of("SP-COST-7", f"displacing {b.displaced}: minus its value {b.displaced_value}",
+    if b.displace is not None:
+        running -= b.displace_value
+        steps.append(Step.of("SP-COST-7", f"displacing {b.displace}: minus its value {b.displace_value}",
                              running))
-        if b.displaced_clause and b.displaced_clause != "SP-COST-7":
-            steps.append(Step.of(b.displaced_clause,
-                                 f"{b.displaced} counts {b.displaced_value} when displaced"))
+        if b.displace_clause and b.displace_clause != "SP-COST-7":
+            steps.append(Step.of(b.displace_clause,
+                                 f"{b.displace} counts {b.displace_value} when displaced"))
     for r in b.reductions:
         running -= r.amount
         steps.append(Step.of(r.clause, f"minus {r.amount} {r.reason}", running))
@@ -117,7 +133,10 @@ def cost_steps(b: Any) -> list[Step]:
 
 
 def _cost(*, card: str, owns: list[str], row: str | None, displace: str | None, money: int | None,
-          variant: str | None, option: list[str]) -> Answer:
+          variant: str | None, option: list[str], position: str | None = None,
+          seat: int | None = None) -> Answer:
+    if position is not None:
+        return _cost_at(card, row, displace, position, seat)
     rs = _ruleset(variant, _parse_options(option))
     core = _core()
     k = kind_of(rs, card, "card")
@@ -142,10 +161,10 @@ def _cost(*, card: str, owns: list[str], row: str | None, displace: str | None, 
         raise InputError("displace", f"{name} is a trading card: say which card it displaces (--displace), "
                          f"one of {', '.join(targets)} (SP-TRADE-1)")
     source = row or ("hand" if False else "upper")
-    state = position(rs, owned, money if money is not None else 0)
+    state = seat_position(rs, owned, money if money is not None else 0)
     try:
         b = core.cost_breakdown(state, 0, name, source=source,
-                                displaced=rs.names[kind_of(rs, displace, "displace")] if displace else None)
+                                displace=rs.names[kind_of(rs, displace, "displace")] if displace else None)
     except RuleViolation as exc:
         raise InputError("card", str(exc)) from None
     steps.extend(cost_steps(b))
@@ -156,12 +175,12 @@ def _cost(*, card: str, owns: list[str], row: str | None, displace: str | None, 
         notes.append("Played from the hand there is no lower-row reduction (SP-HAND-4).")
     elif source == "drawn":
         notes.append("A card drawn with the Observatory has no lower-row reduction (SP-OBS-4).")
-    value = {"card": b.card, "cost": b.cost, "printed": b.printed, "displaced": b.displaced,
-             "displaced_value": b.displaced_value, "reductions": [[r.amount, r.clause] for r in b.reductions],
+    value = {"card": b.card, "cost": b.cost, "printed": b.printed, "displace": b.displace,
+             "displace_value": b.displace_value, "reductions": [[r.amount, r.clause] for r in b.reductions],
              "raw": b.raw, "minimum": b.minimum, "affordable": b.affordable if money is not None else None}
     where = {"upper": "the upper row", "lower": "the lower row", "hand": "the hand",
              "drawn": "the Observatory's draw"}[source]
-    disp = f", displacing {b.displaced}" if b.displaced else ""
+    disp = f", displacing {b.displace}" if b.displace else ""
     summary = f"{b.cost} rouble{'s' if b.cost != 1 else ''}"
     if money is not None:
         summary += " — affordable" if b.affordable else f" — not affordable with {money}"
@@ -170,6 +189,36 @@ def _cost(*, card: str, owns: list[str], row: str | None, displace: str | None, 
         question=f"What does {b.card} cost from {where}{disp} for a player owning {_owned_text(owned)}?",
         summary=summary, value=value, steps=steps, notes=notes,
     )
+
+
+def _cost_at(card: str, row: str | None, displace: str | None, text: str, seat: int | None) -> Answer:
+    """The cost for a seat of a given position: its area, its roubles, the rules of the position's game."""
+    state, p = seat_of(text, seat)
+    rs = state.rules
+    name = rs.names[kind_of(rs, card, "card")]
+    source = row or "upper"
+    try:
+        b = _core().cost_breakdown(state, p, name, source=source,
+                                   displace=rs.names[kind_of(rs, displace, "displace")] if displace else None)
+    except RuleViolation as exc:
+        raise InputError("card", str(exc)) from None
+    steps = cost_steps(b)
+    steps.append(Step.of("SP-BUY-2", f"P{p} has {b.money} roubles: "
+                         + ("enough" if b.affordable else f"{b.cost - b.money} short"), b.affordable))
+    value = {"card": b.card, "cost": b.cost, "printed": b.printed, "displace": b.displace,
+             "displace_value": b.displace_value, "reductions": [[r.amount, r.clause] for r in b.reductions],
+             "raw": b.raw, "minimum": b.minimum, "affordable": b.affordable, "seat": p}
+    summary = f"{b.cost} rouble{'s' if b.cost != 1 else ''} — " + (
+        "affordable" if b.affordable else f"not affordable with {b.money}")
+    return Answer(kind="cost", game=GAME, question=f"What does {b.card} cost P{p} in this position?",
+                  summary=summary, value=value, steps=steps,
+                  notes=[f"Position: {state.phase} phase of round {state.round}; P{p} owns "
+                         f"{_owned_text(list(state.cards('area', p)))}."])
+
+
+POSITION = Param("position", str, "a position instead (notation line, JSON state or @FILE)", required=False,
+                 metavar="TEXT")
+SEAT = Param("seat", int, "with --position: the seat asking (default: the seat to act)", required=False)
 
 
 register(Question(
@@ -181,7 +230,7 @@ register(Question(
      Param("row", str, "where the card comes from (default upper)", required=False, choices=SOURCES),
      Param("displace", str, "for a trading card: the card it displaces", required=False, metavar="CARD"),
      Param("money", int, "the buyer's roubles (to say whether they can pay)", required=False),
-     VARIANT, OPTION),
+     VARIANT, OPTION, POSITION, SEAT),
     _cost,
     ("arbiter ask cost Market --owns Market Market",
      "arbiter ask cost Bank --displace \"Potjomkin's Village\" --owns 'Carpenter Workshop' --row lower"),
@@ -303,7 +352,11 @@ register(Question(
 # hand limit, Pub
 
 
-def _handlimit(owns: list[str], variant: str | None) -> Answer:
+def _handlimit(owns: list[str], variant: str | None, position: str | None = None,
+               seat: int | None = None) -> Answer:
+    if position is not None:
+        state, p = seat_of(position, seat)
+        return _handlimit(list(state.cards("area", p)), state.rules.variant)
     rs = _ruleset(variant, {})
     area = tuple(sorted(kind_of(rs, n, "owns") for n in owns))
     limit = _core().hand_limit(rs, area)
@@ -320,7 +373,8 @@ def _handlimit(owns: list[str], variant: str | None) -> Answer:
 
 register(Question(
     "handlimit", GAME, "the hand limit of a player owning some cards",
-    (Param("owns", str, "cards in the player's area", required=False, many=True, metavar="CARD"), VARIANT),
+    (Param("owns", str, "cards in the player's area", required=False, many=True, metavar="CARD"), VARIANT,
+     POSITION, SEAT),
     _handlimit,
     ("arbiter ask handlimit --owns Warehouse",),
 ))
@@ -355,20 +409,27 @@ register(Question(
 # final scoring
 
 
-def _final(owns: list[str], money: int, hand: list[str], variant: str | None) -> Answer:
+def _final(owns: list[str], money: int, hand: list[str], variant: str | None, *, position: str | None = None,
+           seat: int | None = None) -> Answer:
+    if position is not None:
+        state, p = seat_of(position, seat)
+        return _final(list(state.cards("area", p)), state.money[p], list(state.cards("hand", p)),
+                      state.rules.variant)
     rs = _ruleset(variant, {})
     if money < 0:
         raise InputError("money", f"roubles are 0 or more, got {money}")
-    state = position(rs, owns, money, hand)
+    state = seat_position(rs, owns, money, hand)
     b = _core().final_breakdown(state, 0)
     steps = [
-        Step.of(_variety_clause(b["distinct"]), f"{b['distinct']} different aristocrats: {b['variety']} VP",
+        Step.of(_variety_clause(b["distinct_uncapped"]),
+                f"{b['distinct_uncapped']} different aristocrats: {b['variety']} VP",
                 b["variety"]),
         Step.of("SP-END-6", f"{money} roubles: {b['money']} VP", b["money"]),
         Step.of("SP-END-7", f"{len(hand)} card(s) in hand: {b['hand']} VP", b["hand"]),
     ]
-    if b["distinct"] > 10:
-        steps.insert(1, Step.of("SP-END-5", "more than 10 different aristocrats score as 10"))
+    if b["distinct_uncapped"] > b["distinct_capped"]:
+        cap = b["distinct_capped"]
+        steps.insert(1, Step.of("SP-END-5", f"more than {cap} different aristocrats score as {cap}"))
     return Answer(kind="final", game=GAME,
                   question=f"What does the final scoring add for a player owning {_owned_text(owns)}, with "
                            f"{money} roubles and {len(hand)} card(s) in hand?",
@@ -381,7 +442,7 @@ register(Question(
     (Param("owns", str, "cards in the player's area", required=False, many=True, metavar="CARD"),
      Param("money", int, "the player's roubles", required=False, default=0),
      Param("hand", str, "cards in the player's hand", required=False, many=True, metavar="CARD"),
-     VARIANT),
+     VARIANT, POSITION, SEAT),
     _final,
     ("arbiter ask final --owns Author Administrator Pope --money 27 --hand Market",),
 ))
@@ -469,7 +530,7 @@ def explain_petersburg(game: Game, state: Any, action: Any, refusal: RuleViolati
         source = "hand" if isinstance(action, model.Play) else action.source
         try:
             b = core.cost_breakdown(state, action.player, action.card, source=source,
-                                    displaced=action.displace)
+                                    displace=action.displace)
         except RuleViolation:
             b = None
         if b is not None:

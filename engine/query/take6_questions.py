@@ -11,45 +11,30 @@ pure placement function ``engine.take6.placement.place`` that the engine resolve
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import importlib
+from collections.abc import Mapping
 from typing import Any
 
-from engine.errors import IllegalSetup, InputError, RuleViolation
+from engine.errors import InputError, RuleViolation
 from engine.game import Game
 from engine.query.explain import Explanation, register_explainer
 from engine.query.model import Answer, Step
 from engine.query.questions import Param, Question, game_handler, register
-from engine.spec import load_clauses, read_toml, spec_dir
-
-GAME = "take6"
-
-
-def _rules_module() -> Any:
-    from engine.take6 import rules
-
-    return rules
-
-
-def _place(rows: Sequence[Sequence[int]], card: int, variant: str | None, options: Mapping[str, Any]) -> Any:
-    from engine.take6.placement import place
-
-    return place(rows, card, variant, options)
-
-
-def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:
-    from engine.play import parse_options
-
-    return parse_options(list(pairs))
-
-
-def _rules_for(variant: str | None, players: int, options: Mapping[str, Any]) -> Any:
-    try:
-        return _rules_module().rules_for(variant, players, options)
-    except IllegalSetup as exc:
-        field = "--variant" if exc.clause == "T6-VAR-1" and "variant" in exc.message else "--option"
-        if exc.clause == "T6-SETUP-1":
-            field = "players"
-        raise InputError(field, str(exc)) from None
+from engine.query.take6_common import (
+    GAME,
+    _check_card,
+    _check_rows,
+    _parse_options,
+    _place,
+    _row_table,
+    _rules_for,
+    _rules_module,
+    bullhead_rule,
+    placement_steps,
+    placement_value,
+)
+from engine.query.take6_turn import explain_action, resolve_turn
+from engine.spec import load_clauses
 
 
 def _title(variant: str | None) -> str:
@@ -58,6 +43,8 @@ def _title(variant: str | None) -> str:
     return f"{name} ({rules.VARIANTS[name].title})" if name in rules.VARIANTS else name
 
 
+POSITION = Param("position", str, "the rows of a position instead (notation line, JSON state or @FILE)",
+                 required=False, metavar="TEXT")
 VARIANT = Param("variant", str, "variant (default standard)", required=False)
 OPTION = Param("option", str, "a variant option NAME=VALUE (repeatable)", required=False, many=True,
                metavar="NAME=VALUE")
@@ -65,36 +52,6 @@ OPTION = Param("option", str, "a variant option NAME=VALUE (repeatable)", requir
 
 # --------------------------------------------------------------------------------------------------
 # bullheads
-
-
-def bullhead_rule(card: int) -> tuple[int, str]:
-    """The bullheads of ``card`` and the clause of the table row that decides them.
-
-    The number is the engine's own :func:`engine.take6.rules.bullheads`; the clause is the first row of
-    ``spec/take6/bullheads.toml`` that matches (the table the engine evaluated), and the two are checked to
-    agree.
-
-    >>> bullhead_rule(55), bullhead_rule(66), bullhead_rule(70), bullhead_rule(65), bullhead_rule(64)
-    ((7, 'T6-BULL-1'), (5, 'T6-BULL-2'), (3, 'T6-BULL-3'), (2, 'T6-BULL-4'), (1, 'T6-BULL-5'))
-    """
-    value: int = _rules_module().bullheads(card)
-    for row in read_toml(spec_dir(GAME) / "bullheads.toml")["rule"]:
-        kind, n = row["when"], row.get("n")
-        matches = (kind == "otherwise" or (kind == "equals" and card == n)
-                   or (kind == "multiple_of" and card % n == 0))
-        if matches:
-            if row["bullheads"] != value:  # the table moved under us: say so rather than disagree
-                raise InputError("card", f"bullhead table and engine disagree on {card}")
-            return value, str(row["clause"])
-    raise InputError("card", f"no bullhead rule matches {card}")
-
-
-def _check_card(card: int, field: str = "card") -> int:
-    rules = _rules_module()
-    top = len(rules.BULLHEADS) - 1
-    if not 1 <= card <= top:
-        raise InputError(field, f"a 6 nimmt! card is a number from 1 to {top}, got {card}")
-    return card
 
 
 def _bullheads(cards: list[int]) -> Answer:
@@ -127,105 +84,18 @@ register(Question(
 # row: where one card goes
 
 
-def _check_rows(rows: Sequence[Sequence[int]], card: int | None, capacity: int) -> list[list[int]]:
-    seen: set[int] = set()
-    out = []
-    for i, row in enumerate(rows):
-        if not row:
-            raise InputError(f"rows[{i}]", "a row holds at least one card")
-        if len(row) > capacity:
-            raise InputError(f"rows[{i}]", f"a row holds at most {capacity} cards, got {len(row)}")
-        for c in row:
-            _check_card(c, f"rows[{i}]")
-            if c in seen:
-                raise InputError(f"rows[{i}]", f"card {c} appears twice on the table")
-            seen.add(c)
-        if list(row) != sorted(row):
-            raise InputError(f"rows[{i}]", f"a row's cards ascend from its first card, got {list(row)}")
-        out.append(list(row))
-    if card is not None and card in seen:
-        raise InputError("card", f"card {card} is already on the table")
-    return out
+def _position_rows(text: str) -> tuple[list[list[int]], str, dict[str, Any]]:
+    """The rows, variant and options of a position (notation line, JSON state or @FILE)."""
+    state = importlib.import_module("engine.positions").load_position(GAME, text, source="position")
+    return [list(r) for r in state.rows], state.variant, dict(state.options)
 
 
-def _row_table(rows: Sequence[Sequence[int]], placement: Any) -> list[list[str]]:
-    by_row = {c.row: c for c in placement.candidates}
-    out = []
-    for i, row in enumerate(rows):
-        cand = by_row.get(i)
-        if cand is None:
-            fit = "—"
-        else:
-            where = "after" if cand.side == "end" else "before"
-            fit = f"{where} {cand.neighbour}: difference {cand.difference}"
-            if placement.row == i:
-                fit += "  ← chosen"
-        heads = sum(_rules_module().bullheads(c) for c in row)
-        out.append([str(i), " ".join(map(str, row)), f"{len(row)}", str(heads), fit])
-    return out
-
-
-def placement_steps(rows: Sequence[Sequence[int]], placement: Any, capacity: int) -> list[Step]:
-    """The clause chain of a placement, one step per clause the placement function named."""
-    steps: list[Step] = []
-    card = placement.card
-    rules = _rules_module()
-    if placement.row is None:
-        heads = [sum(rules.bullheads(c) for c in r) for r in rows]
-        options = ", ".join(f"row {i} ({h} bullheads)" for i, h in enumerate(heads))
-        for clause in placement.clauses:
-            steps.append(Step.of(clause, f"{card} is lower than every row's last card"
-                                 + (" and higher than every row's first card" if clause == "T6-PRO-5" else "")
-                                 + f": its player chooses a row to take — {options}"))
-        steps.append(Step.of("T6-PILE-1", "the taken cards go to the player's penalty pile"))
-        return steps
-    chosen = next(c for c in placement.candidates if c.row == placement.row and c.side == placement.side)
-    others = [c for c in placement.candidates if c is not chosen]
-    where = "after the end" if chosen.side == "end" else "before the start"
-    for clause in placement.clauses:
-        if clause in ("T6-PLACE-1", "T6-PRO-1"):
-            rivals = "; ".join(f"row {c.row} {c.side} {c.neighbour}: {c.difference}" for c in others)
-            tail = f"; others: {rivals})" if rivals else ", the only candidate)"
-            detail = (f"{card} goes {where} {chosen.neighbour} of row {chosen.row} "
-                      f"(difference {chosen.difference}{tail}")
-            steps.append(Step.of(clause, detail, placement.row))
-        elif clause == "T6-PRO-2":
-            steps.append(Step.of(clause, "only a row's first or last card counts, never a gap inside it"))
-        elif clause == "T6-PRO-3":
-            steps.append(Step.of(clause, f"a tie at difference {chosen.difference}: the {chosen.side} wins"))
-        elif clause in ("T6-PLACE-2", "T6-PRO-4"):
-            taken = list(rows[placement.row])
-            heads = sum(rules.bullheads(c) for c in taken)
-            steps.append(Step.of(clause, f"row {placement.row} already holds {len(taken)} cards (capacity "
-                                 f"{capacity}): {card} is its 6th card — its player takes {taken} "
-                                 f"({heads} bullheads) and {card} starts the row", heads))
-            steps.append(Step.of("T6-PILE-1", "the taken cards go to the player's penalty pile"))
-        else:
-            steps.append(Step.of(clause, "applies"))
-    return steps
-
-
-def placement_value(rows: Sequence[Sequence[int]], placement: Any) -> dict[str, Any]:
-    """The machine form of a placement: row, side, 6th card, cards taken and their bullheads, candidates."""
-    rules = _rules_module()
-    taken = list(rows[placement.row]) if placement.sixth and placement.row is not None else []
-    return {
-        "card": placement.card,
-        "fits": placement.row is not None,
-        "row": placement.row,
-        "side": placement.side,
-        "sixth": placement.sixth,
-        "takes": taken,
-        "penalty": sum(rules.bullheads(c) for c in taken),
-        "candidates": [{"row": c.row, "side": c.side, "neighbour": c.neighbour, "difference": c.difference}
-                       for c in placement.candidates],
-        "clauses": list(placement.clauses),
-    }
-
-
-def _row(card: int, rows: list[list[int]], variant: str | None, option: list[str]) -> Answer:
+def _row(card: int, rows: list[list[int]], variant: str | None, option: list[str],
+         position: str | None = None) -> Answer:
     _check_card(card)
     options = _parse_options(option)
+    if position is not None:
+        rows, variant, options = _position_rows(position)
     rules = _rules_for(variant, _rules_module().GAME_INFO.min_players, options)
     if not rows:
         raise InputError("rows", "give the rows on the table, e.g. --rows '12 14 19' 30 '29 41' 88")
@@ -257,7 +127,7 @@ register(Question(
     (Param("card", int, "the card played"),
      Param("rows", list, "the rows on the table, each as its cards in order ('12 14 19')", required=False,
            many=True, metavar="ROW"),
-     VARIANT, OPTION),
+     VARIANT, OPTION, POSITION),
     _row,
     ("arbiter ask row 33 --rows '12 14 19' 30 '29 41 52 60 71' 88",
      "arbiter ask row 10 --rows 20 '30 40' 50 60 --variant professional"),
@@ -269,10 +139,11 @@ register(Question(
 
 
 def _turn(rows: list[list[int]], cards: list[int], choose: list[str], variant: str | None,
-          option: list[str]) -> Answer:
-    from engine.query.take6_turn import resolve_turn
-
-    return resolve_turn(rows, cards, choose, variant, _parse_options(option))
+          option: list[str], *, position: str | None = None) -> Answer:
+    options = _parse_options(option)
+    if position is not None:
+        rows, variant, options = _position_rows(position)
+    return resolve_turn(rows, cards, choose, variant, options)
 
 
 register(Question(
@@ -283,7 +154,7 @@ register(Question(
            required=False, metavar="CARD"),
      Param("choose", str, "a low card's row choice CARD=ROW (repeatable)", many=True, required=False,
            metavar="CARD=ROW"),
-     VARIANT, OPTION),
+     VARIANT, OPTION, POSITION),
     _turn,
     ("arbiter ask turn --rows 20 30 40 50 --cards 3 7 45",
      "arbiter ask turn --rows 20 30 40 50 --cards 3 7 45 --choose 3=0 7=1"),
@@ -383,7 +254,5 @@ def variants_answer() -> Answer:
 @register_explainer(GAME)
 def explain_take6(game: Game, state: Any, action: Any, refusal: RuleViolation | None) -> Explanation:
     """Where a selected card will go on the current rows, or what a row choice takes."""
-    from engine.query.take6_turn import explain_action
-
     result: Explanation = explain_action(game, state, action, refusal)
     return result

@@ -22,7 +22,7 @@ from engine.errors import InputError, RuleViolation
 from engine.game import Game
 from engine.query.explain import Explanation
 from engine.query.model import Answer, Step
-from engine.query.take6_questions import (
+from engine.query.take6_common import (
     GAME,
     _check_card,
     _check_rows,

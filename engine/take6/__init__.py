@@ -6,6 +6,8 @@ Public API (names kept stable for the conformance kit and the rules-query tool):
 * ``State`` — the frozen state (a tuple with named properties); ``Select(player, card)``,
   ``TakeRow(player, row)``, ``Draft(player, card)`` (logic), ``Flip(player)`` (kids) — the actions, frozen,
   each naming its player.
+* ``position(...)`` — the keyword-only, validated builder of any position (PositionError naming field and
+  clause); ``to_notation(state)`` / ``from_notation(text)`` — the one-line notation (docs/positions.md).
 * ``Deal(hands, rows)`` (kids: ``hands`` are face-down piles, top card first) and ``DraftStart(player)``
   (logic) — explicit set-ups, given to ``GAME.new_game(..., setup=(round1, round2, ...))``; rounds beyond
   the given ones are dealt by the seeded procedure ``deal_order`` from ``derived_seed(seed, round)``.
@@ -34,9 +36,12 @@ A whole turn, by hand (an explicit deal, so the example is fixed)::
 0
 """
 
-from engine.take6.game import GAME, Take6, deal_order, derived_seed
+from engine.take6.deal import deal_order, derived_seed
+from engine.take6.game import GAME, Take6
 from engine.take6.model import Action, Deal, Draft, DraftStart, Flip, Select, Setup, State, TakeRow
+from engine.take6.notation import from_notation, to_notation
 from engine.take6.placement import Candidate, Placement, fast_end_row, locate, place
+from engine.take6.position import position
 from engine.take6.rules import BULLHEADS, OPTIONS, VARIANTS, Rules, bullheads, rules_for
 
 __all__ = [
@@ -61,7 +66,10 @@ __all__ = [
     "deal_order",
     "derived_seed",
     "fast_end_row",
+    "from_notation",
     "locate",
     "place",
+    "position",
     "rules_for",
+    "to_notation",
 ]

@@ -132,7 +132,8 @@ class State(tuple):  # type: ignore[type-arg]
     ``rules`` are the game's resolved parameters (variant, player count, options: see
     :func:`~engine.take6.rules.rules_for`).  ``phase`` is ``draft`` (logic: picking from the face-up
     ``stock``), ``select`` (secret selection), ``choose`` (``pending[0]``'s player must take a row),
-    ``flip`` (kids) or ``over``.  ``rows`` are ascending tuples; ``pending`` holds the revealed
+    ``flip`` (kids), ``deal`` (a round waiting for its deal: a chance step, when the game has no seed) or
+    ``over``.  ``rows`` are ascending tuples; ``pending`` holds the revealed
     ``(card, player)`` pairs not yet placed, ascending; ``piles`` the cards each player took this round;
     ``penalties`` each player's bullheads taken in the whole game (this round included); ``stock`` the
     cards neither in hands nor on the table (undealt, or the logic pool), sorted; ``start`` the logic
@@ -140,16 +141,12 @@ class State(tuple):  # type: ignore[type-arg]
     piles, top card first); ``selected[p]`` player p's hidden card this turn, or 0; ``to_act`` the players
     who must act now.
 
-    A state is a tuple (immutable, hashable, cheap to build on the hot path) constructed from the fields
-    above in that order; its ``repr`` evaluates back to an equal state.  Its layout is internal: during a
-    selection a selected card stays in the stored hand (``held``) until the turn is revealed, when every
-    selected card leaves its hand in one pass; ``hands`` shows each hand without its hidden selection, so
-    no view shows a card in both places.  The state also keeps each hand's ``Select`` actions prebuilt.
-    Outside logic the stock is not stored (``None``): it is the deck less every card in play.  All of it
-    is a function of the public fields, so equal games give equal states::
-
-        0 rules  1 (seed, round, stock or None, start, deals)  2 phase  3 rows  4 ends (each row's last
-        card)  5 pending  6 piles  7 penalties  8 held  9 selects  10 selected  11 to_act
+    Build a state with :func:`engine.take6.position` (keyword-only, validated: the one named constructor);
+    ``State(...)`` takes the public fields above positionally, unchecked, so that ``repr`` evaluates back to
+    an equal state.  The stored layout (drawn in :mod:`engine.take6.layout`) is internal: during a
+    selection a selected card stays in the stored hand (``held``) until the turn is revealed; ``hands``
+    shows each hand without its hidden selection, so no view shows a card in both places.  Outside logic
+    the stock is not stored: it is the deck less every card in play.  Equal games give equal states.
 
     >>> from engine.take6.rules import rules_for
     >>> s = State(rules_for("standard", 2), 0, 1, "select", ((1,), (2,), (3,), (4,)), (), ((), ()), (0, 0),
@@ -184,7 +181,7 @@ class State(tuple):  # type: ignore[type-arg]
     def __new__(  # noqa: PLR0917 (the public fields, in order)
         cls,
         rules: Rules,
-        seed: int,
+        seed: int | None,
         round: int,
         phase: str,
         rows: tuple[tuple[int, ...], ...],
@@ -219,8 +216,9 @@ class State(tuple):  # type: ignore[type-arg]
         return self[0]  # type: ignore[no-any-return]
 
     @property
-    def seed(self) -> int:
-        """The game's seed (round r is dealt from ``derived_seed(seed, r)`` unless set up explicitly)."""
+    def seed(self) -> int | None:
+        """The game's seed (round r is dealt from ``derived_seed(seed, r)`` unless set up explicitly);
+        ``None``: each later round waits in phase ``deal`` for its deal."""
         return self[1][0]  # type: ignore[no-any-return]
 
     @property
@@ -293,6 +291,37 @@ class State(tuple):  # type: ignore[type-arg]
     def to_act(self) -> tuple[int, ...]:
         """The players who must act now."""
         return self[11]  # type: ignore[no-any-return]
+
+    @property
+    def turn(self) -> int:
+        """The turn of the round being played, from 1 (kids: the flip, from 1); 0 in a draft, before a
+        deal and once the game is over.
+
+        >>> from engine.take6 import GAME
+        >>> GAME.new_game(2, seed=1).turn
+        1
+        """
+        phase: str = self[2]
+        h: int = self[0].hand_size
+        held: tuple[tuple[int, ...], ...] = self[8]
+        if phase == "select":
+            return h - len(held[0]) + 1
+        if phase == "choose" and self[0].play != "flip":
+            return h - len(held[0])
+        if phase in ("flip", "choose"):
+            return len(held) * h - sum(map(len, held)) + (phase == "flip")
+        return 0
+
+    @property
+    def totals_before_round(self) -> tuple[int, ...]:
+        """Each player's bullheads from the earlier rounds (``penalties`` less this round's piles)."""
+        bh = BULLHEADS
+        return tuple(t - sum(bh[c] for c in pile) for t, pile in zip(self[7], self[6], strict=True))
+
+    @property
+    def chooser(self) -> int | None:
+        """The seat that must choose a row to take (phase ``choose``), else ``None``."""
+        return self[11][0] if self[2] == "choose" else None
 
     @property
     def variant(self) -> str:

@@ -29,7 +29,7 @@ class FreeCardsPeer(ReferencePeer):
             source = parsed.source if isinstance(parsed, Buy) else "hand"
             try:
                 quote = cost_breakdown(self.state, player, parsed.card, source=source,
-                                       displaced=parsed.displace)
+                                       displace=parsed.displace)
             except ValueError:
                 quote = None
             if quote is not None and quote.raw < quote.minimum:

@@ -1,0 +1,88 @@
+"""Readable text about Saint Petersburg positions and steps: the public position, each step's log lines
+(the transition writes them), the final standings.
+
+>>> from engine.petersburg import GAME
+>>> describe_state(GAME.new_game(2, seed=1))[0]
+'Round 1, worker phase: P0 to act, 0 consecutive pass(es)'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.petersburg import core
+from engine.petersburg.catalog import STACKS
+from engine.petersburg.model import PHASE_NAMES, State
+from engine.petersburg.notation import to_notation
+
+__all__ = ["describe_state", "narrate", "standings"]
+
+_PHASE_NAMES = PHASE_NAMES
+_DECISION = {
+    "pub": ", Pub decisions [SP-PUB-2]",
+    "observatory": ", a card drawn by the Observatory [SP-OBS-4]",
+}
+
+
+def describe_state(state: State) -> tuple[str, ...]:
+    """Readable public position: round, phase, rows, stacks, each seat's VP, hand size and area, and the
+    position's notation line."""
+    rs = state.rules
+    names = rs.names
+    if state.over:
+        head = f"Game over after round {state.round}"
+    else:
+        last = " (last round)" if state.last_round else ""
+        decision = _DECISION.get(state.phase, "")
+        head = (
+            f"Round {state.round}{last}, {_PHASE_NAMES[state.phase_index]} phase{decision}: "
+            f"P{core.to_act(state)[0]} to act, "
+            f"{state.passes} consecutive pass(es)"
+        )
+    lines = [
+        head,
+        "Upper row: " + (", ".join(names[k] for k in state.upper) or "-"),
+        "Lower row: " + (", ".join(names[k] for k in state.lower) or "-"),
+        "Stacks: " + ", ".join(f"{st} {len(state.stacks[i])}" for i, st in enumerate(STACKS)),
+    ]
+    for p in range(state.players):
+        area = _count(names, state.areas[p])
+        money = f", {state.money[p]} R" if state.over else ""
+        lines.append(f"P{p}: {state.vp[p]} VP{money}, {len(state.hands[p])} in hand; area: {area or '-'}")
+    if state.over:
+        lines.extend(standings(state))
+    lines.append(f"Position: {to_notation(state)}")
+    return tuple(lines)
+
+
+def narrate(before: State, action: Any, after: State) -> tuple[str, ...]:
+    """Log lines of one step: the action with its cost, then scorings, Pub purchases, refills, round
+    ends, the final scoring breakdown and the standings."""
+    lines: list[str] = []
+    core.transition(before, core.check(before, action), lines)
+    if after.over and not before.over:
+        lines.extend(standings(after))
+    return tuple(lines)
+
+
+def _count(names: tuple[str, ...], cards: tuple[int, ...]) -> str:
+    out = []
+    for k in dict.fromkeys(cards):
+        n = cards.count(k)
+        out.append(f"{names[k]} x{n}" if n > 1 else names[k])
+    return ", ".join(out)
+
+
+def standings(state: State) -> list[str]:
+    """The final standings (VP, then roubles), with the clauses."""
+    ranking, winners = core.standings(state)
+    lines = ["Final standings (VP, then roubles) [SP-END-8]:"]
+    for place, p in enumerate(ranking, start=1):
+        mark = " (winner)" if p in winners else ""
+        lines.append(f"  {place}. P{p}: {state.vp[p]} VP, {state.money[p]} R{mark}")
+    if len(winners) > 1:
+        lines.append(f"  shared win: {', '.join(f'P{p}' for p in winners)} [SP-END-9]")
+    return lines
+
+
+# ============================================================================================ JSON parsing
