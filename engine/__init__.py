@@ -39,4 +39,4 @@ __all__ = [
 __version__ = "0.1.0"
 
 # States draw themselves in notebooks (``_repr_svg_``); the pictures module attaches the method.
-import engine.svg  # noqa: E402, F401  (imported for its effect)
+import engine.svg  # noqa: F401  (imported for its effect)

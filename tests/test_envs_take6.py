@@ -205,11 +205,13 @@ def test_illegal_action_is_refused_with_the_legal_set() -> None:
 
 
 def test_render_shows_the_public_position() -> None:
-    """render() in ansi mode returns the engine's description of the table."""
+    """render() in ansi mode returns the engine's description of the table, without the notation line that
+    holds every hand."""
     env = take6_v0.env(players=2, render_mode="ansi")
     env.reset(seed=0)
     text = env.render()
-    assert text is not None and text.startswith("Round 1, select")
+    assert text is not None and text.startswith("Round 1, turn 1, select")
+    assert "Position:" not in text and "Row 0:" in text
 
 
 def test_aec_and_parallel_play_the_same_game() -> None:

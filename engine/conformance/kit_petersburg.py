@@ -246,12 +246,12 @@ class PetersburgKit(KitBase):
     def _money_clauses(self, b: State, action: Any, a: State, claimed: Any) -> tuple[str, ...]:
         source = "hand" if isinstance(action, Play) else action.source
         try:
-            cb = cost_breakdown(b, action.player, action.card, source=source, displaced=action.displace)
+            cb = cost_breakdown(b, action.player, action.card, source=source, displace=action.displace)
         except IllegalAction:
             return ("SP-COST-1",)
         order = ["SP-COST-1", *(r.clause for r in cb.reductions)]
-        if cb.displaced_clause:
-            order.append(cb.displaced_clause)
+        if cb.displace_clause:
+            order.append(cb.displace_clause)
         order.append("SP-COST-6")
         first: str | None = None
         seat = action.player
@@ -260,8 +260,8 @@ class PetersburgKit(KitBase):
             paid = cb.cost - diff
             if diff > 0 and cb.cost == cb.minimum and paid < cb.minimum:
                 first = "SP-COST-6"
-            elif cb.displaced_clause and abs(diff) == cb.displaced_value:
-                first = cb.displaced_clause
+            elif cb.displace_clause and abs(diff) == cb.displace_value:
+                first = cb.displace_clause
             else:
                 first = next((r.clause for r in cb.reductions if r.amount == abs(diff)), None)
         elif cb.cost == cb.minimum and cb.raw < cb.minimum:

@@ -451,7 +451,8 @@ def _iter_lines(fh: IO[str], label: str, validate_game: bool,
                         _check(data["game"], "setup", data["setup"], where, ["setup"])
                     elif data["setup"] is not None:
                         raise InputError(
-                            f"{where}: setup", "with a position the setup is null (the position holds the later deals)"
+                            f"{where}: setup",
+                            "with a position the setup is null (the position holds the later deals)",
                         )
                     if "claims" in data and validate_claims:
                         check_claims(data["game"], data["claims"], where, version)

@@ -294,10 +294,15 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
             self.render()
 
     def render(self) -> str | None:
-        """The public position as text (``ansi`` returns it, ``human`` prints it)."""
+        """The public position as text (``ansi`` returns it, ``human`` prints it): the engine's description
+        without its notation line, which holds every hand."""
         if self.state is None:
             return None
-        text = "\n".join(self.adapter.game.describe_state(self.state))
+        text = "\n".join(
+            line
+            for line in self.adapter.game.describe_state(self.state)
+            if not line.lstrip().startswith("Position:")
+        )
         if self.render_mode == "human":
             print(text)
             return None

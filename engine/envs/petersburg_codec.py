@@ -36,6 +36,7 @@ order of cards within a row has no effect in the rules and is not encoded.  Per-
 by seat.  The table for 4 players (``python -m engine.envs.petersburg_codec [n]`` prints any other)::
 
     | field | offset | size | range | meaning |
+    |---|---:|---:|---|---|
     | `hand` | 0 | 49 | 0..6 | my hand: count per kind |
     | `money` | 49 | 1 | 0..100000 | my roubles |
     | `drawn` | 50 | 49 | 0..1 | one-hot: the card my Observatory drew, awaiting my decision |
@@ -53,11 +54,11 @@ by seat.  The table for 4 players (``python -m engine.envs.petersburg_codec [n]`
     | `seat` | 659 | 4 | 0..1 | one-hot: my seat |
     | `pub_queue` | 663 | 4 | 0..4 | seat's place in the queue of Pub decisions, from 1 (0: not queued) |
     | `markers` | 667 | 16 | 0..1 | 4 x n: 1 at phase*n+q if seat q holds that phase's start-player marker |
-    | `phase` | 683 | 4 | 0..1 | one-hot: worker, building, aristocrat, trading |
-    | `round` | 687 | 1 | 1..10000 | the round number |
-    | `passes` | 688 | 1 | 0..3 | consecutive passes in this phase |
-    | `last_round` | 689 | 1 | 0..1 | 1 once a stack ran out: this round is the last |
-    | `over` | 690 | 1 | 0..1 | 1 when the game is over |
+    | `phase` | 683 | 7 | 0..1 | one-hot: worker, building, pub, observatory, aristocrat, trading, over |
+    | `round` | 690 | 1 | 1..10000 | the round number |
+    | `passes` | 691 | 1 | 0..3 | consecutive passes in this phase |
+    | `last_round` | 692 | 1 | 0..1 | 1 once a stack ran out: this round is the last |
+    | `over` | 693 | 1 | 0..1 | 1 when the game is over |
 
 Hidden from the player: the other seats' hands (their sizes are shown) and roubles (until the end), a
 card another seat's Observatory drew, the order of the stacks.
@@ -86,12 +87,14 @@ from engine.petersburg import (
     ruleset,
 )
 from engine.petersburg.catalog import PHASES, STACKS
+from engine.petersburg.model import STATE_PHASES
 
 __all__ = ["SOURCES", "PetersburgCodec", "codec", "layout_for", "observation_from_dict"]
 
 SOURCES = ("upper", "lower", "drawn")
 """The sources of a buy or a take, in encoding order."""
 _SRC = {name: i for i, name in enumerate(SOURCES)}
+_PHASE_SLOT = {name: i for i, name in enumerate(STATE_PHASES)}
 MONEY_MAX = 100_000
 VP_MIN, VP_MAX = -10_000, 100_000
 ROUND_MAX = 10_000
@@ -134,7 +137,7 @@ def layout_for(rules: Ruleset, players: int) -> Layout:
                 1,
                 "4 x n: 1 at phase*n+q if seat q holds that phase's start-player marker",
             ),
-            Slot("phase", len(PHASES), 0, 1, "one-hot: " + ", ".join(p.name for p in PHASES)),
+            Slot("phase", len(STATE_PHASES), 0, 1, "one-hot: " + ", ".join(STATE_PHASES)),
             Slot("round", 1, 1, ROUND_MAX, "the round number"),
             Slot("passes", 1, 0, max(n - 1, 1), "consecutive passes in this phase"),
             Slot("last_round", 1, 0, 1, "1 once a stack ran out: this round is the last"),
@@ -296,7 +299,7 @@ class PetersburgCodec:
             out[o["pub_queue"] + q] = i + 1
         for ph, q in enumerate(state.markers):
             out[o["markers"] + ph * n + q] = 1
-        out[o["phase"] + state.phase_index] = 1
+        out[o["phase"] + _PHASE_SLOT[state.phase]] = 1
         out[o["round"]] = state.round
         out[o["passes"]] = state.passes
         out[o["last_round"]] = state.last_round
@@ -350,7 +353,7 @@ def observation_from_dict(obs: dict[str, Any], rules: Ruleset) -> Any:
         out[o("pub_queue") + q] = i + 1
     for ph, p in enumerate(PHASES):
         out[o("markers") + ph * n + obs["markers"][p.name]] = 1
-    out[o("phase") + [p.name for p in PHASES].index(obs["phase"])] = 1
+    out[o("phase") + STATE_PHASES.index(obs["phase"])] = 1
     out[o("round")] = obs["round"]
     out[o("passes")] = obs["passes"]
     out[o("last_round")] = obs["last_round"]

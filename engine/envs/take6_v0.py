@@ -202,10 +202,13 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
         return obs, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        """The public position as text (``ansi`` returns it, ``human`` prints it)."""
+        """The public position as text (``ansi`` returns it, ``human`` prints it): the engine's description
+        without its notation line, which holds every hand."""
         if self.state is None:
             return None
-        text = "\n".join(GAME.describe_state(self.state))
+        text = "\n".join(
+            line for line in GAME.describe_state(self.state) if not line.lstrip().startswith("Position:")
+        )
         if self.render_mode == "human":
             print(text)
             return None
