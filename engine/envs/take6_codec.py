@@ -112,6 +112,21 @@ _HEADS: dict[tuple[int, ...], int] = {}
 """Bullheads of a row, memoized (cleared past ``_HEADS_MAX`` rows)."""
 _HEADS_MAX = 100_000
 _BH = BULLHEADS
+# The observer reads the state's fields by position, as the engine does (engine/take6/model.py, State: "0
+# rules  1 (seed, round, stock or None, start, deals)  2 phase  3 rows  4 ends  5 pending  6 piles
+# 7 penalties  8 held  9 selects  10 selected  11 to_act"); tests/test_envs_take6.py checks them against
+# the named fields.
+_FIXED, _PHASE_AT, _ROWS, _PENDING, _PILES, _PENALTIES, _HELD, _SELECTED, _TO_ACT = (
+    1,
+    2,
+    3,
+    5,
+    6,
+    7,
+    8,
+    10,
+    11,
+)
 
 
 def encode(action: Action) -> int:
@@ -222,6 +237,9 @@ class Take6Codec:
             raise AssertionError("rows and row_bullheads must be consecutive")
         self.s_rows = slice(self.o_rows, self.o_rbh + rules.rows)
         self.s_per_seat = slice(self.o_hs, self.o_hs + 4 * n)
+        d = self.deck_high
+        if not (o("hand"), self.o_sel, self.o_rows, self.o_hs + 4 * n) == (0, d, 2 * d, self.o_phase):
+            raise AssertionError("the observer's regions (see Take6Observer) must lie in that order")
         self._acting: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._seat_onehot = tuple(tuple(int(q == p) for q in range(n)) for p in range(n))
         self._no_mask = _frozen(np.zeros(NUM_ACTIONS, np.int8))
@@ -327,7 +345,10 @@ class Take6Codec:
 
     def mask(self, state: State, player: int) -> Any:
         """The action mask (read-only int8 array): 1 exactly at the encodings of the legal actions."""
-        legal = GAME.legal_actions(state, player)
+        return self.mask_of(GAME.legal_actions(state, player))
+
+    def mask_of(self, legal: tuple[Action, ...]) -> Any:
+        """The mask of the legal actions ``legal`` (a new read-only int8 array, or the shared empty one)."""
         if not legal:
             return self._no_mask
         flags = bytearray(NUM_ACTIONS)
@@ -345,36 +366,182 @@ class Take6Codec:
 
 
 class Take6Observer:
-    """Observation vectors for one environment: the public table (rows, pending cards, phase, round) is
-    rebuilt only when it changes (after a reveal, a placement, a pick or a deal), and its slowest part
-    (piles, penalties) only when a row is taken or a round ends.
+    """Observation vectors and action masks for one environment, the public part kept between steps.
+
+    The regions of a vector (``D`` the deck's highest card, ``n`` seats; :class:`Take6Codec` checks the
+    order)::
+
+        0        D              2D                      o_hs                   o_seat   o_phase      size
+        | hand   | my_selection | rows, row_bullheads, | hand_sizes, selected, | seat   | phase, round, |
+        |        |              | pending, piles,      | to_act                |        | pool, stock,  |
+        |        |              | penalties            |                       |        | (points_left) |
+        '--- the seat's cards --'------ public --------'------- block ---------'- own --'--- public ---'
+
+    * the public fields are alike for every seat: one table, with the other regions 0, written field by
+      field when the state's rows, pending cards, piles, penalties, phase or round change (a row that
+      grew by a card gets that card, a pile its new cards);
+    * an observation is a copy of that table with the seat's cards written card by card, the block from
+      a cache per (phase, stored hands' sizes, selected flags, to_act), and the seat's one-hot.
+
+    Masks are cached per legal tuple: the engine keeps one tuple of a hand's selections while the hand
+    stays the same, and one of each seat's row choices.
 
     >>> from engine.take6 import GAME
     >>> s = GAME.new_game(3, seed=2)
     >>> c = codec(s.rules)
-    >>> bool((c.observer().observe(s, 1) == c.observe(s, 1)).all())
-    True
+    >>> o = c.observer()
+    >>> bool((o.observe(s, 1) == c.observe(s, 1)).all()), bool((o.mask(s, 1) == c.mask(s, 1)).all())
+    (True, True)
     """
 
     def __init__(self, codec: Take6Codec) -> None:
         self.codec = codec
-        self._key: Any = None
-        self._public: Any = None
-        self._scores_key: Any = None
-        self._scores: Any = None
+        n = codec.players
+        self._public: Any = np.zeros(codec.layout.size, np.float32)
+        """The public fields of the state whose fields ``_table`` holds; 0 elsewhere."""
+        self._table: list[Any] = [None] * 6
+        """The state's fields the public table shows: fixed (round, stock), phase, rows, pending, piles,
+        penalties (compared by identity, then by value)."""
+        self._zeros: Any = np.zeros(max(codec.deck_high, n), np.float32)
+        self._held: Any = None
+        self._sizes: tuple[int, ...] = ()
+        """The sizes of the stored hands ``_held``."""
+        self._blocks: dict[tuple[str, tuple[int, ...], bytes, tuple[int, ...]], Any] = {}
+        self._masks: dict[int, tuple[Any, Any]] = {}
+        self._block = slice(codec.o_hs, codec.o_seat)
+        self._select_hand = not codec.flip
 
     def observe(self, state: State, player: int) -> Any:
         """The observation vector of ``player`` (a new float32 array), as :meth:`Take6Codec.observe`."""
+        table = self._table
+        if (
+            state[_ROWS] is not table[2]
+            or state[_PENDING] is not table[3]
+            or state[_PHASE_AT] is not table[1]
+            or state[_FIXED] is not table[0]
+            or state[_PILES] is not table[4]
+            or state[_PENALTIES] is not table[5]
+        ):
+            self._update_public(state)
+        out = self._public.copy()
+        held = state[_HELD]
+        phase = state[_PHASE_AT]
+        selected = state[_SELECTED]
+        if self._select_hand:  # kids: the piles are face down
+            for c in held[player]:
+                out[c - 1] = 1.0
+            mine = selected[player]
+            if mine:
+                if phase == "select":  # the stored hand keeps a selected card until the reveal
+                    out[mine - 1] = 0.0
+                out[self.codec.o_sel + mine - 1] = 1.0
+        if held is not self._held:
+            self._held = held
+            self._sizes = tuple(map(len, held))
+        key = (phase, self._sizes, bytes(map(bool, selected)), state[_TO_ACT])
+        block = self._blocks.get(key)
+        if block is None:
+            if len(self._blocks) > 4096:
+                self._blocks.clear()
+            block = self._blocks[key] = self._block_of(*key)
+        out[self._block] = block
+        out[self.codec.o_seat + player] = 1.0
+        return out
+
+    def _update_public(self, state: State) -> None:
+        """Write the public fields that changed since the state the table shows."""
+        c = self.codec
+        out = self._public
+        table = self._table
+        fixed, phase, rows, pending = state[_FIXED], state[_PHASE_AT], state[_ROWS], state[_PENDING]
+        piles, penalties = state[_PILES], state[_PENALTIES]
+        if rows != table[2]:
+            self._write_rows(rows, table[2] or ())
+        if pending != table[3]:
+            out[c.o_pend : c.o_pend + c.players] = self._zeros[: c.players]
+            for card, q in pending:
+                out[c.o_pend + q] = card
+        if piles != table[4]:
+            self._write_piles(piles, table[4] or ((),) * c.players)
+        if penalties != table[5]:
+            out[c.s_pen] = penalties
+            if c.countdown is not None:
+                out[c.o_left : c.o_left + c.players] = [c.countdown - x for x in penalties]
+        if phase != table[1]:
+            if table[1] is not None:
+                out[c.o_phase + _PHASE[table[1]]] = 0.0
+            out[c.o_phase + _PHASE[phase]] = 1.0
+        if fixed != table[0] or (c.draft and phase != table[1]):
+            out[c.o_round] = fixed[1]
+            if c.draft:  # the logic pool, face up during the draft
+                out[c.o_pool : c.o_pool + c.deck_high] = self._zeros[: c.deck_high]
+                stock = fixed[2]
+                if phase == "draft":
+                    for card in stock:
+                        out[c.o_pool + card - 1] = 1.0
+                out[c.o_stock] = len(stock)
+            else:
+                # the stock is the deck less every card in play (not stored outside logic); every card
+                # dealt stays in play (hand, selection, pending, row or pile) until the round ends
+                out[c.o_stock] = c.deck_size - c.rules.cards_dealt
+        table[:] = (fixed, phase, rows, pending, piles, penalties)
+
+    def _write_rows(self, rows: tuple[tuple[int, ...], ...], old: tuple[tuple[int, ...], ...]) -> None:
+        """The rows (R x C, padded with 0) and their bullheads, row by row."""
         codec = self.codec
-        key = codec.public_key(state)
-        if key != self._key:
-            scores_key = codec.scores_key(state)
-            if scores_key != self._scores_key:
-                self._scores = codec._scores(state)
-                self._scores_key = scores_key
-            self._public = codec._public(state, self._scores)
-            self._key = key
-        return codec._private(self._public, state, player)
+        out = self._public
+        cap = codec.capacity
+        for r in range(codec.rows):
+            row = rows[r] if r < len(rows) else ()  # no rows yet during a logic draft
+            before = old[r] if r < len(old) else ()
+            if row is before:
+                continue
+            at = codec.o_rows + r * cap
+            k = len(before)
+            if len(row) == k + 1 and row[:k] == before:  # a card placed at the row's end
+                out[at + k] = row[k]
+                out[codec.o_rbh + r] += _BH[row[k]]
+            elif row != before:
+                out[at : at + cap] = row + _PAD[cap - len(row)]
+                out[codec.o_rbh + r] = sum(map(_BH.__getitem__, row))
+
+    def _write_piles(self, piles: tuple[tuple[int, ...], ...], old: tuple[tuple[int, ...], ...]) -> None:
+        """Each seat's cards taken this round: a pile's new cards, or the whole pile when it changed
+        otherwise (a new round)."""
+        out = self._public
+        at = self.codec.o_piles - 1
+        d = self.codec.deck_high
+        for pile, before in zip(piles, old, strict=True):
+            if pile != before:
+                k = len(before)
+                if pile[:k] != before:
+                    for c in before:
+                        out[at + c] = 0.0
+                    k = 0
+                for c in pile[k:]:
+                    out[at + c] = 1.0
+            at += d
+
+    def _block_of(self, phase: str, held: tuple[int, ...], selected: bytes, to_act: tuple[int, ...]) -> Any:
+        """hand_sizes, selected and to_act (consecutive) from the stored hands' sizes, which seats have
+        selected and the seats to act."""
+        sizes = list(held)
+        if phase == "select":  # a selected card is still in the stored hand (see State)
+            sizes = [size - flag for size, flag in zip(sizes, selected, strict=True)]
+        return np.array([*sizes, *selected, *(q in to_act for q in range(self.codec.players))], np.float32)
+
+    def mask(self, state: State, player: int) -> Any:
+        """The action mask (read-only int8 array), as :meth:`Take6Codec.mask`."""
+        legal = GAME.legal_actions(state, player)
+        masks = self._masks
+        hit = masks.get(id(legal))
+        if hit is not None and hit[0] is legal:
+            return hit[1]
+        mask = self.codec.mask_of(legal)
+        if len(masks) > 1024:
+            masks.clear()
+        masks[id(legal)] = (legal, mask)  # the entry keeps ``legal`` alive: its id stays its own
+        return mask
 
 
 def _mask_of(indices: list[int]) -> Any:

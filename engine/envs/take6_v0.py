@@ -68,8 +68,9 @@ class Take6Adapter(EngineAdapter):
             score="penalties",
             sign=codec.sign,
         )
-        self.observe = codec.observer().observe
-        self.mask = codec.mask
+        observer = codec.observer()
+        self.observe = observer.observe
+        self.mask = observer.mask
         self.decode = take6_codec.decode
 
 
