@@ -21,6 +21,7 @@ Seeds: ``reset(seed=s)`` deals engine game ``s``; a later ``reset()`` without a 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, Protocol
 
@@ -66,8 +67,8 @@ class EngineAdapter:
     """The shared part of the games' adapters: the configuration, the seeded deal and per-step gains.
 
     A subclass sets ``game``, ``num_actions`` and, in its ``__init__``, ``codec`` (with a ``layout``),
-    ``observe``, ``mask`` and ``decode``; ``score`` reads each seat's running score from a state and
-    ``sign`` says whether it counts for (+1) or against (-1) the seat.
+    ``observe``, ``mask`` and ``decode``; ``score`` (a field name or a getter) reads each seat's running
+    score from a state and ``sign`` says whether it counts for (+1) or against (-1) the seat.
     """
 
     game: Any
@@ -77,14 +78,21 @@ class EngineAdapter:
     options: dict[str, Any]
 
     def __init__(
-        self, players: int, variant: str, options: dict[str, Any], *, layout: Any, score: str, sign: int
+        self,
+        players: int,
+        variant: str,
+        options: dict[str, Any],
+        *,
+        layout: Any,
+        score: str | Callable[[Any], Any],
+        sign: int,
     ) -> None:
         self.players = players
         self.variant = variant
         self.options = options
         self.obs_size = layout.size
         self.obs_low, self.obs_high = layout.bounds()
-        self.score = attrgetter(score)
+        self.score = attrgetter(score) if isinstance(score, str) else score
         self.sign = sign
 
     def new_state(self, seed: int) -> Any:
@@ -242,10 +250,26 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         self._mask = mask
         return mask
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Observation, accumulated reward, terminated, truncated and info of the agent to act (as
+        PettingZoo's ``AECEnv.last``)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def observe(self, agent: str) -> Any:
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent`` now."""
         p = self._seat[agent]
-        return {"observation": self._observe(self.state, p), "action_mask": self._mask_of(p)}
+        state = self.state
+        key = self._mask_key
+        hit = key is not None and key[0] is state and key[1] == p  # _mask_of, inlined
+        mask = self._mask if hit else self._mask_of(p)
+        return {"observation": self._observe(state, p), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -253,7 +277,10 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         p = self._seat[agent]
-        mask = self._mask_of(p)
+        before = self.state
+        key = self._mask_key
+        hit = key is not None and key[0] is before and key[1] == p  # _mask_of, inlined
+        mask = self._mask if hit else self._mask_of(p)
         try:
             index = int(action)
         except (TypeError, ValueError):
@@ -261,7 +288,6 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         if not 0 <= index < len(mask) or not mask[index]:
             legal = [int(i) for i in np.flatnonzero(mask)]
             raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
-        before = self.state
         after = self._apply(before, self._decode(index, p))
         self.state = after
         self._cumulative_rewards[agent] = 0.0

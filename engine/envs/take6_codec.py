@@ -71,6 +71,7 @@ __all__ = [
     "MAX_CARD",
     "MAX_ROWS",
     "NUM_ACTIONS",
+    "PENALTIES_AT",
     "PHASES",
     "TAKE0",
     "WAIT",
@@ -78,6 +79,7 @@ __all__ = [
     "Take6Observer",
     "codec",
     "decode",
+    "decode_table",
     "encode",
     "layout_for",
     "observation_from_dict",
@@ -112,21 +114,16 @@ _HEADS: dict[tuple[int, ...], int] = {}
 """Bullheads of a row, memoized (cleared past ``_HEADS_MAX`` rows)."""
 _HEADS_MAX = 100_000
 _BH = BULLHEADS
+_ONE = np.float32(1.0)
+"""1 as a float32 scalar: the cheapest value to write into a float32 array."""
 # The observer reads the state's fields by position, as the engine does (engine/take6/model.py, State: "0
 # rules  1 (seed, round, stock or None, start, deals)  2 phase  3 rows  4 ends  5 pending  6 piles
 # 7 penalties  8 held  9 selects  10 selected  11 to_act"); tests/test_envs_take6.py checks them against
 # the named fields.
-_FIXED, _PHASE_AT, _ROWS, _PENDING, _PILES, _PENALTIES, _HELD, _SELECTED, _TO_ACT = (
-    1,
-    2,
-    3,
-    5,
-    6,
-    7,
-    8,
-    10,
-    11,
-)
+_FIXED, _PHASE_AT, _ROWS, _PENDING, _PILES, _PENALTIES = 1, 2, 3, 5, 6, 7
+_HELD, _SELECTED, _TO_ACT = 8, 10, 11
+PENALTIES_AT = _PENALTIES
+"""Where a state holds ``penalties`` (the environments' rewards read it with ``itemgetter``)."""
 
 
 def encode(action: Action) -> int:
@@ -145,11 +142,12 @@ def encode(action: Action) -> int:
 
 def decode(index: int, player: int) -> Action | None:
     """The engine action of ``player`` that ``index`` encodes (``None`` for :data:`WAIT`)."""
-    return _table(player)[index]
+    return decode_table(player)[index]
 
 
 @functools.cache
-def _table(player: int) -> tuple[Action | None, ...]:
+def decode_table(player: int) -> tuple[Action | None, ...]:
+    """Every index's action of ``player``, in index order (``decode(i, p)`` is ``decode_table(p)[i]``)."""
     out: list[Action | None] = [Select(player, c) for c in range(1, MAX_CARD + 1)]
     out += [TakeRow(player, r) for r in range(MAX_ROWS)]
     out += [Draft(player, c) for c in range(1, MAX_CARD + 1)]
@@ -406,7 +404,7 @@ class Take6Observer:
         self._held: Any = None
         self._sizes: tuple[int, ...] = ()
         """The sizes of the stored hands ``_held``."""
-        self._blocks: dict[tuple[str, tuple[int, ...], bytes, tuple[int, ...]], Any] = {}
+        self._blocks: dict[tuple[str, tuple[int, ...], tuple[bool, ...], tuple[int, ...]], Any] = {}
         self._masks: dict[int, tuple[Any, Any]] = {}
         self._block = slice(codec.o_hs, codec.o_seat)
         self._select_hand = not codec.flip
@@ -429,23 +427,23 @@ class Take6Observer:
         selected = state[_SELECTED]
         if self._select_hand:  # kids: the piles are face down
             for c in held[player]:
-                out[c - 1] = 1.0
+                out[c - 1] = _ONE
             mine = selected[player]
             if mine:
                 if phase == "select":  # the stored hand keeps a selected card until the reveal
                     out[mine - 1] = 0.0
-                out[self.codec.o_sel + mine - 1] = 1.0
+                out[self.codec.o_sel + mine - 1] = _ONE
         if held is not self._held:
             self._held = held
             self._sizes = tuple(map(len, held))
-        key = (phase, self._sizes, bytes(map(bool, selected)), state[_TO_ACT])
+        key = (phase, self._sizes, tuple(map(bool, selected)), state[_TO_ACT])
         block = self._blocks.get(key)
         if block is None:
             if len(self._blocks) > 4096:
                 self._blocks.clear()
             block = self._blocks[key] = self._block_of(*key)
         out[self._block] = block
-        out[self.codec.o_seat + player] = 1.0
+        out[self.codec.o_seat + player] = _ONE
         return out
 
     def _update_public(self, state: State) -> None:
@@ -455,30 +453,36 @@ class Take6Observer:
         table = self._table
         fixed, phase, rows, pending = state[_FIXED], state[_PHASE_AT], state[_ROWS], state[_PENDING]
         piles, penalties = state[_PILES], state[_PENALTIES]
-        if rows != table[2]:
-            self._write_rows(rows, table[2] or ())
-        if pending != table[3]:
-            out[c.o_pend : c.o_pend + c.players] = self._zeros[: c.players]
+        old_rows = table[2]
+        if rows is not old_rows and rows != old_rows:
+            self._write_rows(rows, old_rows or ())
+        old_pending = table[3]
+        if pending is not old_pending and pending != old_pending:
+            at = c.o_pend
+            for _, q in old_pending or ():
+                out[at + q] = 0.0
             for card, q in pending:
-                out[c.o_pend + q] = card
-        if piles != table[4]:
-            self._write_piles(piles, table[4] or ((),) * c.players)
-        if penalties != table[5]:
+                out[at + q] = card
+        old_piles = table[4]
+        if piles is not old_piles and piles != old_piles:
+            self._write_piles(piles, old_piles or ((),) * c.players)
+        if penalties is not table[5] and penalties != table[5]:
             out[c.s_pen] = penalties
             if c.countdown is not None:
                 out[c.o_left : c.o_left + c.players] = [c.countdown - x for x in penalties]
-        if phase != table[1]:
-            if table[1] is not None:
-                out[c.o_phase + _PHASE[table[1]]] = 0.0
-            out[c.o_phase + _PHASE[phase]] = 1.0
-        if fixed != table[0] or (c.draft and phase != table[1]):
+        old_phase = table[1]
+        if phase != old_phase:
+            if old_phase is not None:
+                out[c.o_phase + _PHASE[old_phase]] = 0.0
+            out[c.o_phase + _PHASE[phase]] = _ONE
+        if (fixed is not table[0] and fixed != table[0]) or (c.draft and phase != old_phase):
             out[c.o_round] = fixed[1]
             if c.draft:  # the logic pool, face up during the draft
                 out[c.o_pool : c.o_pool + c.deck_high] = self._zeros[: c.deck_high]
                 stock = fixed[2]
                 if phase == "draft":
                     for card in stock:
-                        out[c.o_pool + card - 1] = 1.0
+                        out[c.o_pool + card - 1] = _ONE
                 out[c.o_stock] = len(stock)
             else:
                 # the stock is the deck less every card in play (not stored outside logic); every card
@@ -491,19 +495,23 @@ class Take6Observer:
         codec = self.codec
         out = self._public
         cap = codec.capacity
-        for r in range(codec.rows):
-            row = rows[r] if r < len(rows) else ()  # no rows yet during a logic draft
-            before = old[r] if r < len(old) else ()
-            if row is before:
-                continue
-            at = codec.o_rows + r * cap
-            k = len(before)
-            if len(row) == k + 1 and row[:k] == before:  # a card placed at the row's end
-                out[at + k] = row[k]
-                out[codec.o_rbh + r] += _BH[row[k]]
-            elif row != before:
-                out[at : at + cap] = row + _PAD[cap - len(row)]
-                out[codec.o_rbh + r] = sum(map(_BH.__getitem__, row))
+        at = codec.o_rows
+        heads = codec.o_rbh
+        if len(rows) != len(old):  # a logic draft has no rows yet
+            rows = rows + ((),) * (codec.rows - len(rows))
+            old = old + ((),) * (codec.rows - len(old))
+        for row, before in zip(rows, old, strict=True):
+            if row is not before:
+                k = len(before)
+                if len(row) == k + 1 and row[:k] == before:  # a card placed at the row's end
+                    card = row[k]
+                    out[at + k] = card
+                    out[heads] += _BH[card]
+                elif row != before:
+                    out[at : at + cap] = row + _PAD[cap - len(row)]
+                    out[heads] = sum(map(_BH.__getitem__, row))
+            at += cap
+            heads += 1
 
     def _write_piles(self, piles: tuple[tuple[int, ...], ...], old: tuple[tuple[int, ...], ...]) -> None:
         """Each seat's cards taken this round: a pile's new cards, or the whole pile when it changed
@@ -512,17 +520,19 @@ class Take6Observer:
         at = self.codec.o_piles - 1
         d = self.codec.deck_high
         for pile, before in zip(piles, old, strict=True):
-            if pile != before:
+            if pile is not before and pile != before:
                 k = len(before)
                 if pile[:k] != before:
                     for c in before:
                         out[at + c] = 0.0
                     k = 0
                 for c in pile[k:]:
-                    out[at + c] = 1.0
+                    out[at + c] = _ONE
             at += d
 
-    def _block_of(self, phase: str, held: tuple[int, ...], selected: bytes, to_act: tuple[int, ...]) -> Any:
+    def _block_of(
+        self, phase: str, held: tuple[int, ...], selected: tuple[bool, ...], to_act: tuple[int, ...]
+    ) -> Any:
         """hand_sizes, selected and to_act (consecutive) from the stored hands' sizes, which seats have
         selected and the seats to act."""
         sizes = list(held)

@@ -22,6 +22,7 @@ step where only one seat acts (a row choice, a logic draft pick, a kids flip) th
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -65,13 +66,19 @@ class Take6Adapter(EngineAdapter):
             rules.variant,
             dict(rules.options),
             layout=codec.layout,
-            score="penalties",
+            score=itemgetter(take6_codec.PENALTIES_AT),
             sign=codec.sign,
         )
         observer = codec.observer()
         self.observe = observer.observe
         self.mask = observer.mask
-        self.decode = take6_codec.decode
+        tables = tuple(take6_codec.decode_table(p) for p in range(players))
+
+        def decode(index: int, player: int) -> Any:
+            """:func:`~engine.envs.take6_codec.decode`, through each seat's table."""
+            return tables[player][index]
+
+        self.decode = decode
 
 
 def raw_env(
