@@ -43,7 +43,7 @@ class PetersburgAdapter(EngineAdapter):
         self.codec = codec = petersburg_codec.codec(rules, players)
         super().__init__(players, rules.variant, dict(rules.options), layout=codec.layout, score="vp", sign=1)
         self.num_actions = codec.num_actions
-        self.observe = codec.observe
+        self.observe = codec.observer().observe
         self.mask = codec.mask
         self.decode = codec.decode
 
