@@ -62,6 +62,11 @@ class Adapter(Protocol):
         """Each seat's reward for the step ``before -> after``; ``None`` when all are 0."""
         ...
 
+    def score(self, state: Any) -> Any:
+        """The running scores the gains are computed from (a step that keeps the very same object gains
+        nothing)."""
+        ...
+
 
 class EngineAdapter:
     """The shared part of the games' adapters: the configuration, the seeded deal and per-step gains.
@@ -208,6 +213,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         self._apply = adapter.game.apply_unchecked
         self._to_act = adapter.game.to_act
         self._gains = adapter.gains
+        self._score = adapter.score
         self._limit = None if max_cycles is None else max_cycles * adapter.players
         self.state: Any = None
         self._infos: dict[str, dict[str, Any]] = {a: {} for a in self.possible_agents}
@@ -296,7 +302,8 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
             for a in rewards:
                 rewards[a] = 0.0
             self._dirty = False
-        gains = self._gains(before, after)
+        score = self._score  # most steps keep the scores' very object: they gain nothing
+        gains = None if score(after) is score(before) else self._gains(before, after)
         acting = self._to_act(after)
         if not acting:
             bonus = rank_bonuses(self.adapter.game.result(after), self.rank_bonus)

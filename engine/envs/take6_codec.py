@@ -407,6 +407,8 @@ class Take6Observer:
         self._blocks: dict[tuple[str, tuple[int, ...], tuple[bool, ...], tuple[int, ...]], Any] = {}
         self._masks: dict[int, tuple[Any, Any]] = {}
         self._block = slice(codec.o_hs, codec.o_seat)
+        self._o_seat = codec.o_seat
+        self._o_sel = codec.o_sel - 1
         self._select_hand = not codec.flip
 
     def observe(self, state: State, player: int) -> Any:
@@ -432,7 +434,7 @@ class Take6Observer:
             if mine:
                 if phase == "select":  # the stored hand keeps a selected card until the reveal
                     out[mine - 1] = 0.0
-                out[self.codec.o_sel + mine - 1] = _ONE
+                out[self._o_sel + mine] = _ONE
         if held is not self._held:
             self._held = held
             self._sizes = tuple(map(len, held))
@@ -443,7 +445,7 @@ class Take6Observer:
                 self._blocks.clear()
             block = self._blocks[key] = self._block_of(*key)
         out[self._block] = block
-        out[self.codec.o_seat + player] = _ONE
+        out[self._o_seat + player] = _ONE
         return out
 
     def _update_public(self, state: State) -> None:
@@ -503,12 +505,20 @@ class Take6Observer:
         for row, before in zip(rows, old, strict=True):
             if row is not before:
                 k = len(before)
-                if len(row) == k + 1 and row[:k] == before:  # a card placed at the row's end
-                    card = row[k]
-                    out[at + k] = card
-                    out[heads] += _BH[card]
-                elif row != before:
-                    out[at : at + cap] = row + _PAD[cap - len(row)]
+                if len(row) > k and row[:k] == before:  # cards placed at the row's end
+                    added = 0
+                    for card in row[k:]:
+                        out[at + k] = card
+                        added += _BH[card]
+                        k += 1
+                    out[heads] += added
+                elif row != before:  # a row taken and restarted
+                    k = 0
+                    for card in row:
+                        out[at + k] = card
+                        k += 1
+                    for j in range(k, len(before)):
+                        out[at + j] = 0.0
                     out[heads] = sum(map(_BH.__getitem__, row))
             at += cap
             heads += 1
@@ -548,7 +558,7 @@ class Take6Observer:
         if hit is not None and hit[0] is legal:
             return hit[1]
         mask = self.codec.mask_of(legal)
-        if len(masks) > 1024:
+        if len(masks) > 64:  # the hits are a seat's row choices and a state asked about again
             masks.clear()
         masks[id(legal)] = (legal, mask)  # the entry keeps ``legal`` alive: its id stays its own
         return mask
