@@ -59,7 +59,8 @@ def test_mask_and_observation_match_the_engine_at_every_step(variant: str, playe
 def test_one_observer_for_every_seat_matches_the_engine(variant: str, players: int) -> None:
     """An environment's observer, which keeps the public table between calls and serves every seat, gives
     the encoding of the engine's observation and the encoded legal set whatever seats it is asked about
-    and however many steps it missed; each observation is a fresh array and each mask read-only."""
+    and however many steps it missed, one at a time or both at once (``view``); each observation is a
+    fresh array and each mask read-only."""
     rng = random.Random(players)
     for seed in range(3):
         state = GAME.new_game(players, seed=seed, variant=variant)
@@ -75,6 +76,11 @@ def test_one_observer_for_every_seat_matches_the_engine(variant: str, players: i
                 legal = GAME.legal_actions(state, p)
                 assert set(np.flatnonzero(mask)) == {take6_codec.encode(a) for a in legal}
                 assert not mask.flags.writeable
+                if rng.random() < 0.5:  # asked again, or first asked both at once
+                    observer = codec.observer()
+                both, both_mask = observer.view(state, p)
+                assert np.array_equal(both, expected) and np.array_equal(both_mask, mask)
+                assert not both_mask.flags.writeable
             p = GAME.to_act(state)[0]
             legal = GAME.legal_actions(state, p)
             state = GAME.apply(state, legal[rng.randrange(len(legal))])
@@ -91,7 +97,8 @@ def test_the_observer_reads_the_fields_it_names() -> None:
     assert state[c._PILES] is state.piles and state[c._PENALTIES] is state.penalties
     assert state[c._SELECTED] is state.selected and state[c._TO_ACT] is state.to_act
     held = state[c._HELD]
-    assert [tuple(sorted((*h, s))) if s else h for h, s in zip(state.hands, state.selected)] == list(held)
+    hands = zip(state.hands, state.selected, strict=True)
+    assert [tuple(sorted((*h, s))) if s else h for h, s in hands] == list(held)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -56,6 +56,10 @@ class Adapter(Protocol):
 
     def mask(self, state: Any, player: int) -> Any: ...
 
+    def view(self, state: Any, player: int) -> tuple[Any, Any]:
+        """``(observe(state, player), mask(state, player))``."""
+        ...
+
     def decode(self, index: int, player: int) -> Any: ...
 
     def gains(self, before: Any, after: Any) -> tuple[float, ...] | None:
@@ -72,8 +76,9 @@ class EngineAdapter:
     """The shared part of the games' adapters: the configuration, the seeded deal and per-step gains.
 
     A subclass sets ``game``, ``num_actions`` and, in its ``__init__``, ``codec`` (with a ``layout``),
-    ``observe``, ``mask`` and ``decode``; ``score`` (a field name or a getter) reads each seat's running
-    score from a state and ``sign`` says whether it counts for (+1) or against (-1) the seat.
+    ``observe``, ``mask``, ``view`` (both at once) and ``decode``; ``score`` (a field name or a getter)
+    reads each seat's running score from a state and ``sign`` says whether it counts for (+1) or
+    against (-1) the seat.
     """
 
     game: Any
@@ -209,6 +214,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seeds = Seeds()
         self._observe = adapter.observe
+        self._view = adapter.view
         self._decode = adapter.decode
         self._apply = adapter.game.apply_unchecked
         self._to_act = adapter.game.to_act
@@ -273,9 +279,12 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         p = self._seat[agent]
         state = self.state
         key = self._mask_key
-        hit = key is not None and key[0] is state and key[1] == p  # _mask_of, inlined
-        mask = self._mask if hit else self._mask_of(p)
-        return {"observation": self._observe(state, p), "action_mask": mask}
+        if key is not None and key[0] is state and key[1] == p:  # the mask of this state is known
+            return {"observation": self._observe(state, p), "action_mask": self._mask}
+        obs, mask = self._view(state, p)
+        self._mask_key = (state, p)
+        self._mask = mask
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

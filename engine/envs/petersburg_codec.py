@@ -348,6 +348,10 @@ class PetersburgObserver:
         self._s_markers = slice(o["markers"], o["markers"] + len(PHASES) * n)
         self._s_phase = slice(o["phase"], o["phase"] + len(PHASES))
 
+    def view(self, state: State, player: int) -> tuple[Any, Any]:
+        """``(observe(state, player), codec.mask(state, player))``."""
+        return self.observe(state, player), self.codec.mask(state, player)
+
     def observe(self, state: State, player: int) -> Any:
         """The observation vector of ``player`` (a new float32 array), as :meth:`PetersburgCodec.observe`."""
         c = self.codec

@@ -413,6 +413,28 @@ class Take6Observer:
 
     def observe(self, state: State, player: int) -> Any:
         """The observation vector of ``player`` (a new float32 array), as :meth:`Take6Codec.observe`."""
+        return self._observe(state, player, True)
+
+    def view(self, state: State, player: int) -> tuple[Any, Any]:
+        """``(observe(state, player), mask(state, player))`` in one pass: a seat still to select may
+        select any card of its hand (T6-SELECT-1), so its legal selections give both its hand field and
+        its mask."""
+        legal = GAME.legal_actions(state, player)
+        hit = self._masks.get(id(legal))
+        if hit is not None and hit[0] is legal:
+            return self._observe(state, player, True), hit[1]
+        if not legal or legal[0].__class__ is not Select or state[_SELECTED][player]:
+            return self._observe(state, player, True), self._cache_mask(legal, self.codec.mask_of(legal))
+        out = self._observe(state, player, False)
+        flags = bytearray(NUM_ACTIONS)
+        for a in legal:
+            i = a.card - 1  # type: ignore[union-attr]
+            flags[i] = 1
+            out[i] = _ONE
+        return out, self._cache_mask(legal, np.frombuffer(bytes(flags), np.int8))
+
+    def _observe(self, state: State, player: int, cards: bool) -> Any:
+        """The observation vector, the seat's hand field left 0 unless ``cards``."""
         table = self._table
         if (
             state[_ROWS] is not table[2]
@@ -428,8 +450,9 @@ class Take6Observer:
         phase = state[_PHASE_AT]
         selected = state[_SELECTED]
         if self._select_hand:  # kids: the piles are face down
-            for c in held[player]:
-                out[c - 1] = _ONE
+            if cards:
+                for c in held[player]:
+                    out[c - 1] = _ONE
             mine = selected[player]
             if mine:
                 if phase == "select":  # the stored hand keeps a selected card until the reveal
@@ -557,7 +580,10 @@ class Take6Observer:
         hit = masks.get(id(legal))
         if hit is not None and hit[0] is legal:
             return hit[1]
-        mask = self.codec.mask_of(legal)
+        return self._cache_mask(legal, self.codec.mask_of(legal))
+
+    def _cache_mask(self, legal: tuple[Action, ...], mask: Any) -> Any:
+        masks = self._masks
         if len(masks) > 64:  # the hits are a seat's row choices and a state asked about again
             masks.clear()
         masks[id(legal)] = (legal, mask)  # the entry keeps ``legal`` alive: its id stays its own

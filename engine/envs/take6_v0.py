@@ -72,6 +72,7 @@ class Take6Adapter(EngineAdapter):
         observer = codec.observer()
         self.observe = observer.observe
         self.mask = observer.mask
+        self.view = observer.view
         tables = tuple(take6_codec.decode_table(p) for p in range(players))
 
         def decode(index: int, player: int) -> Any:
