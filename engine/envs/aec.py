@@ -311,9 +311,15 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
             for a in rewards:
                 rewards[a] = 0.0
             self._dirty = False
-        score = self._score  # most steps keep the scores' very object: they gain nothing
-        gains = None if score(after) is score(before) else self._gains(before, after)
         acting = self._to_act(after)
+        score = self._score
+        if score(after) is score(before) and acting and self._limit is None and self.render_mode != "human":
+            # most steps: the scores keep their very object (nothing gained), the game goes on, and
+            # there is no step limit and no rendering
+            self.steps += 1
+            self.agent_selection = self.possible_agents[acting[0]]
+            return
+        gains = self._gains(before, after)
         if not acting:
             bonus = rank_bonuses(self.adapter.game.result(after), self.rank_bonus)
             gains = tuple(g + b for g, b in zip(gains or (0.0,) * len(bonus), bonus, strict=True))

@@ -132,6 +132,7 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
         act_space = spaces.Discrete(adapter.num_actions)
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seeds = Seeds()
+        self._wait = adapter.codec.wait_mask()
         self.state: Any = None
 
     def observation_space(self, agent: str) -> Any:
@@ -144,11 +145,16 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
         state = self.state
         acting = GAME.to_act(state)
         adapter = self.adapter
-        wait = adapter.codec.wait_mask()
+        view = adapter.view
+        observe = adapter.observe
+        wait = self._wait
         out = {}
         for p, agent in enumerate(self.possible_agents):
-            mask = adapter.mask(state, p) if p in acting else wait
-            out[agent] = {"observation": adapter.observe(state, p), "action_mask": mask}
+            if p in acting:
+                obs, mask = view(state, p)
+                out[agent] = {"observation": obs, "action_mask": mask}
+            else:
+                out[agent] = {"observation": observe(state, p), "action_mask": wait}
         return out
 
     def reset(
@@ -168,27 +174,30 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
         if not self.agents:
             raise IllegalEnvAction("the game is over: call reset()")
         adapter = self.adapter
+        mask_of = adapter.mask
+        decode = adapter.decode
         before = state = self.state
         acting = GAME.to_act(state)
         moves = []
-        for p, agent in enumerate(self.possible_agents):
+        for p in acting:
+            agent = self.possible_agents[p]
             action = actions.get(agent)
-            if p not in acting:
-                if action is not None and int(action) != take6_codec.WAIT:
-                    raise IllegalEnvAction(f"{agent} has nothing to do now: send WAIT ({take6_codec.WAIT})")
-                continue
             if action is None:
                 raise IllegalEnvAction(f"{agent} must act now")
             index = int(action)
-            mask = adapter.mask(state, p)
+            mask = mask_of(state, p)
             if not 0 <= index < len(mask) or not mask[index]:
                 legal = [int(i) for i in np.flatnonzero(mask)]
                 raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
-            move = adapter.decode(index, p)
-            assert move is not None  # WAIT is masked out for an acting seat
-            moves.append(move)
+            moves.append(decode(index, p))  # WAIT is masked out for an acting seat
+        if len(moves) < len(self.possible_agents):
+            for p, agent in enumerate(self.possible_agents):
+                action = actions.get(agent)
+                if p not in acting and action is not None and int(action) != take6_codec.WAIT:
+                    raise IllegalEnvAction(f"{agent} has nothing to do now: send WAIT ({take6_codec.WAIT})")
+        apply = GAME.apply_unchecked
         for move in moves:  # the selections of one turn are independent: none changes another's options
-            state = GAME.apply_unchecked(state, move)
+            state = apply(state, move)
         self.state = state
         self.steps += 1
         n = adapter.players
