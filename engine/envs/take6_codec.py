@@ -409,6 +409,10 @@ class Take6Observer:
         self._block = slice(codec.o_hs, codec.o_seat)
         self._o_seat = codec.o_seat
         self._o_sel = codec.o_sel - 1
+        self._o_pend = codec.o_pend
+        self._o_phase = codec.o_phase
+        self._draft = codec.draft
+        self._no_piles = ((),) * n
         self._select_hand = not codec.flip
 
     def observe(self, state: State, player: int) -> Any:
@@ -473,47 +477,53 @@ class Take6Observer:
 
     def _update_public(self, state: State) -> None:
         """Write the public fields that changed since the state the table shows."""
-        c = self.codec
         out = self._public
         table = self._table
+        old_fixed, old_phase, old_rows, old_pending, old_piles, old_penalties = table
         fixed, phase, rows, pending = state[_FIXED], state[_PHASE_AT], state[_ROWS], state[_PENDING]
         piles, penalties = state[_PILES], state[_PENALTIES]
-        old_rows = table[2]
         if rows is not old_rows and rows != old_rows:
             self._write_rows(rows, old_rows or ())
-        old_pending = table[3]
         if pending is not old_pending and pending != old_pending:
-            at = c.o_pend
+            at = self._o_pend
             for _, q in old_pending or ():
                 out[at + q] = 0.0
             for card, q in pending:
                 out[at + q] = card
-        old_piles = table[4]
         if piles is not old_piles and piles != old_piles:
-            self._write_piles(piles, old_piles or ((),) * c.players)
-        if penalties is not table[5] and penalties != table[5]:
+            self._write_piles(piles, old_piles or self._no_piles)
+        if penalties is not old_penalties and penalties != old_penalties:
+            c = self.codec
             out[c.s_pen] = penalties
             if c.countdown is not None:
                 out[c.o_left : c.o_left + c.players] = [c.countdown - x for x in penalties]
-        old_phase = table[1]
         if phase != old_phase:
+            at = self._o_phase
             if old_phase is not None:
-                out[c.o_phase + _PHASE[old_phase]] = 0.0
-            out[c.o_phase + _PHASE[phase]] = _ONE
-        if (fixed is not table[0] and fixed != table[0]) or (c.draft and phase != old_phase):
-            out[c.o_round] = fixed[1]
-            if c.draft:  # the logic pool, face up during the draft
-                out[c.o_pool : c.o_pool + c.deck_high] = self._zeros[: c.deck_high]
-                stock = fixed[2]
-                if phase == "draft":
-                    for card in stock:
-                        out[c.o_pool + card - 1] = _ONE
-                out[c.o_stock] = len(stock)
-            else:
-                # the stock is the deck less every card in play (not stored outside logic); every card
-                # dealt stays in play (hand, selection, pending, row or pile) until the round ends
-                out[c.o_stock] = c.deck_size - c.rules.cards_dealt
+                out[at + _PHASE[old_phase]] = 0.0
+            out[at + _PHASE[phase]] = _ONE
+            if self._draft:
+                self._write_stock(fixed, phase)
+        if fixed is not old_fixed and fixed != old_fixed:
+            self._write_stock(fixed, phase)
         table[:] = (fixed, phase, rows, pending, piles, penalties)
+
+    def _write_stock(self, fixed: tuple[Any, ...], phase: str) -> None:
+        """The round, the stock's size and the logic pool (face up during the draft)."""
+        c = self.codec
+        out = self._public
+        out[c.o_round] = fixed[1]
+        if c.draft:
+            out[c.o_pool : c.o_pool + c.deck_high] = self._zeros[: c.deck_high]
+            stock = fixed[2]
+            if phase == "draft":
+                for card in stock:
+                    out[c.o_pool + card - 1] = _ONE
+            out[c.o_stock] = len(stock)
+        else:
+            # the stock is the deck less every card in play (not stored outside logic); every card dealt
+            # stays in play (hand, selection, pending, row or pile) until the round ends
+            out[c.o_stock] = c.deck_size - c.rules.cards_dealt
 
     def _write_rows(self, rows: tuple[tuple[int, ...], ...], old: tuple[tuple[int, ...], ...]) -> None:
         """The rows (R x C, padded with 0) and their bullheads, row by row."""
