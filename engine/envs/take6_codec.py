@@ -376,13 +376,15 @@ class Take6Observer:
         '--- the seat's cards --'------ public --------'------- block ---------'- own --'--- public ---'
 
     * the public fields are alike for every seat: one table, with the other regions 0, written field by
-      field when the state's rows, pending cards, piles, penalties, phase or round change (a row that
-      grew by a card gets that card, a pile its new cards);
+      field when the state's rows, pending cards, piles, penalties, phase or round change (compared by
+      identity first: a transition keeps the fields it does not touch); the rows and their bullheads in
+      one write, a pile only its new cards;
     * an observation is a copy of that table with the seat's cards written card by card, the block from
       a cache per (phase, stored hands' sizes, selected flags, to_act), and the seat's one-hot.
 
     Masks are cached per legal tuple: the engine keeps one tuple of a hand's selections while the hand
-    stays the same, and one of each seat's row choices.
+    stays the same, and one of each seat's row choices.  :meth:`view` gives both at once; a seat still to
+    select gets its hand field and its mask from its legal selections in one pass.
 
     >>> from engine.take6 import GAME
     >>> s = GAME.new_game(3, seed=2)
@@ -483,7 +485,7 @@ class Take6Observer:
         fixed, phase, rows, pending = state[_FIXED], state[_PHASE_AT], state[_ROWS], state[_PENDING]
         piles, penalties = state[_PILES], state[_PENALTIES]
         if rows is not old_rows and rows != old_rows:
-            self._write_rows(rows, old_rows or ())
+            self._write_rows(rows)
         if pending is not old_pending and pending != old_pending:
             at = self._o_pend
             for _, q in old_pending or ():
@@ -525,36 +527,25 @@ class Take6Observer:
             # stays in play (hand, selection, pending, row or pile) until the round ends
             out[c.o_stock] = c.deck_size - c.rules.cards_dealt
 
-    def _write_rows(self, rows: tuple[tuple[int, ...], ...], old: tuple[tuple[int, ...], ...]) -> None:
-        """The rows (R x C, padded with 0) and their bullheads, row by row."""
+    def _write_rows(self, rows: tuple[tuple[int, ...], ...]) -> None:
+        """The rows (R x C, padded with 0) and their bullheads, side by side: one write."""
         codec = self.codec
-        out = self._public
         cap = codec.capacity
-        at = codec.o_rows
-        heads = codec.o_rbh
-        if len(rows) != len(old):  # a logic draft has no rows yet
-            rows = rows + ((),) * (codec.rows - len(rows))
-            old = old + ((),) * (codec.rows - len(old))
-        for row, before in zip(rows, old, strict=True):
-            if row is not before:
-                k = len(before)
-                if len(row) > k and row[:k] == before:  # cards placed at the row's end
-                    added = 0
-                    for card in row[k:]:
-                        out[at + k] = card
-                        added += _BH[card]
-                        k += 1
-                    out[heads] += added
-                elif row != before:  # a row taken and restarted
-                    k = 0
-                    for card in row:
-                        out[at + k] = card
-                        k += 1
-                    for j in range(k, len(before)):
-                        out[at + j] = 0.0
-                    out[heads] = sum(map(_BH.__getitem__, row))
-            at += cap
-            heads += 1
+        cells: list[int] = []
+        for row in rows:
+            cells += row
+            cells += _PAD[cap - len(row)]
+        cells += _PAD[cap * (codec.rows - len(rows))]  # no rows yet during a logic draft
+        heads = _HEADS
+        for row in rows:
+            h = heads.get(row)
+            if h is None:
+                if len(heads) > _HEADS_MAX:
+                    heads.clear()
+                h = heads[row] = sum(map(_BH.__getitem__, row))
+            cells.append(h)
+        cells += _PAD[codec.rows - len(rows)]
+        self._public[codec.s_rows] = cells
 
     def _write_piles(self, piles: tuple[tuple[int, ...], ...], old: tuple[tuple[int, ...], ...]) -> None:
         """Each seat's cards taken this round: a pile's new cards, or the whole pile when it changed
