@@ -86,6 +86,39 @@ def test_one_observer_for_every_seat_matches_the_engine(variant: str, players: i
             state = GAME.apply(state, legal[rng.randrange(len(legal))])
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_environments_give_the_engines_observation_and_legal_set(variant: str) -> None:
+    """What the AEC environment's last() and the Parallel environment's step return for every agent is
+    the encoding of the engine's observation of that seat, and the mask the encoded legal set (WAIT for
+    a Parallel agent with nothing to do), at every step of random games."""
+    rng = random.Random(7)
+    aec = take6_v0.env(players=4, variant=variant)
+    par = take6_v0.parallel_env(players=4, variant=variant)
+    for seed in range(2):
+        aec.reset(seed=seed)
+        for agent in aec.agent_iter():
+            obs, _, terminated, truncated, _ = aec.last()
+            p = aec.possible_agents.index(agent)
+            state = aec.state
+            expected = take6_codec.observation_from_dict(GAME.observation(state, p), state.rules)
+            assert np.array_equal(obs["observation"], expected)
+            legal = {take6_codec.encode(a) for a in GAME.legal_actions(state, p)}
+            assert set(np.flatnonzero(obs["action_mask"])) == legal
+            aec.step(None if terminated or truncated else rng.choice(sorted(legal)))
+        observations, _ = par.reset(seed=seed)
+        while par.agents:
+            state = par.state
+            actions = {}
+            for p, agent in enumerate(par.possible_agents):
+                o = observations[agent]
+                expected = take6_codec.observation_from_dict(GAME.observation(state, p), state.rules)
+                assert np.array_equal(o["observation"], expected)
+                legal = {take6_codec.encode(a) for a in GAME.legal_actions(state, p)} or {take6_codec.WAIT}
+                assert set(np.flatnonzero(o["action_mask"])) == legal
+                actions[agent] = rng.choice(sorted(legal))
+            observations, *_ = par.step(actions)
+
+
 def test_the_observer_reads_the_fields_it_names() -> None:
     """The observer reads the state's fields by position (as the engine does): each position holds the
     named field (held = each hand with its hidden selection, T6-SELECT-1)."""
