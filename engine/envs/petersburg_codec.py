@@ -264,49 +264,8 @@ class PetersburgCodec:
         return PetersburgObserver(self)
 
     def observe(self, state: State, player: int) -> Any:
-        """The observation vector of ``player`` (a new float32 array)."""
-        o = self.o
-        k = self.kinds
-        n = self.players
-        out: Any = np.zeros(self.layout.size, np.float32)
-        for base, cards in (
-            (o["hand"], state.hands[player]),
-            (o["upper"], state.upper),
-            (o["lower"], state.lower),
-            (o["discard"], state.discard),
-        ):
-            for c in cards:
-                out[base + c] += 1
-        out[o["money"]] = state.money[player]
-        if state.drawn >= 0:
-            if state.turn == player:
-                out[o["drawn"] + state.drawn] = 1
-            else:
-                out[o["drawn_hidden"]] = 1
-        out[o["stack_sizes"] : o["stack_sizes"] + len(STACKS)] = [len(s) for s in state.stacks]
-        for name, per_seat in (("areas", state.areas), ("turned", state.turned)):
-            base = o[name]
-            for cards in per_seat:
-                for c in cards:
-                    out[base + c] += 1
-                base += k
-        out[o["vp"] : o["vp"] + n] = state.vp
-        out[o["hand_sizes"] : o["hand_sizes"] + n] = [len(h) for h in state.hands]
-        if state.over:
-            out[o["final_money"] : o["final_money"] + n] = state.money
-        for q in GAME.to_act(state):
-            out[o["to_act"] + q] = 1
-        out[o["seat"] + player] = 1
-        for i, q in enumerate(state.pub_queue):
-            out[o["pub_queue"] + q] = i + 1
-        for ph, q in enumerate(state.markers):
-            out[o["markers"] + ph * n + q] = 1
-        out[o["phase"] + state.phase] = 1
-        out[o["round"]] = state.round
-        out[o["passes"]] = state.passes
-        out[o["last_round"]] = state.last_round
-        out[o["over"]] = state.over
-        return out
+        """The observation vector of ``player`` (a new float32 array), from a fresh observer."""
+        return PetersburgObserver(self).observe(state, player)
 
 
 class PetersburgObserver:
@@ -353,7 +312,7 @@ class PetersburgObserver:
         return self.observe(state, player), self.codec.mask(state, player)
 
     def observe(self, state: State, player: int) -> Any:
-        """The observation vector of ``player`` (a new float32 array), as :meth:`PetersburgCodec.observe`."""
+        """The observation vector of ``player`` (a new float32 array; the fields of the module's table)."""
         c = self.codec
         o = c.o
         k = c.kinds

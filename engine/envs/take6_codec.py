@@ -57,7 +57,6 @@ every other hand (kids: every pile, one's own too), every selection not yet reve
 from __future__ import annotations
 
 import functools
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -227,119 +226,25 @@ class Take6Codec:
         self.o_pool, self.o_stock = o("pool"), o("stock_size")
         self.o_left = o("points_left") if self.countdown is not None else -1
         self.s_pen = slice(self.o_pen, self.o_pen + n)
-        self.s_hs = slice(self.o_hs, self.o_hs + n)
         if not self.o_hs + n == self.o_selected == self.o_act - n == self.o_seat - 2 * n:
             raise AssertionError("hand_sizes, selected, to_act and seat must be consecutive")
         self.rows = rules.rows
         if not self.o_rows + rules.rows * rules.capacity == self.o_rbh:
             raise AssertionError("rows and row_bullheads must be consecutive")
         self.s_rows = slice(self.o_rows, self.o_rbh + rules.rows)
-        self.s_per_seat = slice(self.o_hs, self.o_hs + 4 * n)
         d = self.deck_high
         if not (o("hand"), self.o_sel, self.o_rows, self.o_hs + 4 * n) == (0, d, 2 * d, self.o_phase):
             raise AssertionError("the observer's regions (see Take6Observer) must lie in that order")
-        self._acting: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self._seat_onehot = tuple(tuple(int(q == p) for q in range(n)) for p in range(n))
         self._no_mask = _frozen(np.zeros(NUM_ACTIONS, np.int8))
         self._wait_mask = _frozen(_mask_of([WAIT]))
-        self.scores_key = attrgetter("piles", "penalties")
-        """The state's fields :meth:`_scores` reads."""
-        # piles and penalties change only when a row is taken (the rows change) or a round is dealt
-        fields = ("rows", "pending", "phase", "round") + (("stock",) if self.draft else ())
-        self.public_key = attrgetter(*fields)
-        """The state's fields :meth:`_public` reads (the logic pool included)."""
 
     def observe(self, state: State, player: int) -> Any:
-        """The observation vector of ``player`` (a new float32 array)."""
-        return self._private(self._public(state), state, player)
+        """The observation vector of ``player`` (a new float32 array), from a fresh observer."""
+        return Take6Observer(self).observe(state, player)
 
     def observer(self) -> Take6Observer:
-        """A fast observer for one environment (it keeps the last public table)."""
+        """A fast observer for one environment (it keeps the public table between steps)."""
         return Take6Observer(self)
-
-    def _private(self, public: Any, state: State, player: int) -> Any:
-        """A copy of the public table with what ``player`` alone sees and the per-step fields added."""
-        out = public.copy()
-        selected = state.selected
-        to_act = state.to_act
-        if player in to_act and state.phase == "select":
-            # the common case, without building every hand: a seat still to select may select any card of
-            # its hand (T6-SELECT-1), so its legal selections are its hand; every seat plays one card a
-            # turn, so a hand is that long less the card already selected, if any (T6-SELECT-2)
-            legal = GAME.legal_actions(state, player)
-            for a in legal:
-                out[a.card - 1] = 1.0  # type: ignore[union-attr]
-            held = len(legal)
-            sizes = [held - (c != 0) for c in selected]
-        else:
-            hands = state.hands
-            if not self.flip:
-                for c in hands[player]:
-                    out[c - 1] = 1.0
-            mine = selected[player]
-            if mine:
-                out[self.o_sel + mine - 1] = 1.0
-            sizes = [len(h) for h in hands]
-        # hand_sizes, selected, to_act and seat lie side by side: one write
-        acting = self._acting.get(to_act)
-        if acting is None:  # a few dozen distinct tuples: every seat, the seats still to select, one seat
-            acting = self._acting[to_act] = tuple(int(q in to_act) for q in range(self.players))
-        out[self.s_per_seat] = [*sizes, *map(bool, selected), *acting, *self._seat_onehot[player]]
-        return out
-
-    def _scores(self, state: State) -> Any:
-        """The slowest-changing fields (piles, penalties, the stock's size): a new round or a row taken."""
-        out: Any = np.zeros(self.layout.size, np.float32)
-        d = self.deck_high
-        at = self.o_piles - 1
-        taken: list[int] = []
-        for pile in state.piles:
-            taken += map(at.__add__, pile)
-            at += d
-        if taken:
-            out[taken] = 1.0
-        out[self.s_pen] = state.penalties
-        if self.countdown is not None:
-            out[self.o_left : self.o_left + self.players] = [self.countdown - x for x in state.penalties]
-        if not self.draft:
-            # the stock is the deck less every card in play (not stored outside logic); every card dealt
-            # stays in play (hand, selection, pending, row or pile) until the round ends
-            out[self.o_stock] = self.deck_size - self.rules.cards_dealt
-        return out
-
-    def _public(self, state: State, scores: Any = None) -> Any:
-        """The fields every seat sees alike; they change only when cards are placed or picked."""
-        out = (self._scores(state) if scores is None else scores).copy()
-        # rows (R x C, padded with 0) and row_bullheads lie side by side: one write
-        cap = self.capacity
-        rows = state.rows
-        cells: list[int] = []
-        for row in rows:
-            cells += row
-            cells += _PAD[cap - len(row)]
-        cells += _PAD[cap * (self.rows - len(rows))]  # no rows yet during a logic draft
-        heads = _HEADS
-        for row in rows:
-            h = heads.get(row)
-            if h is None:
-                if len(heads) > _HEADS_MAX:
-                    heads.clear()
-                h = heads[row] = sum(map(_BH.__getitem__, row))
-            cells.append(h)
-        cells += _PAD[self.rows - len(rows)]
-        out[self.s_rows] = cells
-        for c, q in state.pending:
-            out[self.o_pend + q] = c
-        phase = state.phase
-        out[self.o_phase + _PHASE[phase]] = 1.0
-        out[self.o_round] = state.round
-        if self.draft:
-            stock = state.stock
-            if phase == "draft":
-                for c in stock:
-                    out[self.o_pool + c - 1] = 1.0
-            out[self.o_stock] = len(stock)
-        return out
 
     def mask(self, state: State, player: int) -> Any:
         """The action mask (read-only int8 array): 1 exactly at the encodings of the legal actions."""
@@ -418,7 +323,7 @@ class Take6Observer:
         self._select_hand = not codec.flip
 
     def observe(self, state: State, player: int) -> Any:
-        """The observation vector of ``player`` (a new float32 array), as :meth:`Take6Codec.observe`."""
+        """The observation vector of ``player`` (a new float32 array; the fields of the module's table)."""
         return self._observe(state, player, True)
 
     def view(self, state: State, player: int) -> tuple[Any, Any]:
