@@ -247,19 +247,19 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         self.steps = 0
         self._done = False
         self._dirty = False
-        self._mask_key: tuple[Any, int] | None = None
+        self._mask_state: Any = None
+        """The state and seat whose mask ``_mask`` is (the step checks an action against it)."""
+        self._mask_seat = -1
         self._mask: Any = None
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[self.adapter.game.to_act(self.state)[0]]
 
     def _mask_of(self, player: int) -> Any:
         state = self.state
-        key = self._mask_key
-        if key is not None and key[0] is state and key[1] == player:
+        if self._mask_state is state and self._mask_seat == player:
             return self._mask
         mask = self.adapter.mask(state, player)
-        self._mask_key = (state, player)
-        self._mask = mask
+        self._mask_state, self._mask_seat, self._mask = state, player, mask
         return mask
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -278,12 +278,10 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent`` now."""
         p = self._seat[agent]
         state = self.state
-        key = self._mask_key
-        if key is not None and key[0] is state and key[1] == p:  # the mask of this state is known
+        if self._mask_state is state and self._mask_seat == p:  # the mask of this state is known
             return {"observation": self._observe(state, p), "action_mask": self._mask}
         obs, mask = self._view(state, p)
-        self._mask_key = (state, p)
-        self._mask = mask
+        self._mask_state, self._mask_seat, self._mask = state, p, mask
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -293,8 +291,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
             return
         p = self._seat[agent]
         before = self.state
-        key = self._mask_key
-        hit = key is not None and key[0] is before and key[1] == p  # _mask_of, inlined
+        hit = self._mask_state is before and self._mask_seat == p  # _mask_of, inlined
         mask = self._mask if hit else self._mask_of(p)
         try:
             index = int(action)
