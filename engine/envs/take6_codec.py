@@ -287,9 +287,9 @@ class Take6Observer:
     * an observation is a copy of that table with the seat's cards written card by card, the block from
       a cache per (phase, stored hands' sizes, selected flags, to_act), and the seat's one-hot.
 
-    Masks are cached per legal tuple: the engine keeps one tuple of a hand's selections while the hand
-    stays the same, and one of each seat's row choices.  :meth:`view` gives both at once; a seat still to
-    select gets its hand field and its mask from its legal selections in one pass.
+    The masks of row choices and flips are cached per legal tuple (the engine keeps one tuple of each);
+    :meth:`view` gives observation and mask at once, and a seat still to select gets its hand field and
+    its mask from its legal selections in one pass.
 
     >>> from engine.take6 import GAME
     >>> s = GAME.new_game(3, seed=2)
@@ -331,18 +331,15 @@ class Take6Observer:
         select any card of its hand (T6-SELECT-1), so its legal selections give both its hand field and
         its mask."""
         legal = GAME.legal_actions(state, player)
-        hit = self._masks.get(id(legal))
-        if hit is not None and hit[0] is legal:
-            return self._observe(state, player, True), hit[1]
         if not legal or legal[0].__class__ is not Select or state[_SELECTED][player]:
-            return self._observe(state, player, True), self._cache_mask(legal, self.codec.mask_of(legal))
+            return self._observe(state, player, True), self._mask_of(legal)
         out = self._observe(state, player, False)
         flags = bytearray(NUM_ACTIONS)
         for a in legal:
             i = a.card - 1  # type: ignore[union-attr]
             flags[i] = 1
             out[i] = _ONE
-        return out, self._cache_mask(legal, np.frombuffer(bytes(flags), np.int8))
+        return out, np.frombuffer(bytes(flags), np.int8)  # read-only, as a buffer of bytes is
 
     def _observe(self, state: State, player: int, cards: bool) -> Any:
         """The observation vector, the seat's hand field left 0 unless ``cards``."""
@@ -481,16 +478,20 @@ class Take6Observer:
 
     def mask(self, state: State, player: int) -> Any:
         """The action mask (read-only int8 array), as :meth:`Take6Codec.mask`."""
-        legal = GAME.legal_actions(state, player)
+        return self._mask_of(GAME.legal_actions(state, player))
+
+    def _mask_of(self, legal: tuple[Action, ...]) -> Any:
+        """The mask of ``legal``; the masks of row choices, flips and draft picks are kept per legal tuple
+        (the engine keeps one tuple of each seat's row choices and flip), those of selections are built
+        (a hand's selections are new each turn)."""
+        if legal and legal[0].__class__ is Select:
+            return self.codec.mask_of(legal)
         masks = self._masks
         hit = masks.get(id(legal))
         if hit is not None and hit[0] is legal:
             return hit[1]
-        return self._cache_mask(legal, self.codec.mask_of(legal))
-
-    def _cache_mask(self, legal: tuple[Action, ...], mask: Any) -> Any:
-        masks = self._masks
-        if len(masks) > 64:  # the hits are a seat's row choices and a state asked about again
+        mask = self.codec.mask_of(legal)
+        if len(masks) > 64:
             masks.clear()
         masks[id(legal)] = (legal, mask)  # the entry keeps ``legal`` alive: its id stays its own
         return mask

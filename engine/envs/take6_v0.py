@@ -134,6 +134,9 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
         self._seeds = Seeds()
         self._wait = adapter.codec.wait_mask()
         self.state: Any = None
+        self._masks_of: Any = None
+        """The state whose acting seats' (observation, mask) ``_masks`` holds."""
+        self._masks: dict[int, tuple[Any, Any]] = {}
 
     def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
@@ -149,12 +152,14 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
         observe = adapter.observe
         wait = self._wait
         out = {}
+        masks = self._masks = {}
         for p, agent in enumerate(self.possible_agents):
             if p in acting:
-                obs, mask = view(state, p)
+                obs, mask = masks[p] = view(state, p)
                 out[agent] = {"observation": obs, "action_mask": mask}
             else:
                 out[agent] = {"observation": observe(state, p), "action_mask": wait}
+        self._masks_of = state
         return out
 
     def reset(
@@ -174,10 +179,10 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
         if not self.agents:
             raise IllegalEnvAction("the game is over: call reset()")
         adapter = self.adapter
-        mask_of = adapter.mask
         decode = adapter.decode
         before = state = self.state
         acting = GAME.to_act(state)
+        known = self._masks if self._masks_of is state else {}  # the masks the last observations gave
         moves = []
         for p in acting:
             agent = self.possible_agents[p]
@@ -185,7 +190,7 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
             if action is None:
                 raise IllegalEnvAction(f"{agent} must act now")
             index = int(action)
-            mask = mask_of(state, p)
+            mask = known[p][1] if p in known else adapter.mask(state, p)
             if not 0 <= index < len(mask) or not mask[index]:
                 legal = [int(i) for i in np.flatnonzero(mask)]
                 raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
