@@ -30,10 +30,11 @@ Observation
 ===========
 
 A float32 vector with exactly the content of the engine's ``GAME.observation(state, player)``
-(:func:`observation_from_dict` encodes that dict; :meth:`PetersburgCodec.observe` builds the same vector
-from the state and a test checks they agree at every step).  Card multisets are counts per kind; the
-order of cards within a row has no effect in the rules and is not encoded.  Per-seat fields are indexed
-by seat.  The table for 4 players (``python -m engine.envs.petersburg_codec [n]`` prints any other)::
+(:func:`observation_from_dict` encodes that dict; a :class:`PetersburgObserver` builds the same vector from
+the state, keeping its public fields between steps, and tests check they agree at every step). Card
+multisets are counts per kind; the order of cards within a row has no effect in the rules and is not
+encoded. Per-seat fields are indexed by seat. The table for 4 players (``python -m
+engine.envs.petersburg_codec [n]`` prints any other)::
 
     | field | offset | size | range | meaning |
     | `hand` | 0 | 49 | 0..6 | my hand: count per kind |

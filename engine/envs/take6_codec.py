@@ -25,12 +25,12 @@ True
 Observation
 ===========
 
-A float32 vector of what the player may see: exactly the content of the engine's
-``GAME.observation(state, player)`` (:func:`observation_from_dict` encodes that dict; the environments use
-:meth:`Take6Codec.observe`, the same vector built straight from the state, and a test checks they agree
-at every step).  Per-seat fields are indexed by seat (absolute, not rotated); ``D`` here is the highest
-card of the variant's deck, ``R`` its rows, ``C`` the row capacity, ``n`` the players.  The table for
-the standard game with 4 players (``python -m engine.envs.take6_codec`` prints any other)::
+A float32 vector of what the player may see: exactly the content of the engine's ``GAME.observation(state,
+player)`` (:func:`observation_from_dict` encodes that dict; the environments use a :class:`Take6Observer`,
+which builds the same vector straight from the state and keeps its public part between steps, and tests
+check they agree at every step). Per-seat fields are indexed by seat (absolute, not rotated); ``D`` here is
+the highest card of the variant's deck, ``R`` its rows, ``C`` the row capacity, ``n`` the players. The table
+for the standard game with 4 players (``python -m engine.envs.take6_codec`` prints any other)::
 
     | field | offset | size | range | meaning |
     | `hand` | 0 | 104 | 0..1 | my hand: 1 at c-1 for each card c I hold (kids: all 0, piles are face down) |
