@@ -58,11 +58,23 @@ def test_the_training_loop_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_benchmark_command_prints_every_line(capsys: pytest.CaptureFixture[str]) -> None:
-    """python -m engine.envs.bench prints the engine, AEC and Parallel lines (figures are not asserted)."""
+    """python -m engine.envs.bench prints the engine, AEC, Parallel and masked-pick lines, the AEC ratio
+    with and without the pick (figures are not asserted)."""
     assert bench.main(["--steps", "200", "--repeats", "1"]) == 0
     out = capsys.readouterr().out
     assert (
         out.count("engine (legal_actions + apply)") == 2
         and out.count("AEC env") == 2
+        and out.count("without the masked pick") == 2
+        and out.count("masked pick (nonzero + index)") == 2
         and "Parallel env" in out
     )
+
+
+def test_recorded_masks_are_the_environments_masks() -> None:
+    """The masks the pick line replays are the AEC environment's, each with a legal action."""
+    from engine.envs import take6_v0
+
+    masks = bench.record_masks(take6_v0.env(players=3), 50)
+    assert len(masks) == 50 and all(m.sum() >= 1 for m in masks)
+    assert bench.run_pick(masks, 120) == 120

@@ -61,6 +61,48 @@ def test_mask_and_observation_match_the_engine_at_every_step(variant: str, playe
 
 
 @pytest.mark.parametrize("variant", GAME.variants)
+@pytest.mark.parametrize("players", [2, 4])
+def test_one_observer_for_every_seat_matches_the_engine(variant: str, players: int) -> None:
+    """An environment's observer, which keeps the public fields between calls and serves every seat,
+    gives the encoding of the engine's observation whatever seats it is asked about and however many
+    steps it missed, each time a fresh array."""
+    rng = random.Random(players)
+    for seed in range(2):
+        state = GAME.new_game(players, seed=seed, variant=variant)
+        observer = petersburg_codec.codec(state.rules, players).observer()
+        while True:
+            for p in rng.sample(range(players), rng.randint(0, players)):
+                obs = observer.observe(state, p)
+                expected = petersburg_codec.observation_from_dict(GAME.observation(state, p), state.rules)
+                assert np.array_equal(obs, expected)
+                obs[:] = -1.0  # the caller owns the array: the next observation is not affected
+            if GAME.is_terminal(state):
+                break
+            legal = GAME.legal_actions(state, GAME.to_act(state)[0])
+            state = GAME.apply(state, legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("variant", GAME.variants)
+def test_environment_gives_the_engines_observation_and_legal_set(variant: str) -> None:
+    """What the AEC environment's last() returns is the encoding of the engine's observation of the agent
+    to act, and its mask the encoded legal set, at every step of random games."""
+    rng = random.Random(5)
+    env = petersburg_v0.env(players=3, variant=variant)
+    codec = petersburg_codec.codec(ruleset(variant), 3)
+    for seed in range(2):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            p = env.possible_agents.index(agent)
+            state = env.state
+            expected = petersburg_codec.observation_from_dict(GAME.observation(state, p), state.rules)
+            assert np.array_equal(obs["observation"], expected)
+            legal = {codec.encode(a) for a in GAME.legal_actions(state, p)}
+            assert set(np.flatnonzero(obs["action_mask"])) == legal
+            env.step(None if terminated or truncated else rng.choice(sorted(legal)))
+
+
+@pytest.mark.parametrize("variant", GAME.variants)
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_pettingzoo_api_test(variant: str, players: int) -> None:
     """PettingZoo's api_test passes on the AEC environment of both editions."""

@@ -55,6 +55,86 @@ def test_mask_and_observation_match_the_engine_at_every_step(variant: str, playe
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", [2, 5])
+def test_one_observer_for_every_seat_matches_the_engine(variant: str, players: int) -> None:
+    """An environment's observer, which keeps the public table between calls and serves every seat, gives
+    the encoding of the engine's observation and the encoded legal set whatever seats it is asked about
+    and however many steps it missed, one at a time or both at once (``view``); each observation is a
+    fresh array and each mask read-only."""
+    rng = random.Random(players)
+    for seed in range(3):
+        state = GAME.new_game(players, seed=seed, variant=variant)
+        codec = take6_codec.codec(state.rules)
+        observer = codec.observer()
+        while not GAME.is_terminal(state):
+            for p in rng.sample(range(players), rng.randint(0, players)):
+                obs = observer.observe(state, p)
+                expected = take6_codec.observation_from_dict(GAME.observation(state, p), state.rules)
+                assert np.array_equal(obs, expected)
+                obs[:] = -1.0  # the caller owns the array: the next observation is not affected
+                mask = observer.mask(state, p)
+                legal = GAME.legal_actions(state, p)
+                assert set(np.flatnonzero(mask)) == {take6_codec.encode(a) for a in legal}
+                assert not mask.flags.writeable
+                if rng.random() < 0.5:  # asked again, or first asked both at once
+                    observer = codec.observer()
+                both, both_mask = observer.view(state, p)
+                assert np.array_equal(both, expected) and np.array_equal(both_mask, mask)
+                assert not both_mask.flags.writeable
+            p = GAME.to_act(state)[0]
+            legal = GAME.legal_actions(state, p)
+            state = GAME.apply(state, legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_environments_give_the_engines_observation_and_legal_set(variant: str) -> None:
+    """What the AEC environment's last() and the Parallel environment's step return for every agent is
+    the encoding of the engine's observation of that seat, and the mask the encoded legal set (WAIT for
+    a Parallel agent with nothing to do), at every step of random games."""
+    rng = random.Random(7)
+    aec = take6_v0.env(players=4, variant=variant)
+    par = take6_v0.parallel_env(players=4, variant=variant)
+    for seed in range(2):
+        aec.reset(seed=seed)
+        for agent in aec.agent_iter():
+            obs, _, terminated, truncated, _ = aec.last()
+            p = aec.possible_agents.index(agent)
+            state = aec.state
+            expected = take6_codec.observation_from_dict(GAME.observation(state, p), state.rules)
+            assert np.array_equal(obs["observation"], expected)
+            legal = {take6_codec.encode(a) for a in GAME.legal_actions(state, p)}
+            assert set(np.flatnonzero(obs["action_mask"])) == legal
+            aec.step(None if terminated or truncated else rng.choice(sorted(legal)))
+        observations, _ = par.reset(seed=seed)
+        while par.agents:
+            state = par.state
+            actions = {}
+            for p, agent in enumerate(par.possible_agents):
+                o = observations[agent]
+                expected = take6_codec.observation_from_dict(GAME.observation(state, p), state.rules)
+                assert np.array_equal(o["observation"], expected)
+                legal = {take6_codec.encode(a) for a in GAME.legal_actions(state, p)} or {take6_codec.WAIT}
+                assert set(np.flatnonzero(o["action_mask"])) == legal
+                actions[agent] = rng.choice(sorted(legal))
+            observations, *_ = par.step(actions)
+
+
+def test_the_observer_reads_the_fields_it_names() -> None:
+    """The observer reads the state's fields by position (as the engine does): each position holds the
+    named field (held = each hand with its hidden selection, T6-SELECT-1)."""
+    state = GAME.new_game(3, seed=1)
+    state = GAME.apply(state, GAME.legal_actions(state, 1)[2])
+    c = take6_codec
+    assert state[c._FIXED][1] == state.round and state[c._PHASE_AT] is state.phase
+    assert state[c._ROWS] is state.rows and state[c._PENDING] is state.pending
+    assert state[c._PILES] is state.piles and state[c._PENALTIES] is state.penalties
+    assert state[c._SELECTED] is state.selected and state[c._TO_ACT] is state.to_act
+    held = state[c._HELD]
+    hands = zip(state.hands, state.selected, strict=True)
+    assert [tuple(sorted((*h, s))) if s else h for h, s in hands] == list(held)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_pettingzoo_api_test(variant: str) -> None:
     """PettingZoo's api_test passes on the AEC environment of every variant."""
     api_test(take6_v0.env(players=3, variant=variant, rank_bonus=1.0), num_cycles=200)

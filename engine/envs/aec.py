@@ -21,6 +21,7 @@ Seeds: ``reset(seed=s)`` deals engine game ``s``; a later ``reset()`` without a 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, Protocol
 
@@ -55,10 +56,19 @@ class Adapter(Protocol):
 
     def mask(self, state: Any, player: int) -> Any: ...
 
+    def view(self, state: Any, player: int) -> tuple[Any, Any]:
+        """``(observe(state, player), mask(state, player))``."""
+        ...
+
     def decode(self, index: int, player: int) -> Any: ...
 
     def gains(self, before: Any, after: Any) -> tuple[float, ...] | None:
         """Each seat's reward for the step ``before -> after``; ``None`` when all are 0."""
+        ...
+
+    def score(self, state: Any) -> Any:
+        """The running scores the gains are computed from (a step that keeps the very same object gains
+        nothing)."""
         ...
 
 
@@ -66,8 +76,9 @@ class EngineAdapter:
     """The shared part of the games' adapters: the configuration, the seeded deal and per-step gains.
 
     A subclass sets ``game``, ``num_actions`` and, in its ``__init__``, ``codec`` (with a ``layout``),
-    ``observe``, ``mask`` and ``decode``; ``score`` reads each seat's running score from a state and
-    ``sign`` says whether it counts for (+1) or against (-1) the seat.
+    ``observe``, ``mask``, ``view`` (both at once) and ``decode``; ``score`` (a field name or a getter)
+    reads each seat's running score from a state and ``sign`` says whether it counts for (+1) or
+    against (-1) the seat.
     """
 
     game: Any
@@ -77,14 +88,21 @@ class EngineAdapter:
     options: dict[str, Any]
 
     def __init__(
-        self, players: int, variant: str, options: dict[str, Any], *, layout: Any, score: str, sign: int
+        self,
+        players: int,
+        variant: str,
+        options: dict[str, Any],
+        *,
+        layout: Any,
+        score: str | Callable[[Any], Any],
+        sign: int,
     ) -> None:
         self.players = players
         self.variant = variant
         self.options = options
         self.obs_size = layout.size
         self.obs_low, self.obs_high = layout.bounds()
-        self.score = attrgetter(score)
+        self.score = attrgetter(score) if isinstance(score, str) else score
         self.sign = sign
 
     def new_state(self, seed: int) -> Any:
@@ -196,10 +214,12 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seeds = Seeds()
         self._observe = adapter.observe
+        self._view = adapter.view
         self._decode = adapter.decode
         self._apply = adapter.game.apply_unchecked
         self._to_act = adapter.game.to_act
         self._gains = adapter.gains
+        self._score = adapter.score
         self._limit = None if max_cycles is None else max_cycles * adapter.players
         self.state: Any = None
         self._infos: dict[str, dict[str, Any]] = {a: {} for a in self.possible_agents}
@@ -227,25 +247,42 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         self.steps = 0
         self._done = False
         self._dirty = False
-        self._mask_key: tuple[Any, int] | None = None
+        self._mask_state: Any = None
+        """The state and seat whose mask ``_mask`` is (the step checks an action against it)."""
+        self._mask_seat = -1
         self._mask: Any = None
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[self.adapter.game.to_act(self.state)[0]]
 
     def _mask_of(self, player: int) -> Any:
         state = self.state
-        key = self._mask_key
-        if key is not None and key[0] is state and key[1] == player:
+        if self._mask_state is state and self._mask_seat == player:
             return self._mask
         mask = self.adapter.mask(state, player)
-        self._mask_key = (state, player)
-        self._mask = mask
+        self._mask_state, self._mask_seat, self._mask = state, player, mask
         return mask
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Observation, accumulated reward, terminated, truncated and info of the agent to act (as
+        PettingZoo's ``AECEnv.last``)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> Any:
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent`` now."""
         p = self._seat[agent]
-        return {"observation": self._observe(self.state, p), "action_mask": self._mask_of(p)}
+        state = self.state
+        if self._mask_state is state and self._mask_seat == p:  # the mask of this state is known
+            return {"observation": self._observe(state, p), "action_mask": self._mask}
+        obs, mask = self._view(state, p)
+        self._mask_state, self._mask_seat, self._mask = state, p, mask
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -253,7 +290,9 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         p = self._seat[agent]
-        mask = self._mask_of(p)
+        before = self.state
+        hit = self._mask_state is before and self._mask_seat == p  # _mask_of, inlined
+        mask = self._mask if hit else self._mask_of(p)
         try:
             index = int(action)
         except (TypeError, ValueError):
@@ -261,7 +300,6 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         if not 0 <= index < len(mask) or not mask[index]:
             legal = [int(i) for i in np.flatnonzero(mask)]
             raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
-        before = self.state
         after = self._apply(before, self._decode(index, p))
         self.state = after
         self._cumulative_rewards[agent] = 0.0
@@ -270,8 +308,15 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
             for a in rewards:
                 rewards[a] = 0.0
             self._dirty = False
-        gains = self._gains(before, after)
         acting = self._to_act(after)
+        score = self._score
+        if score(after) is score(before) and acting and self._limit is None and self.render_mode != "human":
+            # most steps: the scores keep their very object (nothing gained), the game goes on, and
+            # there is no step limit and no rendering
+            self.steps += 1
+            self.agent_selection = self.possible_agents[acting[0]]
+            return
+        gains = self._gains(before, after)
         if not acting:
             bonus = rank_bonuses(self.adapter.game.result(after), self.rank_bonus)
             gains = tuple(g + b for g, b in zip(gains or (0.0,) * len(bonus), bonus, strict=True))

@@ -7,6 +7,11 @@ agent's observation in a Parallel step); the engine line runs the same policy on
 time (``time.process_time``) of ``--steps`` steps, with the spread (min..max) beside it; the last column
 is the environment's cost per step relative to the engine's cost per action (Parallel: per engine action
 applied, since one step carries a whole selection).  Figures are printed, never asserted.
+
+The policy's own work is in every line: the engine line picks from the legal tuple, the environment lines
+from the mask (``mask.nonzero()`` then a random index), which costs more.  The "masked pick" line times
+that pick alone over masks recorded from the AEC environment, and the AEC line shows its ratio without it
+beside the ratio with it.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Any
 
 from engine.game import Game
 
-__all__ = ["main", "run_aec", "run_engine", "run_parallel"]
+__all__ = ["main", "record_masks", "run_aec", "run_engine", "run_parallel", "run_pick"]
 
 
 def run_engine(game: Game, new_state: Callable[[int], Any], steps: int, seed: int = 0) -> int:
@@ -87,6 +92,40 @@ def run_parallel(env: Any, steps: int, seed: int = 0, wait: int = -1) -> int:
     return moves
 
 
+def record_masks(env: Any, steps: int, seed: int = 0) -> list[Any]:
+    """The action masks an AEC environment gives in ``steps`` live steps of random masked play."""
+    rng = random.Random(seed)
+    env.reset(seed=seed)
+    masks: list[Any] = []
+    while len(masks) < steps:
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            if not env.agents:
+                env.reset()
+            continue
+        masks.append(obs["action_mask"])
+        legal = obs["action_mask"].nonzero()[0]
+        env.step(legal[rng.randrange(len(legal))])
+    return masks
+
+
+def run_pick(masks: Sequence[Any], steps: int, seed: int = 0) -> int:
+    """The random masked pick of :func:`run_aec` alone, over ``masks`` in turn, for ``steps`` picks.
+
+    >>> import numpy as np
+    >>> run_pick([np.array([0, 1, 1], np.int8)], 10)
+    10
+    """
+    rng = random.Random(seed)
+    pick = rng.random
+    k = len(masks)
+    for i in range(steps):
+        legal = masks[i % k].nonzero()[0]
+        legal[int(pick() * len(legal))]
+    return steps
+
+
 def _measure(work: Callable[[], int], repeats: int) -> tuple[float, float, float]:
     """Median, min and max per-step CPU seconds over ``repeats`` runs of ``work``."""
     per_step = []
@@ -97,10 +136,12 @@ def _measure(work: Callable[[], int], repeats: int) -> tuple[float, float, float
     return statistics.median(per_step), min(per_step), max(per_step)
 
 
-def _line(label: str, figures: tuple[float, float, float], engine: float | None) -> str:
+def _line(label: str, figures: tuple[float, float, float], engine: float | None, pick: float = 0.0) -> str:
     med, lo, hi = figures
     spread = f"({1 / hi:,.0f}..{1 / lo:,.0f})"
     ratio = f"{med / engine:6.1f}x" if engine else ""
+    if engine and pick:
+        ratio += f"  ({(med - pick) / engine:.1f}x without the masked pick)"
     return f"  {label:<34} {1 / med:>10,.0f}  {spread:<22}{ratio}".rstrip()
 
 
@@ -125,13 +166,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         aec = module.env(players=n)
         adapter = aec.adapter
         engine = _measure(partial(run_engine, adapter.game, adapter.new_state, steps), repeats)
+        masks = record_masks(module.env(players=n), min(steps, 5000))
+        pick = _measure(partial(run_pick, masks, steps), repeats)
         print(f"{title}")
         print(_line("engine (legal_actions + apply)", engine, None))
-        print(_line("AEC env (last + step)", _measure(partial(run_aec, aec, steps), repeats), engine[0]))
+        figures = _measure(partial(run_aec, aec, steps), repeats)
+        print(_line("AEC env (last + step)", figures, engine[0], pick[0]))
         if parallel:
             par = module.parallel_env(players=n)
             figures = _measure(partial(run_parallel, par, steps // n, wait=take6_v0.WAIT), repeats)
             print(_line("Parallel env (per engine action)", figures, engine[0]))
+        print(_line("masked pick (nonzero + index)", pick, engine[0]))
     return 0
 
 

@@ -455,11 +455,12 @@ class Take6Observer:
         self.dict = {"observation": self.tensor[:size]}
         if self.recall:
             self.dict["played"] = self.tensor[size:].reshape(game.players, d)
+        self._observe = game.codec.observer().observe
 
     def set_from(self, state: Take6State, player: int) -> None:
         self.tensor.fill(0)
         if state.engine is not None:
-            self.dict["observation"][:] = self.game.codec.observe(state.engine, player)
+            self.dict["observation"][:] = self._observe(state.engine, player)
         else:
             obs = self.dict["observation"]
             for c in state._my_dealt(player):
@@ -731,11 +732,12 @@ class PetersburgObserver:
         self.dict = {"observation": self.tensor[:size]}
         if self.recall:
             self.dict["known_hands"] = self.tensor[size:].reshape(config.players, k)
+        self._observe = config.codec.observer().observe
 
     def set_from(self, state: PetersburgState, player: int) -> None:
         self.tensor.fill(0)
         if state.engine is not None and state._draw is None:
-            self.dict["observation"][:] = self.config.codec.observe(state.engine, player)
+            self.dict["observation"][:] = self._observe(state.engine, player)
         if self.recall:
             self.dict["known_hands"][:] = state.known
 

@@ -30,10 +30,11 @@ Observation
 ===========
 
 A float32 vector with exactly the content of the engine's ``GAME.observation(state, player)``
-(:func:`observation_from_dict` encodes that dict; :meth:`PetersburgCodec.observe` builds the same vector
-from the state and a test checks they agree at every step).  Card multisets are counts per kind; the
-order of cards within a row has no effect in the rules and is not encoded.  Per-seat fields are indexed
-by seat.  The table for 4 players (``python -m engine.envs.petersburg_codec [n]`` prints any other)::
+(:func:`observation_from_dict` encodes that dict; a :class:`PetersburgObserver` builds the same vector from
+the state, keeping its public fields between steps, and tests check they agree at every step). Card
+multisets are counts per kind; the order of cards within a row has no effect in the rules and is not
+encoded. Per-seat fields are indexed by seat. The table for 4 players (``python -m
+engine.envs.petersburg_codec [n]`` prints any other)::
 
     | field | offset | size | range | meaning |
     |---|---:|---:|---|---|
@@ -89,7 +90,7 @@ from engine.petersburg import (
 from engine.petersburg.catalog import PHASES, STACKS
 from engine.petersburg.model import STATE_PHASES
 
-__all__ = ["SOURCES", "PetersburgCodec", "codec", "layout_for", "observation_from_dict"]
+__all__ = ["SOURCES", "PetersburgCodec", "PetersburgObserver", "codec", "layout_for", "observation_from_dict"]
 
 SOURCES = ("upper", "lower", "drawn")
 """The sources of a buy or a take, in encoding order."""
@@ -257,54 +258,142 @@ class PetersburgCodec:
         indices = self.legal_indices(state, player)
         if not indices:
             return self._no_mask
-        mask: Any = np.zeros(self.num_actions, np.int8)
-        mask[indices] = 1
-        return _frozen(mask)
+        flags = bytearray(self.num_actions)
+        for i in indices:
+            flags[i] = 1
+        return np.frombuffer(bytes(flags), np.int8)  # read-only, as a buffer of bytes is
+
+    def observer(self) -> PetersburgObserver:
+        """A fast observer for one environment (it keeps the public fields between steps)."""
+        return PetersburgObserver(self)
 
     def observe(self, state: State, player: int) -> Any:
-        """The observation vector of ``player`` (a new float32 array)."""
-        o = self.o
-        k = self.kinds
-        n = self.players
-        out: Any = np.zeros(self.layout.size, np.float32)
-        for base, cards in (
-            (o["hand"], state.hands[player]),
-            (o["upper"], state.upper),
-            (o["lower"], state.lower),
-            (o["discard"], state.discard),
-        ):
-            for c in cards:
-                out[base + c] += 1
+        """The observation vector of ``player`` (a new float32 array), from a fresh observer."""
+        return PetersburgObserver(self).observe(state, player)
+
+
+class PetersburgObserver:
+    """Observation vectors for one environment: the public fields kept in one table between steps.
+
+    The fields every seat sees alike (rows, discard, stacks, areas, Observatories turned, VP, hand sizes,
+    the start-player markers, the Pub queue, phase, round, ...) are written into one table field by field,
+    only when the state's field changed (compared by identity: a transition keeps the fields it does not
+    touch; a seat's area or turned cards per seat).  An observation is a copy of that table with the
+    seat's own fields written: its hand, roubles, the drawn card (or ``drawn_hidden``) and its one-hot.
+
+    >>> from engine.petersburg import GAME
+    >>> s = GAME.new_game(3, seed=2)
+    >>> c = codec(s.rules, 3)
+    >>> expected = observation_from_dict(GAME.observation(s, 1), s.rules)
+    >>> bool((c.observer().observe(s, 1) == expected).all())
+    True
+    """
+
+    def __init__(self, codec: PetersburgCodec) -> None:
+        self.codec = codec
+        o = codec.o
+        if o["hand"] != 0:
+            raise AssertionError("the observer writes the hand at offset 0")
+        self._public: Any = np.zeros(codec.layout.size, np.float32)
+        self._zeros: Any = np.zeros(codec.kinds, np.float32)
+        self._seen: dict[str, Any] = {}
+        """Per public field, the state's value the table shows."""
+        self._areas: list[Any] = [None] * codec.players
+        self._turned: list[Any] = [None] * codec.players
+        n = codec.players
+        self._s_stacks = slice(o["stack_sizes"], o["stack_sizes"] + len(STACKS))
+        self._s_vp = slice(o["vp"], o["vp"] + n)
+        self._s_sizes = slice(o["hand_sizes"], o["hand_sizes"] + n)
+        self._s_final = slice(o["final_money"], o["final_money"] + n)
+        self._s_act = slice(o["to_act"], o["to_act"] + n)
+        self._s_queue = slice(o["pub_queue"], o["pub_queue"] + n)
+        self._s_markers = slice(o["markers"], o["markers"] + len(PHASES) * n)
+        self._s_phase = slice(o["phase"], o["phase"] + len(STATE_PHASES))
+
+    def view(self, state: State, player: int) -> tuple[Any, Any]:
+        """``(observe(state, player), codec.mask(state, player))``."""
+        return self.observe(state, player), self.codec.mask(state, player)
+
+    def observe(self, state: State, player: int) -> Any:
+        """The observation vector of ``player`` (a new float32 array; the fields of the module's table)."""
+        c = self.codec
+        o = c.o
+        k = c.kinds
+        n = c.players
+        pub = self._public
+        seen = self._seen
+        get = seen.get
+        for name in ("upper", "lower", "discard"):
+            cards = getattr(state, name)
+            if cards is not get(name):
+                _write_counts(pub, o[name], cards, self._zeros)
+                seen[name] = cards
+        for name, last in (("areas", self._areas), ("turned", self._turned)):
+            base = o[name]
+            for q, cards in enumerate(getattr(state, name)):
+                if cards is not last[q]:
+                    _write_counts(pub, base + q * k, cards, self._zeros)
+                    last[q] = cards
+        stacks = state.stacks
+        if stacks is not get("stacks"):
+            pub[self._s_stacks] = [len(s) for s in stacks]
+            seen["stacks"] = stacks
+        vp = state.vp
+        if vp is not get("vp"):
+            pub[self._s_vp] = vp
+            seen["vp"] = vp
+        hands = state.hands
+        if hands is not get("hands"):
+            pub[self._s_sizes] = [len(h) for h in hands]
+            seen["hands"] = hands
+        over = state.over
+        final = state.money if over else None  # the roubles are shown once the game is over
+        if final is not get("final"):
+            pub[self._s_final] = final or self._zeros[:n]
+            seen["final"] = final
+        to_act = GAME.to_act(state)
+        if to_act != get("to_act"):
+            pub[self._s_act] = self._zeros[:n]
+            for q in to_act:
+                pub[o["to_act"] + q] = 1
+            seen["to_act"] = to_act
+        queue = state.pub_queue
+        if queue is not get("pub_queue"):
+            pub[self._s_queue] = self._zeros[:n]
+            for i, q in enumerate(queue):
+                pub[o["pub_queue"] + q] = i + 1
+            seen["pub_queue"] = queue
+        markers = state.markers
+        if markers is not get("markers"):
+            pub[self._s_markers] = [float(markers[ph] == q) for ph in range(len(PHASES)) for q in range(n)]
+            seen["markers"] = markers
+        phase = state.phase
+        if phase != get("phase"):
+            pub[self._s_phase] = self._zeros[: len(STATE_PHASES)]
+            pub[o["phase"] + _PHASE_SLOT[phase]] = 1
+            seen["phase"] = phase
+        pub[o["round"]] = state.round
+        pub[o["passes"]] = state.passes
+        pub[o["last_round"]] = state.last_round
+        pub[o["over"]] = over
+        out = pub.copy()
+        for card in state.hands[player]:
+            out[card] += 1  # hand is the first field (offset 0)
         out[o["money"]] = state.money[player]
         if state.drawn >= 0:
             if state.turn == player:
                 out[o["drawn"] + state.drawn] = 1
             else:
                 out[o["drawn_hidden"]] = 1
-        out[o["stack_sizes"] : o["stack_sizes"] + len(STACKS)] = [len(s) for s in state.stacks]
-        for name, per_seat in (("areas", state.areas), ("turned", state.turned)):
-            base = o[name]
-            for cards in per_seat:
-                for c in cards:
-                    out[base + c] += 1
-                base += k
-        out[o["vp"] : o["vp"] + n] = state.vp
-        out[o["hand_sizes"] : o["hand_sizes"] + n] = [len(h) for h in state.hands]
-        if state.over:
-            out[o["final_money"] : o["final_money"] + n] = state.money
-        for q in GAME.to_act(state):
-            out[o["to_act"] + q] = 1
         out[o["seat"] + player] = 1
-        for i, q in enumerate(state.pub_queue):
-            out[o["pub_queue"] + q] = i + 1
-        for ph, q in enumerate(state.markers):
-            out[o["markers"] + ph * n + q] = 1
-        out[o["phase"] + _PHASE_SLOT[state.phase]] = 1
-        out[o["round"]] = state.round
-        out[o["passes"]] = state.passes
-        out[o["last_round"]] = state.last_round
-        out[o["over"]] = state.over
         return out
+
+
+def _write_counts(out: Any, base: int, cards: tuple[int, ...], zeros: Any) -> None:
+    """Count per kind of ``cards`` into ``out[base : base + K]`` (``zeros`` holds K zeros)."""
+    out[base : base + len(zeros)] = zeros
+    for c in cards:
+        out[base + c] += 1
 
 
 def _frozen(array: Any) -> Any:

@@ -43,8 +43,10 @@ class PetersburgAdapter(EngineAdapter):
         self.codec = codec = petersburg_codec.codec(rules, players)
         super().__init__(players, rules.variant, dict(rules.options), layout=codec.layout, score="vp", sign=1)
         self.num_actions = codec.num_actions
-        self.observe = codec.observe
+        observer = codec.observer()
+        self.observe = observer.observe
         self.mask = codec.mask
+        self.view = observer.view
         self.decode = codec.decode
 
 

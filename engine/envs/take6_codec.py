@@ -25,12 +25,12 @@ True
 Observation
 ===========
 
-A float32 vector of what the player may see: exactly the content of the engine's
-``GAME.observation(state, player)`` (:func:`observation_from_dict` encodes that dict; the environments use
-:meth:`Take6Codec.observe`, the same vector built straight from the state, and a test checks they agree
-at every step).  Per-seat fields are indexed by seat (absolute, not rotated); ``D`` here is the highest
-card of the variant's deck, ``R`` its rows, ``C`` the row capacity, ``n`` the players.  The table for
-the standard game with 4 players (``python -m engine.envs.take6_codec`` prints any other)::
+A float32 vector of what the player may see: exactly the content of the engine's ``GAME.observation(state,
+player)`` (:func:`observation_from_dict` encodes that dict; the environments use a :class:`Take6Observer`,
+which builds the same vector straight from the state and keeps its public part between steps, and tests
+check they agree at every step). Per-seat fields are indexed by seat (absolute, not rotated); ``D`` here is
+the highest card of the variant's deck, ``R`` its rows, ``C`` the row capacity, ``n`` the players. The table
+for the standard game with 4 players (``python -m engine.envs.take6_codec`` prints any other)::
 
     | field | offset | size | range | meaning |
     | `hand` | 0 | 104 | 0..1 | my hand: 1 at c-1 for each card c I hold (kids: all 0, piles are face down) |
@@ -57,13 +57,23 @@ every other hand (kids: every pile, one's own too), every selection not yet reve
 from __future__ import annotations
 
 import functools
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
 from engine.envs.layout import Layout, Slot
 from engine.take6 import BULLHEADS, GAME, Action, Draft, Flip, Rules, Select, State, TakeRow, rules_for
+from engine.take6.layout import (
+    I_FIXED,
+    I_HELD,
+    I_PENALTIES,
+    I_PENDING,
+    I_PHASE,
+    I_PILES,
+    I_ROWS,
+    I_SELECTED,
+    I_TO_ACT,
+)
 
 __all__ = [
     "DRAFT0",
@@ -71,6 +81,7 @@ __all__ = [
     "MAX_CARD",
     "MAX_ROWS",
     "NUM_ACTIONS",
+    "PENALTIES_AT",
     "PHASES",
     "TAKE0",
     "WAIT",
@@ -78,6 +89,7 @@ __all__ = [
     "Take6Observer",
     "codec",
     "decode",
+    "decode_table",
     "encode",
     "layout_for",
     "observation_from_dict",
@@ -112,6 +124,14 @@ _HEADS: dict[tuple[int, ...], int] = {}
 """Bullheads of a row, memoized (cleared past ``_HEADS_MAX`` rows)."""
 _HEADS_MAX = 100_000
 _BH = BULLHEADS
+_ONE = np.float32(1.0)
+"""1 as a float32 scalar: the cheapest value to write into a float32 array."""
+# The observer reads the state's fields by position, as the engine does: the indexes are the engine's own
+# (engine/take6/layout.py draws the layout); tests/test_envs_take6.py checks them against the named fields.
+_FIXED, _PHASE_AT, _ROWS, _PENDING = I_FIXED, I_PHASE, I_ROWS, I_PENDING
+_PILES, _PENALTIES, _HELD, _SELECTED, _TO_ACT = I_PILES, I_PENALTIES, I_HELD, I_SELECTED, I_TO_ACT
+PENALTIES_AT = _PENALTIES
+"""Where a state holds ``penalties`` (the environments' rewards read it with ``itemgetter``)."""
 
 
 def encode(action: Action) -> int:
@@ -130,11 +150,12 @@ def encode(action: Action) -> int:
 
 def decode(index: int, player: int) -> Action | None:
     """The engine action of ``player`` that ``index`` encodes (``None`` for :data:`WAIT`)."""
-    return _table(player)[index]
+    return decode_table(player)[index]
 
 
 @functools.cache
-def _table(player: int) -> tuple[Action | None, ...]:
+def decode_table(player: int) -> tuple[Action | None, ...]:
+    """Every index's action of ``player``, in index order (``decode(i, p)`` is ``decode_table(p)[i]``)."""
     out: list[Action | None] = [Select(player, c) for c in range(1, MAX_CARD + 1)]
     out += [TakeRow(player, r) for r in range(MAX_ROWS)]
     out += [Draft(player, c) for c in range(1, MAX_CARD + 1)]
@@ -214,120 +235,32 @@ class Take6Codec:
         self.o_pool, self.o_stock = o("pool"), o("stock_size")
         self.o_left = o("points_left") if self.countdown is not None else -1
         self.s_pen = slice(self.o_pen, self.o_pen + n)
-        self.s_hs = slice(self.o_hs, self.o_hs + n)
         if not self.o_hs + n == self.o_selected == self.o_act - n == self.o_seat - 2 * n:
             raise AssertionError("hand_sizes, selected, to_act and seat must be consecutive")
         self.rows = rules.rows
         if not self.o_rows + rules.rows * rules.capacity == self.o_rbh:
             raise AssertionError("rows and row_bullheads must be consecutive")
         self.s_rows = slice(self.o_rows, self.o_rbh + rules.rows)
-        self.s_per_seat = slice(self.o_hs, self.o_hs + 4 * n)
-        self._acting: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self._seat_onehot = tuple(tuple(int(q == p) for q in range(n)) for p in range(n))
+        d = self.deck_high
+        if not (o("hand"), self.o_sel, self.o_rows, self.o_hs + 4 * n) == (0, d, 2 * d, self.o_phase):
+            raise AssertionError("the observer's regions (see Take6Observer) must lie in that order")
         self._no_mask = _frozen(np.zeros(NUM_ACTIONS, np.int8))
         self._wait_mask = _frozen(_mask_of([WAIT]))
-        self.scores_key = attrgetter("piles", "penalties")
-        """The state's fields :meth:`_scores` reads."""
-        # piles and penalties change only when a row is taken (the rows change) or a round is dealt
-        fields = ("rows", "pending", "phase", "round") + (("stock",) if self.draft else ())
-        self.public_key = attrgetter(*fields)
-        """The state's fields :meth:`_public` reads (the logic pool included)."""
 
     def observe(self, state: State, player: int) -> Any:
-        """The observation vector of ``player`` (a new float32 array)."""
-        return self._private(self._public(state), state, player)
+        """The observation vector of ``player`` (a new float32 array), from a fresh observer."""
+        return Take6Observer(self).observe(state, player)
 
     def observer(self) -> Take6Observer:
-        """A fast observer for one environment (it keeps the last public table)."""
+        """A fast observer for one environment (it keeps the public table between steps)."""
         return Take6Observer(self)
-
-    def _private(self, public: Any, state: State, player: int) -> Any:
-        """A copy of the public table with what ``player`` alone sees and the per-step fields added."""
-        out = public.copy()
-        selected = state.selected
-        to_act = state.to_act
-        if player in to_act and state.phase == "select":
-            # the common case, without building every hand: a seat still to select may select any card of
-            # its hand (T6-SELECT-1), so its legal selections are its hand; every seat plays one card a
-            # turn, so a hand is that long less the card already selected, if any (T6-SELECT-2)
-            legal = GAME.legal_actions(state, player)
-            for a in legal:
-                out[a.card - 1] = 1.0  # type: ignore[union-attr]
-            held = len(legal)
-            sizes = [held - (c != 0) for c in selected]
-        else:
-            hands = state.hands
-            if not self.flip:
-                for c in hands[player]:
-                    out[c - 1] = 1.0
-            mine = selected[player]
-            if mine:
-                out[self.o_sel + mine - 1] = 1.0
-            sizes = [len(h) for h in hands]
-        # hand_sizes, selected, to_act and seat lie side by side: one write
-        acting = self._acting.get(to_act)
-        if acting is None:  # a few dozen distinct tuples: every seat, the seats still to select, one seat
-            acting = self._acting[to_act] = tuple(int(q in to_act) for q in range(self.players))
-        out[self.s_per_seat] = [*sizes, *map(bool, selected), *acting, *self._seat_onehot[player]]
-        return out
-
-    def _scores(self, state: State) -> Any:
-        """The slowest-changing fields (piles, penalties, the stock's size): a new round or a row taken."""
-        out: Any = np.zeros(self.layout.size, np.float32)
-        d = self.deck_high
-        at = self.o_piles - 1
-        taken: list[int] = []
-        for pile in state.piles:
-            taken += map(at.__add__, pile)
-            at += d
-        if taken:
-            out[taken] = 1.0
-        out[self.s_pen] = state.penalties
-        if self.countdown is not None:
-            out[self.o_left : self.o_left + self.players] = [self.countdown - x for x in state.penalties]
-        if not self.draft:
-            # the stock is the deck less every card in play (not stored outside logic); every card dealt
-            # stays in play (hand, selection, pending, row or pile) until the round ends
-            out[self.o_stock] = self.deck_size - self.rules.cards_dealt
-        return out
-
-    def _public(self, state: State, scores: Any = None) -> Any:
-        """The fields every seat sees alike; they change only when cards are placed or picked."""
-        out = (self._scores(state) if scores is None else scores).copy()
-        # rows (R x C, padded with 0) and row_bullheads lie side by side: one write
-        cap = self.capacity
-        rows = state.rows
-        cells: list[int] = []
-        for row in rows:
-            cells += row
-            cells += _PAD[cap - len(row)]
-        cells += _PAD[cap * (self.rows - len(rows))]  # no rows yet during a logic draft
-        heads = _HEADS
-        for row in rows:
-            h = heads.get(row)
-            if h is None:
-                if len(heads) > _HEADS_MAX:
-                    heads.clear()
-                h = heads[row] = sum(map(_BH.__getitem__, row))
-            cells.append(h)
-        cells += _PAD[self.rows - len(rows)]
-        out[self.s_rows] = cells
-        for c, q in state.pending:
-            out[self.o_pend + q] = c
-        phase = state.phase
-        out[self.o_phase + _PHASE[phase]] = 1.0
-        out[self.o_round] = state.round
-        if self.draft:
-            stock = state.stock
-            if phase == "draft":
-                for c in stock:
-                    out[self.o_pool + c - 1] = 1.0
-            out[self.o_stock] = len(stock)
-        return out
 
     def mask(self, state: State, player: int) -> Any:
         """The action mask (read-only int8 array): 1 exactly at the encodings of the legal actions."""
-        legal = GAME.legal_actions(state, player)
+        return self.mask_of(GAME.legal_actions(state, player))
+
+    def mask_of(self, legal: tuple[Action, ...]) -> Any:
+        """The mask of the legal actions ``legal`` (a new read-only int8 array, or the shared empty one)."""
         if not legal:
             return self._no_mask
         flags = bytearray(NUM_ACTIONS)
@@ -345,36 +278,233 @@ class Take6Codec:
 
 
 class Take6Observer:
-    """Observation vectors for one environment: the public table (rows, pending cards, phase, round) is
-    rebuilt only when it changes (after a reveal, a placement, a pick or a deal), and its slowest part
-    (piles, penalties) only when a row is taken or a round ends.
+    """Observation vectors and action masks for one environment, the public part kept between steps.
+
+    The regions of a vector (``D`` the deck's highest card, ``n`` seats; :class:`Take6Codec` checks the
+    order)::
+
+        0        D              2D                      o_hs                   o_seat   o_phase      size
+        | hand   | my_selection | rows, row_bullheads, | hand_sizes, selected, | seat   | phase, round, |
+        |        |              | pending, piles,      | to_act                |        | pool, stock,  |
+        |        |              | penalties            |                       |        | (points_left) |
+        '--- the seat's cards --'------ public --------'------- block ---------'- own --'--- public ---'
+
+    * the public fields are alike for every seat: one table, with the other regions 0, written field by
+      field when the state's rows, pending cards, piles, penalties, phase or round change (compared by
+      identity first: a transition keeps the fields it does not touch); the rows and their bullheads in
+      one write, a pile only its new cards;
+    * an observation is a copy of that table with the seat's cards written card by card, the block from
+      a cache per (phase, stored hands' sizes, selected flags, to_act), and the seat's one-hot.
+
+    The masks of row choices and flips are cached per legal tuple (the engine keeps one tuple of each);
+    :meth:`view` gives observation and mask at once, and a seat still to select gets its hand field and
+    its mask from its legal selections in one pass.
 
     >>> from engine.take6 import GAME
     >>> s = GAME.new_game(3, seed=2)
     >>> c = codec(s.rules)
-    >>> bool((c.observer().observe(s, 1) == c.observe(s, 1)).all())
-    True
+    >>> o = c.observer()
+    >>> expected = observation_from_dict(GAME.observation(s, 1), s.rules)
+    >>> bool((o.observe(s, 1) == expected).all()), bool((o.mask(s, 1) == c.mask(s, 1)).all())
+    (True, True)
     """
 
     def __init__(self, codec: Take6Codec) -> None:
         self.codec = codec
-        self._key: Any = None
-        self._public: Any = None
-        self._scores_key: Any = None
-        self._scores: Any = None
+        n = codec.players
+        self._public: Any = np.zeros(codec.layout.size, np.float32)
+        """The public fields of the state whose fields ``_table`` holds; 0 elsewhere."""
+        self._table: list[Any] = [None] * 6
+        """The state's fields the public table shows: fixed (round, stock), phase, rows, pending, piles,
+        penalties (compared by identity, then by value)."""
+        self._zeros: Any = np.zeros(max(codec.deck_high, n), np.float32)
+        self._held: Any = None
+        self._sizes: tuple[int, ...] = ()
+        """The sizes of the stored hands ``_held``."""
+        self._blocks: dict[tuple[str, tuple[int, ...], tuple[bool, ...], tuple[int, ...]], Any] = {}
+        self._masks: dict[int, tuple[Any, Any]] = {}
+        self._block = slice(codec.o_hs, codec.o_seat)
+        self._o_seat = codec.o_seat
+        self._o_sel = codec.o_sel - 1
+        self._o_pend = codec.o_pend
+        self._o_phase = codec.o_phase
+        self._draft = codec.draft
+        self._no_piles = ((),) * n
+        self._select_hand = not codec.flip
 
     def observe(self, state: State, player: int) -> Any:
-        """The observation vector of ``player`` (a new float32 array), as :meth:`Take6Codec.observe`."""
+        """The observation vector of ``player`` (a new float32 array; the fields of the module's table)."""
+        return self._observe(state, player, True)
+
+    def view(self, state: State, player: int) -> tuple[Any, Any]:
+        """``(observe(state, player), mask(state, player))`` in one pass: a seat still to select may
+        select any card of its hand (T6-SELECT-1), so its legal selections give both its hand field and
+        its mask."""
+        legal = GAME.legal_actions(state, player)
+        if not legal or legal[0].__class__ is not Select or state[_SELECTED][player]:
+            return self._observe(state, player, True), self._mask_of(legal)
+        out = self._observe(state, player, False)
+        flags = bytearray(NUM_ACTIONS)
+        for a in legal:
+            i = a.card - 1  # type: ignore[union-attr]
+            flags[i] = 1
+            out[i] = _ONE
+        return out, np.frombuffer(bytes(flags), np.int8)  # read-only, as a buffer of bytes is
+
+    def _observe(self, state: State, player: int, cards: bool) -> Any:
+        """The observation vector, the seat's hand field left 0 unless ``cards``."""
+        table = self._table
+        if (
+            state[_ROWS] is not table[2]
+            or state[_PENDING] is not table[3]
+            or state[_PHASE_AT] is not table[1]
+            or state[_FIXED] is not table[0]
+            or state[_PILES] is not table[4]
+            or state[_PENALTIES] is not table[5]
+        ):
+            self._update_public(state)
+        out = self._public.copy()
+        held = state[_HELD]
+        phase = state[_PHASE_AT]
+        selected = state[_SELECTED]
+        if self._select_hand:  # kids: the piles are face down
+            if cards:
+                for c in held[player]:
+                    out[c - 1] = _ONE
+            mine = selected[player]
+            if mine:
+                if phase == "select":  # the stored hand keeps a selected card until the reveal
+                    out[mine - 1] = 0.0
+                out[self._o_sel + mine] = _ONE
+        if held is not self._held:
+            self._held = held
+            self._sizes = tuple(map(len, held))
+        key = (phase, self._sizes, tuple(map(bool, selected)), state[_TO_ACT])
+        block = self._blocks.get(key)
+        if block is None:
+            if len(self._blocks) > 4096:
+                self._blocks.clear()
+            block = self._blocks[key] = self._block_of(*key)
+        out[self._block] = block
+        out[self._o_seat + player] = _ONE
+        return out
+
+    def _update_public(self, state: State) -> None:
+        """Write the public fields that changed since the state the table shows."""
+        out = self._public
+        table = self._table
+        old_fixed, old_phase, old_rows, old_pending, old_piles, old_penalties = table
+        fixed, phase, rows, pending = state[_FIXED], state[_PHASE_AT], state[_ROWS], state[_PENDING]
+        piles, penalties = state[_PILES], state[_PENALTIES]
+        if rows is not old_rows and rows != old_rows:
+            self._write_rows(rows)
+        if pending is not old_pending and pending != old_pending:
+            at = self._o_pend
+            for _, q in old_pending or ():
+                out[at + q] = 0.0
+            for card, q in pending:
+                out[at + q] = card
+        if piles is not old_piles and piles != old_piles:
+            self._write_piles(piles, old_piles or self._no_piles)
+        if penalties is not old_penalties and penalties != old_penalties:
+            c = self.codec
+            out[c.s_pen] = penalties
+            if c.countdown is not None:
+                out[c.o_left : c.o_left + c.players] = [c.countdown - x for x in penalties]
+        if phase != old_phase:
+            at = self._o_phase
+            if old_phase is not None:
+                out[at + _PHASE[old_phase]] = 0.0
+            out[at + _PHASE[phase]] = _ONE
+            if self._draft:
+                self._write_stock(fixed, phase)
+        if fixed is not old_fixed and fixed != old_fixed:
+            self._write_stock(fixed, phase)
+        table[:] = (fixed, phase, rows, pending, piles, penalties)
+
+    def _write_stock(self, fixed: tuple[Any, ...], phase: str) -> None:
+        """The round, the stock's size and the logic pool (face up during the draft)."""
+        c = self.codec
+        out = self._public
+        out[c.o_round] = fixed[1]
+        if c.draft:
+            out[c.o_pool : c.o_pool + c.deck_high] = self._zeros[: c.deck_high]
+            stock = fixed[2]
+            if phase == "draft":
+                for card in stock:
+                    out[c.o_pool + card - 1] = _ONE
+            out[c.o_stock] = len(stock)
+        else:
+            # the stock is the deck less every card in play (not stored outside logic); every card dealt
+            # stays in play (hand, selection, pending, row or pile) until the round ends
+            out[c.o_stock] = c.deck_size - c.rules.cards_dealt
+
+    def _write_rows(self, rows: tuple[tuple[int, ...], ...]) -> None:
+        """The rows (R x C, padded with 0) and their bullheads, side by side: one write."""
         codec = self.codec
-        key = codec.public_key(state)
-        if key != self._key:
-            scores_key = codec.scores_key(state)
-            if scores_key != self._scores_key:
-                self._scores = codec._scores(state)
-                self._scores_key = scores_key
-            self._public = codec._public(state, self._scores)
-            self._key = key
-        return codec._private(self._public, state, player)
+        cap = codec.capacity
+        cells: list[int] = []
+        for row in rows:
+            cells += row
+            cells += _PAD[cap - len(row)]
+        cells += _PAD[cap * (codec.rows - len(rows))]  # no rows yet during a logic draft
+        heads = _HEADS
+        for row in rows:
+            h = heads.get(row)
+            if h is None:
+                if len(heads) > _HEADS_MAX:
+                    heads.clear()
+                h = heads[row] = sum(map(_BH.__getitem__, row))
+            cells.append(h)
+        cells += _PAD[codec.rows - len(rows)]
+        self._public[codec.s_rows] = cells
+
+    def _write_piles(self, piles: tuple[tuple[int, ...], ...], old: tuple[tuple[int, ...], ...]) -> None:
+        """Each seat's cards taken this round: a pile's new cards, or the whole pile when it changed
+        otherwise (a new round)."""
+        out = self._public
+        at = self.codec.o_piles - 1
+        d = self.codec.deck_high
+        for pile, before in zip(piles, old, strict=True):
+            if pile is not before and pile != before:
+                k = len(before)
+                if pile[:k] != before:
+                    for c in before:
+                        out[at + c] = 0.0
+                    k = 0
+                for c in pile[k:]:
+                    out[at + c] = _ONE
+            at += d
+
+    def _block_of(
+        self, phase: str, held: tuple[int, ...], selected: tuple[bool, ...], to_act: tuple[int, ...]
+    ) -> Any:
+        """hand_sizes, selected and to_act (consecutive) from the stored hands' sizes, which seats have
+        selected and the seats to act."""
+        sizes = list(held)
+        if phase == "select":  # a selected card is still in the stored hand (see State)
+            sizes = [size - flag for size, flag in zip(sizes, selected, strict=True)]
+        return np.array([*sizes, *selected, *(q in to_act for q in range(self.codec.players))], np.float32)
+
+    def mask(self, state: State, player: int) -> Any:
+        """The action mask (read-only int8 array), as :meth:`Take6Codec.mask`."""
+        return self._mask_of(GAME.legal_actions(state, player))
+
+    def _mask_of(self, legal: tuple[Action, ...]) -> Any:
+        """The mask of ``legal``; the masks of row choices, flips and draft picks are kept per legal tuple
+        (the engine keeps one tuple of each seat's row choices and flip), those of selections are built
+        (a hand's selections are new each turn)."""
+        if legal and legal[0].__class__ is Select:
+            return self.codec.mask_of(legal)
+        masks = self._masks
+        hit = masks.get(id(legal))
+        if hit is not None and hit[0] is legal:
+            return hit[1]
+        mask = self.codec.mask_of(legal)
+        if len(masks) > 64:
+            masks.clear()
+        masks[id(legal)] = (legal, mask)  # the entry keeps ``legal`` alive: its id stays its own
+        return mask
 
 
 def _mask_of(indices: list[int]) -> Any:

@@ -22,6 +22,7 @@ step where only one seat acts (a row choice, a logic draft pick, a kids flip) th
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -65,12 +66,20 @@ class Take6Adapter(EngineAdapter):
             rules.variant,
             dict(rules.options),
             layout=codec.layout,
-            score="penalties",
+            score=itemgetter(take6_codec.PENALTIES_AT),
             sign=codec.sign,
         )
-        self.observe = codec.observer().observe
-        self.mask = codec.mask
-        self.decode = take6_codec.decode
+        observer = codec.observer()
+        self.observe = observer.observe
+        self.mask = observer.mask
+        self.view = observer.view
+        tables = tuple(take6_codec.decode_table(p) for p in range(players))
+
+        def decode(index: int, player: int) -> Any:
+            """:func:`~engine.envs.take6_codec.decode`, through each seat's table."""
+            return tables[player][index]
+
+        self.decode = decode
 
 
 def raw_env(
@@ -123,7 +132,11 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
         act_space = spaces.Discrete(adapter.num_actions)
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seeds = Seeds()
+        self._wait = adapter.codec.wait_mask()
         self.state: Any = None
+        self._masks_of: Any = None
+        """The state whose acting seats' (observation, mask) ``_masks`` holds."""
+        self._masks: dict[int, tuple[Any, Any]] = {}
 
     def observation_space(self, agent: str) -> Any:
         return self.observation_spaces[agent]
@@ -135,11 +148,18 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
         state = self.state
         acting = GAME.to_act(state)
         adapter = self.adapter
-        wait = adapter.codec.wait_mask()
+        view = adapter.view
+        observe = adapter.observe
+        wait = self._wait
         out = {}
+        masks = self._masks = {}
         for p, agent in enumerate(self.possible_agents):
-            mask = adapter.mask(state, p) if p in acting else wait
-            out[agent] = {"observation": adapter.observe(state, p), "action_mask": mask}
+            if p in acting:
+                obs, mask = masks[p] = view(state, p)
+                out[agent] = {"observation": obs, "action_mask": mask}
+            else:
+                out[agent] = {"observation": observe(state, p), "action_mask": wait}
+        self._masks_of = state
         return out
 
     def reset(
@@ -159,27 +179,30 @@ class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
         if not self.agents:
             raise IllegalEnvAction("the game is over: call reset()")
         adapter = self.adapter
+        decode = adapter.decode
         before = state = self.state
         acting = GAME.to_act(state)
+        known = self._masks if self._masks_of is state else {}  # the masks the last observations gave
         moves = []
-        for p, agent in enumerate(self.possible_agents):
+        for p in acting:
+            agent = self.possible_agents[p]
             action = actions.get(agent)
-            if p not in acting:
-                if action is not None and int(action) != take6_codec.WAIT:
-                    raise IllegalEnvAction(f"{agent} has nothing to do now: send WAIT ({take6_codec.WAIT})")
-                continue
             if action is None:
                 raise IllegalEnvAction(f"{agent} must act now")
             index = int(action)
-            mask = adapter.mask(state, p)
+            mask = known[p][1] if p in known else adapter.mask(state, p)
             if not 0 <= index < len(mask) or not mask[index]:
                 legal = [int(i) for i in np.flatnonzero(mask)]
                 raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
-            move = adapter.decode(index, p)
-            assert move is not None  # WAIT is masked out for an acting seat
-            moves.append(move)
+            moves.append(decode(index, p))  # WAIT is masked out for an acting seat
+        if len(moves) < len(self.possible_agents):
+            for p, agent in enumerate(self.possible_agents):
+                action = actions.get(agent)
+                if p not in acting and action is not None and int(action) != take6_codec.WAIT:
+                    raise IllegalEnvAction(f"{agent} has nothing to do now: send WAIT ({take6_codec.WAIT})")
+        apply = GAME.apply_unchecked
         for move in moves:  # the selections of one turn are independent: none changes another's options
-            state = GAME.apply_unchecked(state, move)
+            state = apply(state, move)
         self.state = state
         self.steps += 1
         n = adapter.players
