@@ -1,4 +1,4 @@
-"""``arbiter bench GAME | check | fuzz``: speed figures, as median CPU time over repeated runs.
+"""``arbiter bench GAME | check | fuzz | envs``: speed figures, as median CPU time over repeated runs.
 
 * ``arbiter bench GAME``: full random games on both API tiers.  The random policy picks uniformly among the
   legal actions of the first player who must act; the checked tier applies every action through
@@ -6,6 +6,8 @@
 * ``arbiter bench check``: ``arbiter check`` on records with actions only and with every fact claimed after
   every action (:mod:`engine.conformance.bench_conformance`).
 * ``arbiter bench fuzz``: a campaign against the reference peer as a subprocess, with one job and with two.
+* ``arbiter bench envs``: the PettingZoo environments' steps/s beside the bare engine loop's
+  (:mod:`engine.envs.bench`; needs the ``pettingzoo`` extra).
 
 Every line is measured ``--repeat`` times on the same work and prints the **median CPU time** of a run with
 its spread (``±`` half the range, relative to the median) and the rate per core (work / median CPU time).
@@ -17,17 +19,19 @@ printed, never asserted: speed is measured here, not in a timed test.
 from __future__ import annotations
 
 import argparse
+import importlib
 import random
 from collections.abc import Sequence
 from typing import Any
 
 from engine.bots import playout
 from engine.conformance import bench_conformance
+from engine.errors import InputError
 from engine.game import Game, game_names, get_game
 from engine.measure import Runs, calibrate, cpu_runs, header, line
 
 DEFAULT_PLAYERS = {"take6": (2, 4, 10), "petersburg": (2, 4)}
-SUITES = ("check", "fuzz")
+SUITES = ("check", "fuzz", "envs")
 """Benchmarks that are not a game."""
 
 
@@ -58,8 +62,25 @@ def measure(
     return Runs(runs.seconds, games, runs.actions)
 
 
+def _bench_envs(args: argparse.Namespace) -> int:
+    """``arbiter bench envs``: the PettingZoo environments' steps/s beside the engine's (needs the extra)."""
+    try:
+        envs_bench = importlib.import_module("engine.envs.bench")
+    except ImportError:
+        raise InputError(
+            "bench envs", "needs the pettingzoo extra: pip install 'arbiter-rules[pettingzoo]'"
+        ) from None
+    argv = ["--repeats", str(args.repeat)]
+    if args.players:
+        argv += ["--players", str(args.players[0])]
+    code: int = envs_bench.main(argv)
+    return code
+
+
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``arbiter bench``."""
+    if args.game == "envs":
+        return _bench_envs(args)
     if args.game in SUITES:
         return bench_conformance.run(args)
     game = get_game(args.game)
@@ -92,8 +113,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "game",
         choices=choices,
-        metavar="GAME|check|fuzz",
-        help=f"a game ({', '.join(game_names())}), or check, or fuzz",
+        metavar="GAME|check|fuzz|envs",
+        help=f"a game ({', '.join(game_names())}), or check, fuzz, envs (the PettingZoo environments)",
     )
     p.add_argument("--players", type=int, action="append", help="player count (repeatable)")
     p.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per line, all runs (default 3)")

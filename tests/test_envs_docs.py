@@ -71,6 +71,15 @@ def test_benchmark_command_prints_every_line(capsys: pytest.CaptureFixture[str])
     )
 
 
+def test_arbiter_bench_envs_runs_the_environment_benchmark(capsys: pytest.CaptureFixture[str]) -> None:
+    """``arbiter bench envs`` is the same benchmark, reached from the command line (figures not asserted)."""
+    from engine.cli import main
+
+    assert main(["bench", "envs", "--repeat", "1", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "2 players" in out and out.count("AEC env") == 2
+
+
 def test_recorded_masks_are_the_environments_masks() -> None:
     """The masks the pick line replays are the AEC environment's, each with a legal action."""
     from engine.envs import take6_v0
