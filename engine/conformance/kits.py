@@ -34,8 +34,13 @@ class GameKit(Protocol):
     fact_names: tuple[str, ...]
     """Every fact name, in the order reports show them."""
 
-    def action_player(self, action: Any) -> int:
-        """The seat that takes ``action``."""
+    def action_player(self, action: Any) -> int | None:
+        """The seat that takes ``action``; ``None`` for a chance step (6 nimmt!: a round's deal)."""
+        ...
+
+    def chance_outcome(self, state: Any) -> Any:
+        """The chance step that leads to ``state``, a position just dealt (6 nimmt!: its round's ``Deal`` or
+        ``DraftStart``); ``None`` for a game without chance steps."""
         ...
 
     def setup_to_json(self, setup: Any) -> Any:
@@ -100,10 +105,14 @@ class KitBase:
         for clause in self._book.values():
             self._by_topic.setdefault(clause.topic, []).append(clause.id)
 
-    def action_player(self, action: Any) -> int:
+    def action_player(self, action: Any) -> int | None:
         """The seat of an action."""
         player: int = action.player
         return player
+
+    def chance_outcome(self, state: Any) -> Any:
+        """No chance steps (a game that has them says so)."""
+        return None
 
     def fact_clauses(self, fact: str) -> tuple[str, ...]:
         """The clauses of the topics that decide ``fact``."""
