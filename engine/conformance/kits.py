@@ -5,6 +5,9 @@ A kit knows, for one game:
 * the JSON form of the game's explicit set-up (``setup_to_json`` / ``setup_from_json``);
 * how to recover, from the states of a seeded game, the explicit set-up that reproduces it
   (``explicit_setup``: every round's deal for 6 nimmt!, the stack orders and markers for Saint Petersburg);
+* the chance steps: which actions are chance outcomes, named by no seat (``action_player`` gives ``None``;
+  6 nimmt!: a round's deal), and the outcome that deals a given position (``chance_outcome``), written as a
+  record's chance lines;
 * the **facts** of a state that a record may claim and a vector may expect (``facts``): a JSON object in a
   fixed, documented vocabulary (``to_act``, ``scores``, ``rows``, ``hands`` ...), normalised so that two
   implementations agree on the spelling (hands sorted, seats in seat order);
