@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.cli import main
 from engine.conformance.check import CheckReport, check_record
@@ -87,6 +89,35 @@ def test_a_record_dealing_each_round_when_it_starts_replays_ok(variant: str) -> 
     report = _check(lines)
     assert report.status == "ok", report.divergence or report.error
     assert report.finished and report.actions == len(record.actions)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(
+        [
+            (v, n)
+            for v in GAME.variants
+            for n in ((2, 5) if v in ("tactics", "logic") else (2, 4, 10))
+            if not (v == "kids" and n > 6)
+        ]
+    ),
+    st.integers(0, 10_000),
+)
+def test_every_seeded_game_replays_from_its_chance_record(config: tuple[str, int], seed: int) -> None:
+    """T6-SETUP-4, T6-SETUP-5, T6-LOGIC-1 as a property: for any variant, player count and seed, the record
+    dealing every round after the first by a chance line checks OK with every fact claimed, and its result
+    is the seeded game's."""
+    variant, players = config
+    actions = _played(players, seed, variant)
+    record = record_game(
+        "take6", players=players, seed=seed, variant=variant, actions=actions, claims=True, chance=True
+    )
+    report = check_record(io.StringIO(_text(record)), name="p.jsonl")
+    assert report.status == "ok", report.divergence or report.error
+    assert (
+        record.result
+        == record_game("take6", players=players, seed=seed, variant=variant, actions=actions).result
+    )
 
 
 def test_the_seeded_record_and_the_chance_record_end_alike() -> None:
