@@ -80,12 +80,14 @@ class Game(Protocol):
         self,
         players: int,
         *,
-        seed: int = 0,
+        seed: int | None = 0,
         variant: str | None = None,
         options: Mapping[str, Any] | None = None,
         setup: Any = None,
     ) -> Any:
-        """A new game; ``setup`` (game-specific) replaces the seeded shuffle with explicit deals/orders."""
+        """A new game; ``setup`` (game-specific) replaces the seeded shuffle with explicit deals/orders.
+        ``seed=None``: no shuffle at all; what the set-up leaves open comes as chance steps (6 nimmt!: a
+        later round's deal, phase ``deal``), and a game without chance steps needs a whole set-up."""
         ...
 
     def to_act(self, state: Any) -> tuple[int, ...]:

@@ -1,10 +1,11 @@
 """``arbiter check RECORD...``: replay game records on the reference engine and report the first divergence.
 
-Each record is streamed line by line (never loaded whole): the header's explicit set-up starts a game, every
-action is applied through the checked tier (:meth:`~engine.game.Game.apply`), so it must be legal at that
-point, and every claim (facts after an action, the result line) must equal the engine's facts.  The first
-divergence stops that record and is reported with the action index, the line, what the record says, what
-the rules say, the clause id(s) that decide and a one-line reason.
+Each record is streamed line by line (never loaded whole): the header's explicit set-up starts a game (with no
+seed: a round the set-up does not deal waits for its deal, a chance line), every action is applied through the
+checked tier (:meth:`~engine.game.Game.apply`), so it must be legal at that point (a chance line's deal too:
+only when a round starts, of the right shape and cards), and every claim (facts after an action, the result
+line) must equal the engine's facts. The first divergence stops that record and is reported with the action
+index, the line, what the record says, what the rules say, the clause id(s) that decide and a one-line reason.
 
 Outcomes per record, and the exit code of the command (the worst outcome wins):
 
@@ -150,6 +151,8 @@ def _legal_summary(game: Game, state: Any, player: int | None = None) -> str:
     who must act are only named), else every acting player's."""
     acting = game.to_act(state)
     if not acting:
+        if not game.is_terminal(state):
+            return "legal now: only a chance line (player null) giving the round's deal"
         return "the game is over: no action is legal"
     seats = (player,) if player in acting else acting
     parts = []
@@ -354,7 +357,8 @@ def _start(header: Header, label: str) -> tuple[Game, GameKit, Any]:
     except InputError as exc:
         raise InputError(f"{where}: {exc.field}", exc.message) from None
     try:
-        state = game.new_game(header.players, variant=header.variant, options=header.options, setup=setup)
+        state = game.new_game(header.players, seed=None, variant=header.variant, options=header.options,
+                              setup=setup)
     except RuleViolation as exc:
         raise _Stop(Divergence(
             kind="setup", index=None, line=header.line, record=f"setup = {_show(header.setup)[:200]}",
@@ -381,6 +385,10 @@ def _start_at(game: Game, header: Header, where: str) -> Any:
     return state
 
 
+def _who(line: ActionLine) -> str:
+    return "chance" if line.player is None else f"player {line.player}"
+
+
 def _step(game: Game, kit: GameKit, state: Any, line: ActionLine, label: str) -> Any:
     where = f"{label} line {line.line}"
     try:
@@ -391,18 +399,20 @@ def _step(game: Game, kit: GameKit, state: Any, line: ActionLine, label: str) ->
     except RuleViolation as exc:  # a game may refuse an impossible card outright
         raise _Stop(Divergence(
             kind="illegal", index=line.index, line=line.line,
-            record=f"player {line.player}: {_show(line.action)}", rules=exc.message, clauses=(exc.clause,),
+            record=f"{_who(line)}: {_show(line.action)}", rules=exc.message, clauses=(exc.clause,),
             reason=exc.message,
         )) from None
     seat = kit.action_player(action)
     if seat != line.player:
-        raise InputError(f"{where}: player", f"the line says seat {line.player}, the action is seat {seat}'s")
+        said = "a chance line (player null)" if line.player is None else f"the line says seat {line.player}"
+        what = "a chance outcome (write player null)" if seat is None else f"seat {seat}'s"
+        raise InputError(f"{where}: player", f"{said}, the action is {what}")
     try:
         return game.apply(state, action)
     except RuleViolation as exc:
         raise _Stop(Divergence(
             kind="illegal", index=line.index, line=line.line,
-            record=f"player {line.player}: {_show(line.action)}",
+            record=f"{_who(line)}: {_show(line.action)}",
             rules=f"illegal: {exc.message}; {_legal_summary(game, state, line.player)}",
             clauses=(exc.clause,), reason=exc.message,
         )) from None

@@ -636,6 +636,8 @@ class _Game:
             return False
         value, action, why = candidates[chooser.index(len(candidates))]
         seat = self.kit.action_player(action)
+        if seat is None:  # a chance outcome is no seat's action to probe with
+            return False
         self.probes += 1
         self.tally["probes"] += 1
         reply = self.ask(apply_request(seat, value), trigger=(seat, value))

@@ -7,13 +7,14 @@ Explicit set-up (the ``setup`` of a record header or a vector), one entry per ro
      ...]
 
 ``hands[p]`` is seat p's hand (kids: the face-down pile, top card first); ``rows[i]`` starts row i.  A
-record's set-up must hold the deal of every round the record reaches.
+record's set-up deals the first rounds; a round after them waits for its deal, a chance line (``player``
+null, record version 3) whose action is the round's entry in this form.
 
 Facts (claims and expected outcomes), all JSON:
 
 ==============  ================================================================================
 ``to_act``      seats that must act now, ascending
-``phase``       ``select`` / ``choose`` / ``draft`` / ``flip`` / ``over``
+``phase``       ``select`` / ``choose`` / ``draft`` / ``flip`` / ``deal`` (waits for a chance line) / ``over``
 ``round``       round number, from 1
 ``rows``        the rows, each ascending (row 0 first)
 ``hands``       each seat's hand, sorted ascending (kids: the pile's cards, sorted)
@@ -75,7 +76,7 @@ FACT_TOPICS: Mapping[str, tuple[str, ...]] = {
 
 
 LEGAL_CLAUSES: Mapping[type, str] = {Select: "T6-SELECT-1", TakeRow: "T6-PLACE-3", Flip: "T6-KIDS-2",
-                                     Draft: "T6-LOGIC-1"}
+                                     Draft: "T6-LOGIC-1", Deal: "T6-SETUP-5", DraftStart: "T6-LOGIC-1"}
 """Action kind → the clause that makes such an action legal (a missing or refused one names it)."""
 
 TAKE_CLAUSES = frozenset({"T6-PLACE-2", "T6-PLACE-3", "T6-PRO-4", "T6-PRO-5"})
@@ -140,7 +141,19 @@ class Take6Kit(KitBase):
         ])
         self._end_clauses: dict[str, tuple[str, ...]] = {e["name"]: tuple(e["clauses"]) for e in ends}
 
-    # -- set-up ------------------------------------------------------------------------------------
+    # -- set-up and chance steps ------------------------------------------------------------------
+
+    def action_player(self, action: Any) -> int | None:
+        """The seat of an action; ``None`` for a chance step (a round's ``Deal`` or ``DraftStart``, whose
+        ``player`` is the first drafter, not the seat acting)."""
+        if isinstance(action, Deal | DraftStart):
+            return None
+        player: int = action.player
+        return player
+
+    def chance_outcome(self, state: Any) -> Any:
+        """The deal (logic: the draft start) of the round ``state`` has just started (T6-SETUP-5)."""
+        return self.explicit_setup([state])[0]
 
     def setup_to_json(self, setup: Any) -> Any:
         """``(Deal | DraftStart, ...)`` → JSON list (the form the state's ``deals`` field uses)."""
@@ -263,6 +276,9 @@ class Take6Kit(KitBase):
         rules = rules_for(b.variant, b.players, dict(b.options))
         if fact == "over" or (a.phase == "over" and fact in ("to_act", "phase")):
             return (end[0],) if a.phase == "over" else ("T6-ROUND-1",)
+        if isinstance(action, Deal | DraftStart):  # a chance line: the round's deal decides what it holds
+            return (LEGAL_CLAUSES[type(action)], "T6-SETUP-2") if fact in ("hands", "piles", "pool", "rows",
+                                                                          "phase", "to_act") else ()
         placements = self._placements(b, action, rules)
         takes = [c for p in placements for c in p.clauses if c in TAKE_CLAUSES]
         if fact in ("to_act", "phase", "pending", "selected"):

@@ -5,6 +5,9 @@ A kit knows, for one game:
 * the JSON form of the game's explicit set-up (``setup_to_json`` / ``setup_from_json``);
 * how to recover, from the states of a seeded game, the explicit set-up that reproduces it
   (``explicit_setup``: every round's deal for 6 nimmt!, the stack orders and markers for Saint Petersburg);
+* the chance steps: which actions are chance outcomes, named by no seat (``action_player`` gives ``None``;
+  6 nimmt!: a round's deal), and the outcome that deals a given position (``chance_outcome``), written as a
+  record's chance lines;
 * the **facts** of a state that a record may claim and a vector may expect (``facts``): a JSON object in a
   fixed, documented vocabulary (``to_act``, ``scores``, ``rows``, ``hands`` ...), normalised so that two
   implementations agree on the spelling (hands sorted, seats in seat order);
@@ -34,8 +37,13 @@ class GameKit(Protocol):
     fact_names: tuple[str, ...]
     """Every fact name, in the order reports show them."""
 
-    def action_player(self, action: Any) -> int:
-        """The seat that takes ``action``."""
+    def action_player(self, action: Any) -> int | None:
+        """The seat that takes ``action``; ``None`` for a chance step (6 nimmt!: a round's deal)."""
+        ...
+
+    def chance_outcome(self, state: Any) -> Any:
+        """The chance step that leads to ``state``, a position just dealt (6 nimmt!: its round's ``Deal`` or
+        ``DraftStart``); ``None`` for a game without chance steps."""
         ...
 
     def setup_to_json(self, setup: Any) -> Any:
@@ -100,10 +108,14 @@ class KitBase:
         for clause in self._book.values():
             self._by_topic.setdefault(clause.topic, []).append(clause.id)
 
-    def action_player(self, action: Any) -> int:
+    def action_player(self, action: Any) -> int | None:
         """The seat of an action."""
         player: int = action.player
         return player
+
+    def chance_outcome(self, state: Any) -> Any:
+        """No chance steps (a game that has them says so)."""
+        return None
 
     def fact_clauses(self, fact: str) -> tuple[str, ...]:
         """The clauses of the topics that decide ``fact``."""

@@ -1,12 +1,15 @@
-"""Game records: a whole game as JSON Lines (format ``arbiter-record``, version 2; version 1 is read too).
+"""Game records: a whole game as JSON Lines (format ``arbiter-record``, version 3; versions 1 and 2 are read
+too).
 
 A record is language-neutral: any implementation can write one, and ``arbiter check`` replays it on the
 reference engine.  One JSON object per line::
 
-    {"type": "header", "format": "arbiter-record", "version": 1, "game": "take6", "variant": "standard",
+    {"type": "header", "format": "arbiter-record", "version": 3, "game": "take6", "variant": "standard",
      "options": {}, "players": 3, "setup": <explicit set-up>, "seed": 7, "source": {...}}
     {"type": "action", "index": 0, "player": 0, "action": {...}, "claims": {"to_act": [1, 2]}}
     {"type": "action", "index": 1, "player": 1, "action": {...}}
+    ...
+    {"type": "action", "index": 20, "player": null, "action": {"type": "deal", ...}}     a chance line
     ...
     {"type": "result", "scores": [12, 70, 31], "winners": [0], "ranking": [0, 2, 1], "tiebreak": []}
 
@@ -17,6 +20,12 @@ reference engine.  One JSON object per line::
   docs/positions.md) with ``setup`` null: the position holds everything, the later deals included.
 * Version 2 adds one claim, ``legal``: the legal sets of some seats as the recording implementation gives
   them (``[{"player": 1, "actions": [...]}]``); ``arbiter check`` reports each missing or extra action.
+* Version 3 adds **chance lines**: an action line with ``player`` null is a chance step, its ``action`` the
+  outcome in the game's JSON form (6 nimmt!: the ``deal`` / ``draft_start`` of a round, given when the round
+  starts).  A record of a real game whose later deals were not known up front gives only the first round's
+  deal in ``setup`` (or starts from a ``position`` without a seed) and each later deal as a chance line;
+  the rounds the set-up does not deal wait for theirs (phase ``deal``), so a missing, early or wrong chance
+  line is a divergence naming its clause.
 * An **action** line says who acted (``player``), what (``action``, in the game's JSON form: plain card
   numbers and names), its position (``index`` 0, 1, 2 ... without gaps) and optional ``claims``: facts the
   recording implementation asserts after the action (scores, money, rows, hands, whose turn; the vocabulary
@@ -90,12 +99,15 @@ __all__ = [
 ]
 
 RECORD_FORMAT = "arbiter-record"
-RECORD_VERSION = 2
-"""The version written.  Version 2 adds the ``legal`` claim; every version 1 record is read as before."""
-RECORD_VERSIONS = (1, 2)
+RECORD_VERSION = 3
+"""The version written.  Version 2 adds the ``legal`` claim, version 3 chance lines (``player`` null);
+every version 1 and 2 record is read as before."""
+RECORD_VERSIONS = (1, 2, 3)
 """The versions read."""
 V2_CLAIMS = frozenset({"legal"})
 """Claims a version 1 record may not make."""
+CHANCE_VERSION = 3
+"""The first version with chance lines."""
 MAX_LINE = 4 * 1024 * 1024
 """The longest record line read (characters); a longer one is malformed (``/dev/zero`` is refused, not
 read into memory)."""
@@ -294,18 +306,28 @@ class Header:
 
 @frozen
 class ActionLine:
-    """One action line: ``index`` (0-based), ``player``, ``action`` (game JSON), optional ``claims``."""
+    """One action line: ``index`` (0-based), ``player`` (``None``: a chance step), ``action`` (game JSON),
+    optional ``claims``.
+
+    >>> ActionLine(3, None, {"type": "draft_start", "player": 1}).chance
+    True
+    """
 
     index: int
-    player: int
+    player: int | None
     action: Mapping[str, Any]
     claims: Mapping[str, Any] | None = None
     comment: str | None = None
     line: int = field(default=0, eq=False)
     type: LineType = field(default="action", init=False)
 
+    @property
+    def chance(self) -> bool:
+        """A chance line: the action is a chance outcome (a round's deal), not a seat's move."""
+        return self.player is None
+
     def to_json(self) -> dict[str, Any]:
-        """The action line as a JSON object."""
+        """The action line as a JSON object (``player`` null for a chance line)."""
         out: dict[str, Any] = {"type": "action", "index": self.index, "player": self.player,
                                "action": dict(self.action)}
         return _with_optional(out, claims=self.claims, comment=self.comment)
@@ -389,11 +411,12 @@ def iter_record(
 
     Checks, line by line, before yielding: valid JSON, the line schema, the game's schema for set-up, action
     and claims (``validate_game``), the structure (one header first, actions indexed 0, 1, 2 ... by seats of
-    the game, at most one result, last; a result has one score per seat).  Blank lines are skipped.  Raises
-    :class:`InputError` with field ``"<name> line <n>: <json path>"``.  A line longer than
-    :data:`MAX_LINE` characters is refused without being read whole.  ``validate_claims=False`` leaves the
-    claims' schema to the caller (:func:`check_claims`; ``arbiter check`` validates a claim only when it
-    differs from the rules' facts, since a claim equal to them is valid).
+    the game or, from version 3, ``null`` for a chance line; at most one result, last; a result has one score
+    per seat). Blank lines are skipped. Raises :class:`InputError` with field
+    ``"<name> line <n>: <json path>"``. A line longer than :data:`MAX_LINE` characters is refused without
+    being read whole. ``validate_claims=False`` leaves the claims' schema to the caller
+    (:func:`check_claims`; ``arbiter check`` validates a claim only when it differs from the rules' facts,
+    since a claim equal to them is valid).
 
     >>> import io
     >>> list(iter_record(io.StringIO('{"type": "action"}'), name="x.jsonl"))
@@ -470,7 +493,11 @@ def _iter_lines(fh: IO[str], label: str, validate_game: bool,
                     _check("record", "action", data, where)
                 if data["index"] != expected_index:
                     raise InputError(f"{where}: index", f"expected {expected_index}, got {data['index']}")
-                if data["player"] >= header.players:
+                if data["player"] is None:
+                    if version < CHANCE_VERSION:
+                        raise InputError(f"{where}: player", f"a chance line (player null) needs record "
+                                         f"version {CHANCE_VERSION} (the header says {version})")
+                elif data["player"] >= header.players:
                     raise InputError(f"{where}: player",
                                      f"seat {data['player']} in a {header.players}-player game")
                 if game is not None:
@@ -559,9 +586,9 @@ class RecordWriter:
         self._started = True
         self._write(header.to_json())
 
-    def action(self, player: int, action: Mapping[str, Any], claims: Mapping[str, Any] | None = None,
+    def action(self, player: int | None, action: Mapping[str, Any], claims: Mapping[str, Any] | None = None,
                comment: str | None = None) -> None:
-        """Write the next action line."""
+        """Write the next action line (``player`` ``None``: a chance line, the action a chance outcome)."""
         if not self._started:
             raise InputError("action", "write the header first")
         self._write(ActionLine(self._index, player, action, claims, comment).to_json())
@@ -600,13 +627,21 @@ def record_game(
     claims: bool = False,
     source: Mapping[str, Any] | None = None,
     position: str | None = None,
+    chance: bool = False,
 ) -> Record:
     """The record of a game the reference engine played from ``seed`` (or from ``position``, a notation line:
-    then the header carries it), given its action objects.
+    then the header carries it), given its action objects (chance steps among them are written as chance
+    lines).
 
     The game is replayed to capture the explicit set-up that reproduces it (every round's deal, the stack
     orders), and with ``claims`` the facts after every action.  The result line is written when the game
-    is over.
+    is over.  ``chance=True`` writes the record of a table whose later deals were not known up front: the
+    header's set-up holds only the first round's deal, and each later round's deal (the seeded game's) is a
+    chance line where the round starts (6 nimmt! only; the claims are those of that record's replay).
+
+    >>> rec = record_game("take6", players=2, seed=5, actions=[], chance=True)
+    >>> len(rec.header.setup), rec.header.version
+    (1, 3)
 
     >>> import random
     >>> from engine.bots import playout
@@ -635,20 +670,33 @@ def record_game(
     else:
         state = game.new_game(players, seed=seed, variant=chosen, options=opts)
     states = [state]
+    table = state  # the position the record's reader replays: the game itself, or without its later deals
+    if chance:
+        if position is not None or kit.chance_outcome(state) is None:
+            raise InputError("chance", f"chance lines are written for {game_name} games from a seed only")
+        table = game.new_game(players, seed=None, variant=chosen, options=opts,
+                              setup=kit.explicit_setup(states))
     lines: list[ActionLine] = []
-    for index, action in enumerate(actions):
+    for action in actions:
         state = game.apply(state, action)
         states.append(state)
-        facts = kit.facts(state) if claims else None
-        lines.append(ActionLine(index, kit.action_player(action), game.action_to_json(action), facts))
+        table = game.apply(table, action) if chance else state
+        lines.append(ActionLine(len(lines), kit.action_player(action), game.action_to_json(action),
+                                kit.facts(table) if claims else None))
+        if chance and not game.to_act(table) and not game.is_terminal(table):
+            outcome = kit.chance_outcome(state)
+            table = game.apply(table, outcome)
+            lines.append(ActionLine(len(lines), None, game.action_to_json(outcome),
+                                    kit.facts(table) if claims else None))
     header = Header(
         game=game_name, variant=chosen, options=opts, players=players,
-        setup=None if position is not None else kit.setup_to_json(kit.explicit_setup(states)), seed=seed,
-        position=position,
+        setup=None if position is not None else kit.setup_to_json(kit.explicit_setup(states[:1] if chance
+                                                                                     else states)),
+        seed=seed, position=position,
         source=dict(source) if source is not None else _default_source(),
         claims=kit.facts(states[0]) if claims else None,
     )
-    result = ResultLine.from_result(game.result(state)) if game.is_terminal(state) else None
+    result = ResultLine.from_result(game.result(table)) if game.is_terminal(table) else None
     return Record(header, tuple(lines), result)
 
 

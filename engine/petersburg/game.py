@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, IllegalSetup
 from engine.game import Result
 from engine.petersburg import codec, core, narration, notation
 from engine.petersburg.catalog import GAME_META, OPTIONS, VARIANTS, ruleset
@@ -49,15 +49,19 @@ class PetersburgGame:
         self,
         players: int,
         *,
-        seed: int = 0,
+        seed: int | None = 0,
         variant: str | None = None,
         options: Mapping[str, Any] | None = None,
         setup: Any = None,
     ) -> State:
-        """A new game at the start of the first worker phase (IllegalSetup on bad players/variant/setup)."""
+        """A new game at the start of the first worker phase (IllegalSetup on bad players/variant/setup).
+        ``seed=None`` needs an explicit ``setup`` (the game has no chance step: every stack's order is
+        given)."""
         rs = ruleset(variant, options)
         setup_spec(players)
         if setup is None:
+            if seed is None:
+                raise IllegalSetup("SP-SETUP-7", "without a seed give the set-up (every stack's order)")
             setup = seeded_setup(players, seed=seed, variant=rs.variant)
         return initial_state(players, rs, setup)
 
