@@ -381,7 +381,7 @@ def test_ctrl_c_reports_what_was_found_and_exits_with_the_usual_code() -> None:
         text=True,
     )
     assert proc.stderr is not None
-    first = proc.stderr.readline()  # the first progress line: a batch has finished, however loaded the machine
+    first = proc.stderr.readline()  # the first progress line: a batch is done, however loaded the machine
     assert first.startswith("campaign: "), "plain progress lines on stderr when it is not a terminal"
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
