@@ -16,6 +16,7 @@ from typing import Any
 from attrs import frozen
 
 from engine.bots import playout
+from engine.errors import InputError
 from engine.game import Game, game_names, get_game
 
 DEFAULT_PLAYERS = {"take6": (2, 4, 10), "petersburg": (2, 4)}
@@ -61,6 +62,8 @@ def measure(game: Game, players: int, *, checked: bool, seconds: float, seed: in
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``arbiter bench``."""
+    if not 0 < args.seconds <= 3600:  # also refuses nan
+        raise InputError("--seconds", f"expected a duration in (0, 3600], got {args.seconds}")
     game = get_game(args.game)
     counts: tuple[int, ...] = tuple(args.players) if args.players else DEFAULT_PLAYERS.get(
         game.name, (game.min_players, game.max_players)

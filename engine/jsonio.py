@@ -228,3 +228,22 @@ def read_arg(text: str, *, source: str) -> Any:
     if text.startswith("@"):
         return read_json(text[1:], source=f"{source} {text[1:]}")
     return loads(text, source=source)
+
+
+MAX_MESSAGE = 400
+"""The longest error line printed by the command line (values in it are already cut by :func:`show`)."""
+
+
+def one_line(message: str, limit: int = MAX_MESSAGE) -> str:
+    """A message made safe to print as one line: control characters (newlines included) escaped, cut at
+    ``limit`` characters — the last guard before a message reaches a terminal.
+
+    >>> one_line("line 1\\nline 2\\x1b[2J")
+    'line 1\\\\nline 2\\\\x1b[2J'
+    >>> len(one_line("x" * 1000)) < 450
+    True
+    """
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text)} characters)"

@@ -230,7 +230,7 @@ class PetersburgGame:
         if not isinstance(data, dict):
             raise InputError("action", f"expected an object, got {type(data).__name__}")
         tag = data.get("type")
-        if tag not in ACTION_TYPES:
+        if not isinstance(tag, str) or tag not in ACTION_TYPES:
             raise InputError("action.type", f"expected one of {', '.join(ACTION_TYPES)}, got {tag!r}")
         fields = _ACTION_FIELDS[tag]
         for key in data:
@@ -374,7 +374,7 @@ def _state_from_json(data: Any) -> State:
             raise InputError(k, "missing")
     if data["game"] != "petersburg":
         raise InputError("game", f"expected 'petersburg', got {data['game']!r}")
-    if data["variant"] not in VARIANTS:
+    if not isinstance(data["variant"], str) or data["variant"] not in VARIANTS:
         raise InputError("variant", f"expected one of {', '.join(VARIANTS)}, got {data['variant']!r}")
     if not isinstance(data["options"], dict):
         raise InputError("options", "expected an object")

@@ -17,12 +17,12 @@ take6: deck, bullheads, ...
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from engine import jsonio
 from engine.errors import InputError
 from engine.game import GAME_MODULES
 from engine.query import rulesref
@@ -209,18 +209,10 @@ def answer_for_command(command: str) -> Answer:
 
 
 def _read_json_arg(field: str, text: str) -> Any:
-    """JSON given inline, or ``@path`` / a path to a file holding it."""
-    raw = text
-    if text.startswith("@") or (not text.lstrip().startswith(("{", "[", '"')) and Path(text).is_file()):
-        path = Path(text[1:] if text.startswith("@") else text)
-        try:
-            raw = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InputError(field, f"cannot read {path}: {exc.strerror}") from exc
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InputError(field, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+    """JSON given inline, or ``@path`` / a path to a file holding it, read through :mod:`engine.jsonio`."""
+    if not text.startswith("@") and not text.lstrip().startswith(("{", "[", '"')) and Path(text).is_file():
+        text = "@" + text
+    return jsonio.read_arg(text, source=field)
 
 
 def explain_for(args: argparse.Namespace) -> Answer:
@@ -230,13 +222,17 @@ def explain_for(args: argparse.Namespace) -> Answer:
     sources = [x for x in (args.state, args.record, args.case) if x is not None]
     if len(sources) != 1:
         raise InputError("--state/--record/--case", "give exactly one of --state, --record or --case")
+    if args.upto is not None and (args.record is None or args.upto < 0):
+        raise InputError("--upto", f"expected a number of actions >= 0 with --record, got {args.upto}")
+    if args.vector is not None and args.case is None:
+        raise InputError("--vector", "goes with --case ID")
+    action = _read_json_arg("--action", args.action)  # the arguments are read before any replay
     if args.state is not None:
         state = explain.state_from_file(args.game, _read_json_arg("--state", args.state))
     elif args.record is not None:
         state = explain.state_from_record(args.game, Path(args.record), upto=args.upto)
     else:
         state = explain.state_from_vector(args.game, args.case, Path(args.vector) if args.vector else None)
-    action = _read_json_arg("--action", args.action)
     return explain.explain(args.game, state, action)
 
 

@@ -863,7 +863,7 @@ def _state_from_json(data: Any) -> State:
     if d["game"] != "take6":
         raise InputError("game", f"expected 'take6', got {d['game']!r}")
     variant = d["variant"]
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise InputError("variant", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
     n = _int(d["players"], "players", GAME_INFO.min_players, GAME_INFO.max_players)
     seed = _int(d["seed"], "seed", 0)
