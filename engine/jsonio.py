@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -213,6 +214,27 @@ def read_json(path: str | Path, *, source: str | None = None, max_bytes: int = M
     """A whole JSON file, through :func:`loads`."""
     name = source or str(path)
     return loads(read_text(path, source=name, max_bytes=max_bytes), source=name, max_bytes=max_bytes)
+
+
+def check_writable(path: str | Path, *, source: str) -> None:
+    """Refuse an output path that cannot be written (before the work that fills it starts).
+
+    >>> check_writable("/no/such/folder/out.jsonl", source="--record")
+    Traceback (most recent call last):
+    ...
+    engine.errors.InputError: --record: cannot write '/no/such/folder/out.jsonl'
+    """
+    target = Path(path)
+    try:
+        if target.is_dir():
+            raise InputError(source, f"{show(str(path))} is a directory")
+        folder = target.parent
+        writable = not target.exists() or os.access(target, os.W_OK)
+        ok = folder.is_dir() and os.access(folder, os.W_OK) and writable
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        ok = False
+    if not ok:
+        raise InputError(source, f"cannot write {show(str(path))}")
 
 
 def read_arg(text: str, *, source: str) -> Any:

@@ -50,11 +50,11 @@ from engine.game import get_game
 from engine.query.questions import all_questions
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
-BUDGET = int(os.environ.get("ARBITER_FUZZ_EXAMPLES", 0)) or {"deep": 10_000, "dev": 100}.get(PROFILE, 15)
+BUDGET = int(os.environ.get("ARBITER_FUZZ_EXAMPLES", "0")) or {"deep": 10_000, "dev": 100}.get(PROFILE, 15)
 """Examples per fuzz target: 15 in ``ci``, 100 in ``dev``, 10,000 in ``deep`` (``ARBITER_FUZZ_EXAMPLES``
 overrides)."""
 
-FUZZ = settings(max_examples=BUDGET, deadline=None, database=None if PROFILE == "deep" else settings().database)
+FUZZ = settings(max_examples=BUDGET, deadline=None)
 
 MAX_SECONDS = 20.0
 """The longest one command may take on any fuzzed input (the slowest valid input here takes ~0.1 s)."""
@@ -164,22 +164,72 @@ PERFT = [dumps_line({**p, "counts": p["counts"][:2]}) for p in shipped_perft()[:
 # Mutations
 
 NAMES = [
-    "take6", "petersburg", "standard", "kids", "tactics", "first", "second", "select", "take_row", "buy",
-    "pass", "Market", "upper", "player", "card", "type", "variant", "players", "setup", "header", "action",
+    "take6",
+    "petersburg",
+    "standard",
+    "kids",
+    "tactics",
+    "first",
+    "second",
+    "select",
+    "take_row",
+    "buy",
+    "pass",
+    "Market",
+    "upper",
+    "player",
+    "card",
+    "type",
+    "variant",
+    "players",
+    "setup",
+    "header",
+    "action",
 ]
 ATOMS = st.one_of(
-    st.none(), st.booleans(), st.integers(-3, 12), st.integers(), st.sampled_from([2.0, 0.0, -1.5, 1e300]),
-    st.text(max_size=6), st.sampled_from(NAMES), st.just("x" * 2000), st.just("\x1b[2J\n\r\x00"),
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 12),
+    st.integers(),
+    st.sampled_from([2.0, 0.0, -1.5, 1e300]),
+    st.text(max_size=6),
+    st.sampled_from(NAMES),
+    st.just("x" * 2000),
+    st.just("\x1b[2J\n\r\x00"),
 )
 VALUES = st.recursive(
-    ATOMS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(NAMES), inner,
-                                                                       max_size=3), max_leaves=6)
+    ATOMS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(NAMES), inner, max_size=3),
+    max_leaves=6,
+)
 
 HUGE_INT = b"1" * 5000
 SPLICES = [
-    HUGE_INT, b"9" * 4400, b"[" * 1000, b"{\"a\":" * 800, b"\xff", b"\xc3(", b"\xef\xbb\xbf", b"\x00",
-    b"\x1b[2J", b"NaN", b"-Infinity", b"1e999", b"2.0", b"-0", b"0.0", b"null", b"true", b"[]", b"{}",
-    b'"a":1,"a":2', b"\n", b"\r\n", b'"\\ud800"', b"," * 3, b'"' + b"x" * 5000 + b'"',
+    HUGE_INT,
+    b"9" * 4400,
+    b"[" * 1000,
+    b'{"a":' * 800,
+    b"\xff",
+    b"\xc3(",
+    b"\xef\xbb\xbf",
+    b"\x00",
+    b"\x1b[2J",
+    b"NaN",
+    b"-Infinity",
+    b"1e999",
+    b"2.0",
+    b"-0",
+    b"0.0",
+    b"null",
+    b"true",
+    b"[]",
+    b"{}",
+    b'"a":1,"a":2',
+    b"\n",
+    b"\r\n",
+    b'"\\ud800"',
+    b"," * 3,
+    b'"' + b"x" * 5000 + b'"',
 ]
 
 # The record reader and the peer-reply parser (engine/conformance/records.py, protocol.py) move to
@@ -327,15 +377,14 @@ REPLIES = {
 
 @FUZZ
 @given(request=st.sampled_from(sorted(REPLIES)), players=st.sampled_from([None, 2]), data=st.data())
-def test_peer_replies_are_parsed_or_refused_as_garbage(request: str, players: int | None,
-                                                       data: st.DataObject) -> None:
+def test_peer_replies_are_parsed_or_refused_as_garbage(
+    request: str, players: int | None, data: st.DataObject
+) -> None:
     """A mutated peer reply is parsed into a reply or refused with a ProtocolError (reported as garbage)."""
     tree = data.draw(mutated_tree(REPLIES[request]))
     line = data.draw(mutated_bytes(json.dumps(tree).encode(), CONFORMANCE_SPLICES))
-    try:
+    with contextlib.suppress(protocol.ProtocolError):
         protocol.parse_reply(line, request, players)
-    except protocol.ProtocolError:
-        pass
 
 
 # --------------------------------------------------------------------------------------------------
@@ -351,8 +400,14 @@ def test_explain_state_and_action(game: str, inline: bool, data: st.DataObject) 
     if inline:
         argv = ["explain", game, "--state", _arg(state), "--action", _arg(action)]
     else:
-        argv = ["explain", game, "--state", "@" + _file(state, "state.json"),
-                "--action", "@" + _file(action, "action.json")]
+        argv = [
+            "explain",
+            game,
+            "--state",
+            "@" + _file(state, "state.json"),
+            "--action",
+            "@" + _file(action, "action.json"),
+        ]
     run_cli(argv)
 
 
@@ -361,8 +416,14 @@ def test_explain_state_and_action(game: str, inline: bool, data: st.DataObject) 
 def test_explain_record(game: str, data: st.DataObject) -> None:
     """``arbiter explain GAME --record R [--upto N] --action A`` on mutated records."""
     record = _file(data.draw(mutated_lines(RECORDS[game], CONFORMANCE_SPLICES)), "explain.jsonl")
-    argv = ["explain", game, "--record", record, "--action", json.dumps(data.draw(st.sampled_from(
-        ACTIONS[game])))]
+    argv = [
+        "explain",
+        game,
+        "--record",
+        record,
+        "--action",
+        json.dumps(data.draw(st.sampled_from(ACTIONS[game]))),
+    ]
     if data.draw(st.booleans()):
         argv += ["--upto", str(data.draw(st.integers(-2, 50)))]
     run_cli(argv)
@@ -395,12 +456,46 @@ def test_vectors_run(game: str, which: str, data: st.DataObject) -> None:
 
 
 HOSTILE = st.one_of(
-    st.sampled_from([
-        "", "-1", "0", "1", "2", "3", "11", "nan", "inf", "-inf", "1e9", "0.001", "9" * 5000, "9" * 200,
-        "[" * 1000, '{"a": 1, "a": 2}', "\x1b[2J", "x" * 3000, "@/nonexistent", "/nonexistent", "/dev/null",
-        "standard", "kids", "second", "first", "Market", "T6-PLACE-2", "SP-COST-4", "--help", "-", "=",
-        "a=1", "trading_discount=false", "kids_piles=" + "9" * 5000, "x=" + "[" * 1000, "x=\udcff",
-    ]),
+    st.sampled_from(
+        [
+            "",
+            "-1",
+            "0",
+            "1",
+            "2",
+            "3",
+            "11",
+            "nan",
+            "inf",
+            "-inf",
+            "1e9",
+            "0.001",
+            "9" * 5000,
+            "9" * 200,
+            "[" * 1000,
+            '{"a": 1, "a": 2}',
+            "\x1b[2J",
+            "x" * 3000,
+            "@/nonexistent",
+            "/nonexistent",
+            "/dev/null",
+            "standard",
+            "kids",
+            "second",
+            "first",
+            "Market",
+            "T6-PLACE-2",
+            "SP-COST-4",
+            "--help",
+            "-",
+            "=",
+            "a=1",
+            "trading_discount=false",
+            "kids_piles=" + "9" * 5000,
+            "x=" + "[" * 1000,
+            "x=\udcff",
+        ]
+    ),
     st.text(max_size=8),
 )
 
@@ -426,8 +521,12 @@ def _flags(command: str) -> list[tuple[str, int]]:
 
 
 COMMANDS = {
-    "play take6": ["--seed", "0"], "play petersburg": [], "rules": [], "ask": [],
-    "vectors perft": ["--game", "take6"], "bench take6": ["--seconds", "0.001", "--players", "2"],
+    "play take6": ["--seed", "0"],
+    "play petersburg": [],
+    "rules": [],
+    "ask": [],
+    "vectors perft": ["--game", "take6"],
+    "bench take6": ["--seconds", "0.001", "--players", "2"],
 }
 FLAGS = {command: _flags(command) for command in COMMANDS}
 QUESTIONS = sorted(all_questions())

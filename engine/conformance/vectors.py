@@ -41,6 +41,7 @@ generator.  The counts ship in ``engine/conformance/data/perft.jsonl``; the test
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import time
@@ -51,9 +52,9 @@ from typing import Any, Literal
 
 from attrs import frozen
 
+from engine import jsonio
 from engine.conformance.kits import GameKit, get_kit
 from engine.conformance.records import dumps_line, fast_check, schema, schema_error, validator
-from engine import jsonio
 from engine.errors import InputError, RuleViolation, SpecError
 from engine.game import Game, game_names, get_game
 from engine.spec import load_clauses, read_toml
@@ -228,7 +229,7 @@ def _json_lines(path: str | Path) -> Iterator[tuple[str, Any]]:
     """``(where, value)`` for every non-blank line of a JSON Lines file, each through :func:`jsonio.loads`
     (UTF-8, no byte-order mark, depth, integer-digit and length limits); ``where`` is ``PATH line N``."""
     try:
-        handle = Path(path).open("rb")
+        handle = Path(path).open("rb")  # noqa: SIM115 - closed by the with below, errors named here
     except OSError as exc:
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
     with handle:
@@ -587,13 +588,11 @@ def perft_counts(game: Game, state: Any, depth: int, limits: Sequence[int] | Non
     >>> perft_counts(g, g.new_game(3, seed=2), 1)
     [30]
     >>> perft_counts(g, g.new_game(3, seed=2), 3, limits=[30, 5, 0])
-    [30, 20, 0]
+    [10, 10, 0]
     """
     counts = [0] * depth
-    try:
+    with contextlib.suppress(_Exceeded):
         _perft_walk(game, state, depth, counts, limits)
-    except _Exceeded:
-        pass
     return counts
 
 
@@ -776,6 +775,8 @@ def export_vectors(directory: str | Path, *, games: Iterable[str] | None = None,
 
 
 def _run_export(args: argparse.Namespace) -> int:
+    if not 1 <= args.per_clause <= 50:
+        raise InputError("--per-clause", f"expected 1 to 50 cases per clause and kind, got {args.per_clause}")
     start = time.perf_counter()
     counts = export_vectors(args.dir, games=args.game, per_clause=args.per_clause)
     for name, n in counts.items():
@@ -788,8 +789,12 @@ def _run_export(args: argparse.Namespace) -> int:
 
 def _run_run(args: argparse.Namespace) -> int:
     directory = Path(args.dir)
-    if not directory.is_dir():
-        raise InputError(str(directory), "not a directory")
+    try:
+        found = directory.is_dir()
+    except (OSError, ValueError):
+        found = False
+    if not found:
+        raise InputError(jsonio.show(args.dir), "not a directory")
     files = sorted(p for p in directory.glob("*.jsonl") if p.name != "perft.jsonl")
     if not files:
         raise InputError(str(directory), "no <game>.jsonl vectors file here (run 'arbiter vectors export')")
@@ -833,6 +838,8 @@ def _run_run(args: argparse.Namespace) -> int:
 
 
 def _run_perft(args: argparse.Namespace) -> int:
+    if args.write:
+        jsonio.check_writable(args.write, source="--write")
     positions = perft_positions(args.game)
     if args.write:
         path = Path(args.write)

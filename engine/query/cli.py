@@ -47,6 +47,15 @@ def _emit(lines: Sequence[str]) -> None:
 
 def run_rules(args: argparse.Namespace) -> int:
     """Entry point of ``arbiter rules``."""
+    try:
+        return _run_rules(args)
+    except (OSError, UnicodeDecodeError) as exc:
+        folder = args.write_docs if args.write_docs is not None else args.check_docs
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a UTF-8 page"
+        raise InputError(jsonio.show(str(folder)), f"cannot use the folder: {reason}") from None
+
+
+def _run_rules(args: argparse.Namespace) -> int:
     width = terminal_width()
     if args.write_docs is not None:
         changed = rulesref.write_docs(Path(args.write_docs))
@@ -208,9 +217,16 @@ def answer_for_command(command: str) -> Answer:
 # arbiter explain
 
 
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        return False
+
+
 def _read_json_arg(field: str, text: str) -> Any:
     """JSON given inline, or ``@path`` / a path to a file holding it, read through :mod:`engine.jsonio`."""
-    if not text.startswith("@") and not text.lstrip().startswith(("{", "[", '"')) and Path(text).is_file():
+    if not text.startswith("@") and not text.lstrip().startswith(("{", "[", '"')) and _is_file(text):
         text = "@" + text
     return jsonio.read_arg(text, source=field)
 
@@ -226,6 +242,9 @@ def explain_for(args: argparse.Namespace) -> Answer:
         raise InputError("--upto", f"expected a number of actions >= 0 with --record, got {args.upto}")
     if args.vector is not None and args.case is None:
         raise InputError("--vector", "goes with --case ID")
+    for flag, path in (("--record", args.record), ("--vector", args.vector)):
+        if path is not None and not _is_file(path):
+            raise InputError(flag, f"no such file: {jsonio.show(path)}")
     action = _read_json_arg("--action", args.action)  # the arguments are read before any replay
     if args.state is not None:
         state = explain.state_from_file(args.game, _read_json_arg("--state", args.state))
