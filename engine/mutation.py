@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
+import functools
 import os
 import random
 import re
@@ -43,11 +44,11 @@ import sys
 import tempfile
 import time
 import tomllib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,13 +77,14 @@ EQUIVALENTS = ROOT / "engine" / "mutation_equivalents.toml"
 
 @frozen
 class Mutant:
-    """One small change to one file: where, what it was, what it became, and the whole mutated text."""
+    """One small change to one file: where, what it was, what it became; ``build()`` gives the mutated text
+    (made on demand: a sample of a thousand mutants should not cost a thousand syntax-tree copies)."""
 
     path: str
     line: int
     before: str
     after: str
-    text: str
+    build: Callable[[], str] = field(eq=False, repr=False)
 
     def describe(self) -> str:
         """``path:line: before -> after``."""
@@ -181,22 +183,22 @@ def code_mutants(path: str, source: str) -> list[Mutant]:
     tree = ast.parse(source)
     skip = _skipped_nodes(tree)
     out: list[Mutant] = []
-    for node in ast.walk(tree):
+    for index, node in enumerate(ast.walk(tree)):
         if id(node) in skip or not hasattr(node, "lineno"):
             continue
-        for new in _variants(node):
-            mutated = _replace(copy.deepcopy(tree), _find(tree, node, copy.deepcopy(tree)), new)
-            out.append(Mutant(path, node.lineno, _short(node), _short(new), ast.unparse(mutated)))
+        for number, new in enumerate(_variants(node)):
+            out.append(Mutant(path, node.lineno, _short(node), _short(new),
+                              functools.partial(_mutated_source, source, index, number)))
     out.sort(key=lambda m: m.line)
     return out
 
 
-def _find(original: ast.AST, node: ast.AST, clone: ast.AST) -> ast.AST:
-    """The node of ``clone`` at the place of ``node`` in ``original`` (same walk order)."""
-    for a, b in zip(ast.walk(original), ast.walk(clone), strict=True):
-        if a is node:
-            return b
-    raise LookupError(node)  # pragma: no cover - node comes from original
+def _mutated_source(source: str, index: int, number: int) -> str:
+    """``source`` with variant ``number`` of the ``index``-th node (in ``ast.walk`` order) put in."""
+    tree = ast.parse(source)
+    node = next(n for i, n in enumerate(ast.walk(tree)) if i == index)
+    new = list(_variants(node))[number]
+    return ast.unparse(_replace(tree, node, new))
 
 
 def _short(node: ast.AST) -> str:
@@ -261,7 +263,8 @@ def table_mutants(path: str, text: str) -> list[Mutant]:
                     tomllib.loads(mutated)
                 except tomllib.TOMLDecodeError:
                     continue
-                out.append(Mutant(path, number + 1, line.strip(), mutated_line.strip(), mutated))
+                out.append(Mutant(path, number + 1, line.strip(), mutated_line.strip(),
+                                  functools.partial(str, mutated)))
     return out
 
 
@@ -331,7 +334,7 @@ def run(mutants: Sequence[Mutant], *, timeout: float = 120.0, progress: bool = T
         for i, m in enumerate(mutants, start=1):
             target = work / m.path
             original = target.read_text(encoding="utf-8")
-            target.write_text(m.text, encoding="utf-8")
+            target.write_text(m.build(), encoding="utf-8")
             try:
                 result = _run_tests(work, m.games(), timeout)
             finally:
