@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.errors import IllegalAction, InputError
 from engine.game import Result
+from engine.jsonio import show
 from engine.petersburg import core
 from engine.petersburg.catalog import (
     GAME_META,
@@ -109,7 +110,7 @@ class PetersburgGame:
     def observation(self, state: State, player: int) -> dict[str, Any]:
         """What ``player`` sees: own money and hand; others' hand sizes only (SP-SETUP-5)."""
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.players:
-            raise InputError("player", f"expected a seat 0..{state.players - 1}, got {player!r}")
+            raise InputError("player", f"expected a seat 0..{state.players - 1}, got {show(player)}")
         rs = state.rules
         names = rs.names
         drawn: str | None = None
@@ -223,7 +224,7 @@ class PetersburgGame:
                 for f in _ACTION_FIELDS[tag]:
                     out[f] = getattr(action, f)
                 return out
-        raise InputError("action", f"not a Saint Petersburg action: {action!r}")
+        raise InputError("action", f"not a Saint Petersburg action: {show(action)}")
 
     def action_from_json(self, data: Any) -> Any:
         """Parse and validate a JSON action (cards by name: any edition's name or a known alias)."""
@@ -231,7 +232,7 @@ class PetersburgGame:
             raise InputError("action", f"expected an object, got {type(data).__name__}")
         tag = data.get("type")
         if not isinstance(tag, str) or tag not in ACTION_TYPES:
-            raise InputError("action.type", f"expected one of {', '.join(ACTION_TYPES)}, got {tag!r}")
+            raise InputError("action.type", f"expected one of {', '.join(ACTION_TYPES)}, got {show(tag)}")
         fields = _ACTION_FIELDS[tag]
         for key in data:
             if key != "type" and key not in fields:
@@ -248,19 +249,19 @@ class PetersburgGame:
             v = data[f]
             if f in ("player", "vp"):
                 if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                    raise InputError(f"action.{f}", f"expected an integer >= 0, got {v!r}")
+                    raise InputError(f"action.{f}", f"expected an integer >= 0, got {show(v)}")
             elif f in ("card", "displace"):
                 if v is None and f == "displace":
                     pass
                 elif not isinstance(v, str) or resolve_card(v) is None:
-                    raise InputError(f"action.{f}", f"unknown card {v!r}")
+                    raise InputError(f"action.{f}", f"unknown card {show(v)}")
                 else:
                     v = _canonical_name(v)
             elif f == "source":
                 if v not in ("upper", "lower", "drawn"):
-                    raise InputError("action.source", f"expected upper, lower or drawn, got {v!r}")
+                    raise InputError("action.source", f"expected upper, lower or drawn, got {show(v)}")
             elif f == "stack" and v not in STACKS:
-                raise InputError("action.stack", f"expected one of {', '.join(STACKS)}, got {v!r}")
+                raise InputError("action.stack", f"expected one of {', '.join(STACKS)}, got {show(v)}")
             values[f] = v
         return ACTION_TYPES[tag](**values)
 
@@ -311,13 +312,13 @@ def _standings(state: State) -> list[str]:
 def _int(data: Any, field: str, lo: int, hi: int | None = None) -> int:
     if isinstance(data, bool) or not isinstance(data, int) or data < lo or (hi is not None and data > hi):
         rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise InputError(field, f"expected an integer {rng}, got {data!r}")
+        raise InputError(field, f"expected an integer {rng}, got {show(data)}")
     return data
 
 
 def _bool(data: Any, field: str) -> bool:
     if not isinstance(data, bool):
-        raise InputError(field, f"expected true or false, got {data!r}")
+        raise InputError(field, f"expected true or false, got {show(data)}")
     return data
 
 
@@ -328,14 +329,14 @@ def _cards(data: Any, field: str, rs: Ruleset) -> tuple[int, ...]:
     for i, name in enumerate(data):
         k = resolve_card(name) if isinstance(name, str) else None
         if k is None:
-            raise InputError(f"{field}[{i}]", f"unknown card {name!r}")
+            raise InputError(f"{field}[{i}]", f"unknown card {show(name)}")
         out.append(k)
     return tuple(out)
 
 
 def _per_player(data: Any, field: str, n: int) -> list[Any]:
     if not isinstance(data, list) or len(data) != n:
-        raise InputError(field, f"expected a list of {n} entries (one per player), got {data!r}"[:200])
+        raise InputError(field, f"expected a list of {n} entries (one per player), got {show(data)}"[:200])
     return data
 
 
@@ -373,9 +374,9 @@ def _state_from_json(data: Any) -> State:
         if k not in data:
             raise InputError(k, "missing")
     if data["game"] != "petersburg":
-        raise InputError("game", f"expected 'petersburg', got {data['game']!r}")
+        raise InputError("game", f"expected 'petersburg', got {show(data['game'])}")
     if not isinstance(data["variant"], str) or data["variant"] not in VARIANTS:
-        raise InputError("variant", f"expected one of {', '.join(VARIANTS)}, got {data['variant']!r}")
+        raise InputError("variant", f"expected one of {', '.join(VARIANTS)}, got {show(data['variant'])}")
     if not isinstance(data["options"], dict):
         raise InputError("options", "expected an object")
     try:
@@ -388,7 +389,7 @@ def _state_from_json(data: Any) -> State:
     n = _int(data["players"], "players", GAME_META["min_players"], GAME_META["max_players"])
     rnd = _int(data["round"], "round", 1)
     if data["phase"] not in _PHASE_NAMES:
-        raise InputError("phase", f"expected one of {', '.join(_PHASE_NAMES)}, got {data['phase']!r}")
+        raise InputError("phase", f"expected one of {', '.join(_PHASE_NAMES)}, got {show(data['phase'])}")
     phase = _PHASE_NAMES.index(data["phase"])
     turn = _int(data["turn"], "turn", 0, n - 1)
     passes = _int(data["passes"], "passes", 0, n - 1)

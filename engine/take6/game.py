@@ -31,6 +31,7 @@ from typing import Any
 
 from engine.errors import GameOver, IllegalAction, IllegalSetup, InputError, NotYourTurn
 from engine.game import Result
+from engine.jsonio import show
 from engine.spec import ClauseBook
 from engine.take6.model import (
     SELECTS,
@@ -782,7 +783,7 @@ def _check(s: State, a: object) -> None:
 
 def _int(data: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(data, bool) or not isinstance(data, int):
-        raise InputError(field, f"expected an integer, got {data!r}")
+        raise InputError(field, f"expected an integer, got {show(data)}")
     if (lo is not None and data < lo) or (hi is not None and data > hi):
         raise InputError(field, f"expected an integer from {lo} to {hi}, got {data}")
     return data
@@ -861,10 +862,10 @@ def _derive_to_act(
 def _state_from_json(data: Any) -> State:
     d = _obj(data, "", _STATE_KEYS)
     if d["game"] != "take6":
-        raise InputError("game", f"expected 'take6', got {d['game']!r}")
+        raise InputError("game", f"expected 'take6', got {show(d['game'])}")
     variant = d["variant"]
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise InputError("variant", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+        raise InputError("variant", f"unknown variant {show(variant)} (known: {', '.join(VARIANTS)})")
     n = _int(d["players"], "players", GAME_INFO.min_players, GAME_INFO.max_players)
     seed = _int(d["seed"], "seed", 0)
     if not isinstance(d["options"], dict):
@@ -878,7 +879,7 @@ def _state_from_json(data: Any) -> State:
     rnd = _int(d["round"], "round", 1)
     phase = d["phase"]
     if phase not in _PHASES:
-        raise InputError("phase", f"expected one of {', '.join(_PHASES)}, got {phase!r}")
+        raise InputError("phase", f"expected one of {', '.join(_PHASES)}, got {show(phase)}")
     rows = tuple(_cards(r, f"rows[{i}]") for i, r in enumerate(_list(d["rows"], "rows")))
     pending_l = []
     for i, item in enumerate(_list(d["pending"], "pending")):
@@ -1099,7 +1100,7 @@ class Take6:
         rules = state.rules
         n = state.players
         if not 0 <= player < n:
-            raise InputError("player", f"expected a seat 0..{n - 1}, got {player!r}")
+            raise InputError("player", f"expected a seat 0..{n - 1}, got {show(player)}")
         flip = rules.play == "flip"
         obs: dict[str, Any] = {
             "game": "take6",
@@ -1188,7 +1189,7 @@ class Take6:
         if kind == "flip":
             d = _obj(data, "", ("type", "player"))
             return Flip(_int(d["player"], "player", 0, _MAXP - 1))
-        raise InputError("type", f"expected select, take_row, draft or flip, got {kind!r}")
+        raise InputError("type", f"expected select, take_row, draft or flip, got {show(kind)}")
 
     def narrate(self, before: State, action: Action, after: State) -> tuple[str, ...]:
         """Readable lines for one step, from re-running the transition with a log: the selection (hidden)
