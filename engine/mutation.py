@@ -322,7 +322,7 @@ def _run_tests(work: Path, games: Sequence[str], timeout: float) -> str:
     return "survived" if done.returncode == 0 else "killed"
 
 
-def run(mutants: Sequence[Mutant], *, timeout: float = 120.0, progress: bool = True) -> dict[str, list[Mutant]]:
+def run(mutants: Sequence[Mutant], *, timeout: float = 45.0, progress: bool = True) -> dict[str, list[Mutant]]:
     """Run the tests against every mutant; mutants grouped by outcome (``killed``, ``survived``,
     ``timeout``, ``equivalent``)."""
     known = equivalents()
@@ -377,7 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only mutants of files under PATH (repeatable), e.g. spec/take6")
     parser.add_argument("--sample", type=int, default=None, metavar="N", help="a random sample of N mutants")
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
-    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per mutant before it is killed")
+    parser.add_argument("--timeout", type=float, default=45.0, help="seconds per mutant before it is killed")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = parser.parse_args(argv)
     mutants = all_mutants(args.only)
