@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
+import fnmatch
 import functools
 import os
 import random
@@ -57,17 +58,30 @@ TABLES = ("spec/take6", "spec/petersburg", "spec/seeds.toml")
 
 TESTS: dict[str, tuple[str, ...]] = {
     "take6": (
-        "tests/test_take6_api.py", "tests/test_take6_state.py", "tests/test_take6_tables.py",
-        "tests/test_take6_turns.py", "tests/test_take6_variants.py", "tests/test_api_generic.py",
-        "tests/test_spec_loader.py", "tests/test_query_take6.py", "properties/test_take6_machine.py",
+        "tests/test_take6_api.py",
+        "tests/test_take6_state.py",
+        "tests/test_take6_tables.py",
+        "tests/test_take6_turns.py",
+        "tests/test_take6_variants.py",
+        "tests/test_api_generic.py",
+        "tests/test_spec_loader.py",
+        "tests/test_query_take6.py",
+        "properties/test_take6_machine.py",
+        "tests/test_take6_state_checks.py",
+        "tests/test_rule_table_citations.py",
     ),
     "petersburg": (
-        "tests/test_petersburg_api.py", "tests/test_petersburg_rules.py", "tests/test_petersburg_tables.py",
-        "tests/test_api_generic.py", "tests/test_spec_loader.py", "tests/test_query_petersburg.py",
+        "tests/test_petersburg_api.py",
+        "tests/test_petersburg_rules.py",
+        "tests/test_petersburg_tables.py",
+        "tests/test_api_generic.py",
+        "tests/test_spec_loader.py",
+        "tests/test_query_petersburg.py",
         "properties/test_petersburg_machine.py",
+        "tests/test_rule_table_citations.py",
     ),
 }
-"""The tests run against a mutant of each game's code or tables (a mutant of ``spec/seeds.toml`` runs both)."""
+"""The tests run against a mutant of each game's code or tables (``spec/seeds.toml``: both games')."""
 
 NOT_RULES = ("testing.py",)
 """Files of the rule folders that hold no rule: ``engine/petersburg/testing.py`` builds test positions."""
@@ -105,12 +119,23 @@ class Mutant:
 # Code mutants
 
 _CMP_SWAP: dict[type, tuple[type, ...]] = {
-    ast.Lt: (ast.LtE,), ast.LtE: (ast.Lt,), ast.Gt: (ast.GtE,), ast.GtE: (ast.Gt,),
-    ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,), ast.In: (ast.NotIn,), ast.NotIn: (ast.In,),
-    ast.Is: (ast.IsNot,), ast.IsNot: (ast.Is,),
+    ast.Lt: (ast.LtE,),
+    ast.LtE: (ast.Lt,),
+    ast.Gt: (ast.GtE,),
+    ast.GtE: (ast.Gt,),
+    ast.Eq: (ast.NotEq,),
+    ast.NotEq: (ast.Eq,),
+    ast.In: (ast.NotIn,),
+    ast.NotIn: (ast.In,),
+    ast.Is: (ast.IsNot,),
+    ast.IsNot: (ast.Is,),
 }
 _BIN_SWAP: dict[type, type] = {
-    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult, ast.Mod: ast.FloorDiv,
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.FloorDiv,
+    ast.FloorDiv: ast.Mult,
+    ast.Mod: ast.FloorDiv,
 }
 
 
@@ -135,8 +160,9 @@ def _skipped_nodes(tree: ast.AST) -> set[int]:
             mark(node.annotation)
         if isinstance(node, ast.JoinedStr):
             mark(node)
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__"
-                                                for t in node.targets):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
             mark(node)
     return skip
 
@@ -187,8 +213,15 @@ def code_mutants(path: str, source: str) -> list[Mutant]:
         if id(node) in skip or not hasattr(node, "lineno"):
             continue
         for number, new in enumerate(_variants(node)):
-            out.append(Mutant(path, node.lineno, _short(node), _short(new),
-                              functools.partial(_mutated_source, source, index, number)))
+            out.append(
+                Mutant(
+                    path,
+                    node.lineno,
+                    _short(node),
+                    _short(new),
+                    functools.partial(_mutated_source, source, index, number),
+                )
+            )
     out.sort(key=lambda m: m.line)
     return out
 
@@ -209,13 +242,13 @@ def _short(node: ast.AST) -> str:
 # --------------------------------------------------------------------------------------------------
 # Table mutants
 
-_PROSE_KEYS = {
+_PROSE_KEYS = frozenset(
     # prose and identity: a changed title or id is not a changed rule (a duplicated id fails to load anyway)
-    "title", "text", "quote", "ruling", "note", "notes", "description", "name", "id", "help", "summary",
-    "source", "reading", "why", "example", "seed", "citation", "wording", "label", "alternative",
+    "title text quote ruling note notes description doc name id help summary source reading why example seed "
+    "citation wording label alternative "
     # presentation and search: the reference's topics, card colours, translated names, seed file names
-    "topic", "colour", "de", "ru", "en", "seed_terms", "language", "file",
-}
+    "topic colour de ru en seed_terms language file".split()
+)
 """Keys whose values are not mutated: prose, identity and presentation, which no rule reads."""
 _ASSIGN = re.compile(r'^(\s*)([A-Za-z0-9_."-]+)(\s*=\s*)(.*)$')
 _VALUE = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|-?\b\d+\b(?![.\d])|\btrue\b|\bfalse\b')
@@ -263,8 +296,11 @@ def table_mutants(path: str, text: str) -> list[Mutant]:
                     tomllib.loads(mutated)
                 except tomllib.TOMLDecodeError:
                     continue
-                out.append(Mutant(path, number + 1, line.strip(), mutated_line.strip(),
-                                  functools.partial(str, mutated)))
+                out.append(
+                    Mutant(
+                        path, number + 1, line.strip(), mutated_line.strip(), functools.partial(str, mutated)
+                    )
+                )
     return out
 
 
@@ -292,11 +328,20 @@ def all_mutants(only: Sequence[str] = ()) -> list[Mutant]:
 
 
 def equivalents() -> dict[str, str]:
-    """The mutants shown equivalent (no behaviour can tell them apart): description -> reason."""
+    """The mutants shown equivalent (no behaviour can tell them apart): description pattern (fnmatch) ->
+    reason."""
     if not EQUIVALENTS.is_file():
         return {}
     data = tomllib.loads(EQUIVALENTS.read_text(encoding="utf-8"))
     return {row["mutant"]: row["reason"] for row in data.get("equivalent", [])}
+
+
+def equivalent_reason(mutant: Mutant, known: dict[str, str]) -> str | None:
+    """Why ``mutant`` is equivalent, when a pattern of ``known`` matches its description."""
+    for pattern, reason in known.items():
+        if fnmatch.fnmatchcase(mutant.describe(), pattern):
+            return reason
+    return None
 
 
 def _scratch() -> Path:
@@ -313,8 +358,19 @@ def _run_tests(work: Path, games: Sequence[str], timeout: float) -> str:
     """``killed``, ``survived`` or ``timeout`` for the scratch copy as it stands."""
     tests = sorted({t for g in games for t in TESTS[g]})
     env = {**os.environ, "PYTHONPATH": str(work), "HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1"}
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-           "--hypothesis-seed=0", *tests]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-x",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        "--hypothesis-seed=0",
+        *tests,
+    ]
     try:
         done = subprocess.run(cmd, cwd=work, env=env, capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -322,7 +378,9 @@ def _run_tests(work: Path, games: Sequence[str], timeout: float) -> str:
     return "survived" if done.returncode == 0 else "killed"
 
 
-def run(mutants: Sequence[Mutant], *, timeout: float = 45.0, progress: bool = True) -> dict[str, list[Mutant]]:
+def run(
+    mutants: Sequence[Mutant], *, timeout: float = 45.0, progress: bool = True
+) -> dict[str, list[Mutant]]:
     """Run the tests against every mutant; mutants grouped by outcome (``killed``, ``survived``,
     ``timeout``, ``equivalent``)."""
     known = equivalents()
@@ -339,7 +397,7 @@ def run(mutants: Sequence[Mutant], *, timeout: float = 45.0, progress: bool = Tr
                 result = _run_tests(work, m.games(), timeout)
             finally:
                 target.write_text(original, encoding="utf-8")
-            if result == "survived" and m.key in known:
+            if result == "survived" and equivalent_reason(m, known) is not None:
                 result = "equivalent"
             outcome[result].append(m)
             if progress:
@@ -352,7 +410,10 @@ def run(mutants: Sequence[Mutant], *, timeout: float = 45.0, progress: bool = Tr
 def score_lines(mutants: Sequence[Mutant], outcome: dict[str, list[Mutant]]) -> list[str]:
     """The report: the score for code and for tables, then every survivor."""
     lines = []
-    for kind, test in (("code", lambda m: m.path.endswith(".py")), ("tables", lambda m: m.path.endswith(".toml"))):
+    for kind, test in (
+        ("code", lambda m: m.path.endswith(".py")),
+        ("tables", lambda m: m.path.endswith(".toml")),
+    ):
         total = [m for m in mutants if test(m)]
         if not total:
             continue
@@ -360,29 +421,76 @@ def score_lines(mutants: Sequence[Mutant], outcome: dict[str, list[Mutant]]) -> 
         equivalent = len([m for m in outcome["equivalent"] if test(m)])
         scored = len(total) - equivalent
         rate = 100.0 * killed / scored if scored else 100.0
-        lines.append(f"{kind:<7} {killed}/{scored} killed ({rate:.1f}%), {equivalent} equivalent, "
-                     f"{len(total)} mutants")
+        lines.append(
+            f"{kind:<7} {killed}/{scored} killed ({rate:.1f}%), {equivalent} equivalent, {len(total)} mutants"
+        )
     for m in outcome["survived"]:
         lines.append(f"SURVIVED  {m.describe()}")
     known = equivalents()
     for m in outcome["equivalent"]:
-        lines.append(f"EQUIVALENT  {m.describe()}  ({known[m.key]})")
+        lines.append(f"EQUIVALENT  {m.describe()}  ({equivalent_reason(m, known)})")
     return lines
+
+
+def _survivors_of(report: Path, mutants: Sequence[Mutant]) -> list[Mutant]:
+    """The mutants a report lists as SURVIVED: same file and change, at the nearest line (within 5: the file
+    may have been edited since)."""
+    out: list[Mutant] = []
+    for line in report.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("SURVIVED  "):
+            continue
+        where, _, change = line[len("SURVIVED  ") :].partition(": ")
+        before, _, after = change.partition(" -> ")
+        path, _, number = where.rpartition(":")
+        near = [
+            m
+            for m in mutants
+            if (m.path, m.before, m.after) == (path, before, after)
+            and abs(m.line - int(number)) <= 5
+            and m not in out
+        ]
+        if near:
+            out.append(min(near, key=lambda m: abs(m.line - int(number))))
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m engine.mutation``: exit 0 when every mutant is killed or equivalent, 1 otherwise."""
     parser = argparse.ArgumentParser(prog="python -m engine.mutation", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", action="append", default=[], metavar="PATH",
-                        help="only mutants of files under PATH (repeatable), e.g. spec/take6")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="only mutants of files under PATH (repeatable), e.g. spec/take6",
+    )
+    parser.add_argument(
+        "--match",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="only mutants whose description matches PATTERN (fnmatch; repeatable), e.g. "
+        "'spec/take6/*: variants = *'",
+    )
+    parser.add_argument(
+        "--rerun",
+        metavar="REPORT",
+        help="only the mutants a previous report (this command's output) lists as SURVIVED",
+    )
     parser.add_argument("--sample", type=int, default=None, metavar="N", help="a random sample of N mutants")
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
     parser.add_argument("--timeout", type=float, default=45.0, help="seconds per mutant before it is killed")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = parser.parse_args(argv)
     mutants = all_mutants(args.only)
+    if args.match:
+        mutants = [m for m in mutants if any(fnmatch.fnmatchcase(m.describe(), p) for p in args.match)]
+    if args.rerun:
+        mutants = _survivors_of(Path(args.rerun), mutants)
     if args.sample is not None and args.sample < len(mutants):
-        mutants = sorted(random.Random(args.seed).sample(mutants, args.sample), key=lambda m: (m.path, m.line))
+        mutants = sorted(
+            random.Random(args.seed).sample(mutants, args.sample), key=lambda m: (m.path, m.line)
+        )
     if args.list:
         for m in mutants:
             print(m.describe())
