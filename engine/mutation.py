@@ -242,8 +242,13 @@ def _short(node: ast.AST) -> str:
 # --------------------------------------------------------------------------------------------------
 # Table mutants
 
-_PROSE_KEYS = frozenset(
+_PROSE_KEYS = frozenset(  # fmt: skip
     # prose and identity: a changed title or id is not a changed rule (a duplicated id fails to load anyway)
+    ["title", "text", "quote", "ruling", "note", "notes", "description", "doc", "name", "id", "help",
+     "summary", "source", "reading", "why", "example", "seed", "citation", "wording", "label", "alternative",
+     # presentation and search: the reference's topics, card colours, translated names, seed file names
+     "topic", "colour", "de", "ru", "en", "seed_terms", "language", "file"]
+)
     "title text quote ruling note notes description doc name id help summary source reading why example seed "
     "citation wording label alternative "
     # presentation and search: the reference's topics, card colours, translated names, seed file names
