@@ -242,17 +242,40 @@ def _short(node: ast.AST) -> str:
 # --------------------------------------------------------------------------------------------------
 # Table mutants
 
-_PROSE_KEYS = frozenset(  # fmt: skip
+_PROSE_KEYS = frozenset(
     # prose and identity: a changed title or id is not a changed rule (a duplicated id fails to load anyway)
-    ["title", "text", "quote", "ruling", "note", "notes", "description", "doc", "name", "id", "help",
-     "summary", "source", "reading", "why", "example", "seed", "citation", "wording", "label", "alternative",
-     # presentation and search: the reference's topics, card colours, translated names, seed file names
-     "topic", "colour", "de", "ru", "en", "seed_terms", "language", "file"]
-)
-    "title text quote ruling note notes description doc name id help summary source reading why example seed "
-    "citation wording label alternative "
-    # presentation and search: the reference's topics, card colours, translated names, seed file names
-    "topic colour de ru en seed_terms language file".split()
+    [
+        "title",
+        "text",
+        "quote",
+        "ruling",
+        "note",
+        "notes",
+        "description",
+        "doc",
+        "name",
+        "id",
+        "help",
+        "summary",
+        "source",
+        "reading",
+        "why",
+        "example",
+        "seed",
+        "citation",
+        "wording",
+        "label",
+        "alternative",
+        # presentation and search: the reference's topics, card colours, translated names, seed file names
+        "topic",
+        "colour",
+        "de",
+        "ru",
+        "en",
+        "seed_terms",
+        "language",
+        "file",
+    ]
 )
 """Keys whose values are not mutated: prose, identity and presentation, which no rule reads."""
 _ASSIGN = re.compile(r'^(\s*)([A-Za-z0-9_."-]+)(\s*=\s*)(.*)$')
