@@ -1,0 +1,61 @@
+"""Saint Petersburg edge cases at the boundaries of the rules: the Observatory's stack of exactly two cards,
+the Pub's capacity without a Pub, and the narration of taking a card into hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.petersburg import GAME, Observe, State, Take
+from engine.petersburg.core import pub_capacity
+from engine.petersburg.testing import arrange
+
+
+def at(**kw: Any) -> State:
+    """A 2-player position with seat 0 to act and empty rows unless given."""
+    kw.setdefault("turn", 0)
+    kw.setdefault("upper", [])
+    kw.setdefault("lower", [])
+    return arrange(GAME.new_game(2, seed=1), **kw)
+
+
+def test_observatory_may_draw_from_a_stack_of_two() -> None:
+    """SP-OBS-1 / SP-OBS-3: only a stack's last card is out of the Observatory's reach, so a stack of exactly
+    two cards may be drawn from (and one of one card may not)."""
+    s = at(
+        phase="building",
+        areas={0: ["Observatory"]},
+        stacks={"trading": ["Czar", "Bank"], "aristocrat": ["Author"]},
+    )
+    legal = GAME.legal_actions(s, 0)
+    assert Observe(0, "trading") in legal
+    assert Observe(0, "aristocrat") not in legal
+    after = GAME.apply(s, Observe(0, "trading"))
+    assert len(after.stacks[3]) == 1
+
+
+def test_pub_capacity_is_zero_without_a_pub() -> None:
+    """SP-PUB-1: VP can be bought only at one's own Pubs: without a Pub the capacity is 0 whatever the money;
+    with one it is min(5, money // 2)."""
+    s = at(areas={0: []}, money={0: 50})
+    assert pub_capacity(s.rules, s.areas[0], 50) == 0
+    with_pub = at(areas={0: ["Pub"]})
+    assert pub_capacity(with_pub.rules, with_pub.areas[0], 7) == 3
+    assert pub_capacity(with_pub.rules, with_pub.areas[0], 50) == 5
+
+
+def test_taking_a_card_is_narrated_with_where_it_came_from() -> None:
+    """SP-HAND-1: the log says which row a card was taken from, or that it was the Observatory's card."""
+    s = at(upper=["Lumberjack"], phase="worker")
+    take_row = Take(0, "Lumberjack", "upper")
+    after = GAME.apply(s, take_row)
+    (line,) = [x for x in GAME.narrate(s, take_row, after) if "takes" in x]
+    assert "Lumberjack from the upper row into hand" in line
+    assert after.hands[0]
+    drawn = GAME.apply(
+        at(phase="building", areas={0: ["Observatory"]}, stacks={"trading": ["Czar", "Bank", "Wharf"]}),
+        Observe(0, "trading"),
+    )
+    card = drawn.rules.names[drawn.drawn]
+    take = Take(0, card, "drawn")
+    lines = [x for x in GAME.narrate(drawn, take, GAME.apply(drawn, take)) if "takes" in x]
+    assert lines and f"takes the drawn card ({card}) into hand" in lines[0]
