@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.petersburg import GAME, Observe, State, Take
+from engine.petersburg import GAME, Observe, Pass, State, Take
 from engine.petersburg.core import pub_capacity
 from engine.petersburg.testing import arrange
 
@@ -59,3 +59,14 @@ def test_taking_a_card_is_narrated_with_where_it_came_from() -> None:
     take = Take(0, card, "drawn")
     lines = [x for x in GAME.narrate(drawn, take, GAME.apply(drawn, take)) if "takes" in x]
     assert lines and f"takes the drawn card ({card}) into hand" in lines[0]
+
+
+def test_a_full_board_draws_nothing_and_does_not_end_the_game() -> None:
+    """SP-REFILL-1 / SP-END-1: a refill draws only into empty places, and the game ends only when a refill
+    places a stack's last card — with both rows full, an empty stack ends nothing."""
+    row = ["Lumberjack", "Gold Miner", "Shepherd", "Fur Trapper", "Ship Builder", "Lumberjack", "Shepherd"]
+    s = at(phase="worker", upper=[*row, "Gold Miner"], stacks={"building": []}, money={0: 0, 1: 0})
+    assert len(s.upper) + len(s.lower) == 8
+    while s.phase == 0:
+        s = GAME.apply(s, Pass(GAME.to_act(s)[0]))
+    assert not s.last_round and len(s.upper) == 8
