@@ -70,3 +70,20 @@ def test_a_full_board_draws_nothing_and_does_not_end_the_game() -> None:
     while s.phase == 0:
         s = GAME.apply(s, Pass(GAME.to_act(s)[0]))
     assert not s.last_round and len(s.upper) == 8
+
+
+def test_worker_stack_emptied_at_the_round_end_is_narrated_as_the_last_round() -> None:
+    """SP-END-3: when the end-of-round refill places the worker stack's last card, the next round is the
+    last one (not SP-END-1's end after this round) — and the log says so."""
+    s = at(
+        phase="trading", lower=["Market"], stacks={"worker": ["Lumberjack", "Shepherd"]}, money={0: 0, 1: 0}
+    )
+    lines: list[str] = []
+    while s.phase == 3:
+        action = Pass(GAME.to_act(s)[0])
+        after = GAME.apply(s, action)
+        lines += GAME.narrate(s, action, after)
+        s = after
+    refill = [line for line in lines if line.startswith("-- refill")]
+    assert refill and refill[-1].endswith("next round is the last [SP-END-3]"), refill
+    assert s.last_round
