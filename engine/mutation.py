@@ -24,7 +24,7 @@ profile.  The driver is a small one rather than mutmut: mutmut mutates Python on
 TOML tables here), and its trampolines run the whole suite to collect coverage first.
 
 >>> [m.describe() for m in code_mutants("x", "def f(a):\\n    return a < 2\\n")]
-['x:2: a < 2 -> a <= 2', 'x:2: 2 -> 3']
+['x:2: a < 2 -> a <= 2', 'x:2: a < 2 -> a < 3']
 >>> [m.describe() for m in table_mutants("t.toml", "[a]\\nrows = 4\\nopen = true\\n")]
 ['t.toml:2: rows = 4 -> rows = 5', 't.toml:3: open = true -> open = false']
 """
@@ -99,6 +99,8 @@ class Mutant:
     before: str
     after: str
     build: Callable[[], str] = field(eq=False, repr=False)
+    node: tuple[str, str] = field(default=("", ""), eq=False, repr=False)
+    """The changed node alone, before and after (``before``/``after`` show it in its expression)."""
 
     def describe(self) -> str:
         """``path:line: before -> after``."""
@@ -205,25 +207,45 @@ def _replace(tree: ast.AST, target: ast.AST, new: ast.AST) -> ast.AST:
 
 
 def code_mutants(path: str, source: str) -> list[Mutant]:
-    """Every code mutant of one Python file, in source order."""
+    """Every code mutant of one Python file, in source order.  A constant is shown in the expression that
+    holds it (``a < 2 -> a < 3``), so the description says which ``1`` became ``2``."""
     tree = ast.parse(source)
     skip = _skipped_nodes(tree)
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     out: list[Mutant] = []
     for index, node in enumerate(ast.walk(tree)):
         if id(node) in skip or not hasattr(node, "lineno"):
             continue
+        context: ast.AST = node
+        if isinstance(node, ast.Constant):
+            up = parents.get(id(node))
+            if isinstance(up, ast.UnaryOp):
+                context, up = up, parents.get(id(up))
+            if isinstance(up, ast.expr | ast.Assign | ast.AugAssign | ast.Return | ast.keyword):
+                context = up
         for number, new in enumerate(_variants(node)):
+            clone = copy.deepcopy(context)
+            shown = _replace(clone, _find(context, node, clone), new)
             out.append(
                 Mutant(
                     path,
                     node.lineno,
-                    _short(node),
-                    _short(new),
+                    _short(context),
+                    _short(shown) if context is not node else _short(new),
                     functools.partial(_mutated_source, source, index, number),
+                    (_short(node), _short(new)),
                 )
             )
     out.sort(key=lambda m: m.line)
     return out
+
+
+def _find(original: ast.AST, node: ast.AST, clone: ast.AST) -> ast.AST:
+    """The node of ``clone`` at the place of ``node`` in ``original`` (same walk order)."""
+    for a, b in zip(ast.walk(original), ast.walk(clone), strict=True):
+        if a is node:
+            return b
+    raise LookupError(node)  # pragma: no cover - node comes from original
 
 
 def _mutated_source(source: str, index: int, number: int) -> str:
@@ -473,7 +495,8 @@ def _survivors_of(report: Path, mutants: Sequence[Mutant]) -> list[Mutant]:
         near = [
             m
             for m in mutants
-            if (m.path, m.before, m.after) == (path, before, after)
+            if m.path == path
+            and (before, after) in ((m.before, m.after), m.node)
             and abs(m.line - int(number)) <= 5
             and m not in out
         ]
