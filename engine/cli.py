@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     inner = sys.stdout
     guard = _PipeGuard(inner)
-    sys.stdout = guard  # type: ignore[assignment]
+    sys.stdout = guard
     try:
         code: int = args.run(args)
         guard.flush()

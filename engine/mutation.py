@@ -203,7 +203,8 @@ def _replace(tree: ast.AST, target: ast.AST, new: ast.AST) -> ast.AST:
                 return ast.copy_location(new, node)
             return self.generic_visit(node)
 
-    return Swap().visit(tree)
+    result: ast.AST = Swap().visit(tree)
+    return result
 
 
 def code_mutants(path: str, source: str) -> list[Mutant]:
@@ -460,10 +461,11 @@ def run(
 def score_lines(mutants: Sequence[Mutant], outcome: dict[str, list[Mutant]]) -> list[str]:
     """The report: the score for code and for tables, then every survivor."""
     lines = []
-    for kind, test in (
+    kinds: tuple[tuple[str, Callable[[Mutant], bool]], ...] = (
         ("code", lambda m: m.path.endswith(".py")),
         ("tables", lambda m: m.path.endswith(".toml")),
-    ):
+    )
+    for kind, test in kinds:
         total = [m for m in mutants if test(m)]
         if not total:
             continue

@@ -128,7 +128,7 @@ POSITIONS = {name: _positions(name) for name in GAMES}
 
 def _actions(name: str) -> list[Any]:
     g = get_game(name)
-    out = []
+    out: list[Any] = []
     for state in POSITIONS[name]:
         if not g.is_terminal(state):
             for seat in g.to_act(state):
@@ -312,8 +312,10 @@ def mutated_json(draw: st.DrawFn, bases: list[Any]) -> bytes:
 @st.composite
 def mutated_lines(draw: st.DrawFn, texts: list[str], splices: list[bytes] = SPLICES) -> bytes:
     """A JSON Lines file: one line's tree mutated (or none), then byte-level edits of the whole text."""
-    lines = draw(st.sampled_from(texts)).splitlines()
-    if lines and draw(st.booleans()):
+    text: str = draw(st.sampled_from(texts))
+    lines = text.splitlines()
+    edit_one: bool = draw(st.booleans())
+    if lines and edit_one:
         at = draw(st.integers(0, len(lines) - 1))
         lines[at] = json.dumps(draw(mutated_tree(json.loads(lines[at]))))
     return draw(mutated_bytes("\n".join(lines).encode() + b"\n", splices))

@@ -30,7 +30,9 @@ def test_every_card_cites_a_clause_about_it(variant: str) -> None:
     book = load_clauses("petersburg")
     for card in ruleset(variant).cards:
         answer = answer_for_command(f'arbiter ask card "{card.name}" --variant {variant}')
-        clause = book[answer.steps[0].clause]
+        cited = answer.steps[0].clause
+        assert cited is not None
+        clause = book[cited]
         text = " ".join([clause.text, *(c.quote for c in clause.cites)]).lower()
         assert card.name.lower() in text or f"{card.stack} stack" in text or f"{card.stack}s" in text, (
             f"{card.name} cites {clause.id}: {clause.text[:80]}"
@@ -122,8 +124,15 @@ def test_every_table_row_cites_a_clause_about_it(game: str) -> None:
                     continue
                 words = _about(row)
                 clause = book[row["clause"]]
-                text = " ".join([clause.text, clause.ruling or "", clause.alternative or "",
-                                 *(c.quote for c in clause.cites), *(c.where for c in clause.cites)]).lower()
+                text = " ".join(
+                    [
+                        clause.text,
+                        clause.ruling or "",
+                        clause.alternative or "",
+                        *(c.quote for c in clause.cites),
+                        *(c.where for c in clause.cites),
+                    ]
+                ).lower()
                 assert any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text) for w in words), (
                     f"{path.name}: {words[:3]} cites {clause.id}"
                 )

@@ -165,7 +165,7 @@ def test_kids_flip_and_finished_states_are_checked() -> None:
     exc = refused(state, lambda d: d.update(phase="select"))
     assert exc.field == "phase"
     over = position("standard", "over")
-    exc = refused(over, lambda d: (d["hands"][0].append(d["stock"].pop(0))))
+    exc = refused(over, lambda d: d["hands"][0].append(d["stock"].pop(0)))
     assert exc.field == "phase"
 
 
@@ -173,8 +173,14 @@ def test_logic_draft_states_are_checked() -> None:
     """T6-LOGIC-1: during the draft there are no rows yet, and the hands grow one card at a time from the
     starting seat."""
     state = position("logic", "draft")
-    exc = refused(state, lambda d: d["hands"][0].append(d["stock"].pop(0)) if d["start"] != 0 else
-                  d["hands"][1].append(d["stock"].pop(0)))
+    exc = refused(
+        state,
+        lambda d: (
+            d["hands"][0].append(d["stock"].pop(0))
+            if d["start"] != 0
+            else d["hands"][1].append(d["stock"].pop(0))
+        ),
+    )
     assert exc.field == "hands"
     exc = refused(state, lambda d: d.update(phase="select"))
     assert exc.field in ("rows", "phase", "hands")
