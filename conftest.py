@@ -6,7 +6,7 @@
       HYPOTHESIS_PROFILE=deep python -m pytest properties
 
 The input fuzz harness (``properties/test_input_fuzz.py``) scales its own budget with the profile: 15
-examples per target in ``ci``, 12,000 in ``deep``.
+examples per target in ``ci``, 13,000 in ``deep``.
 """
 
 import os

@@ -15,7 +15,7 @@ The library entry points (``state_from_json``, ``action_from_json``, the peer-re
 directly: they return a value or raise the engine's :class:`~engine.errors.InputError`, never a
 ``TypeError``, ``KeyError`` or ``RecursionError``.
 
-Budget: :data:`BUDGET` examples per target — small in the default ``ci`` profile, 12,000 per target under
+Budget: :data:`BUDGET` examples per target — small in the default ``ci`` profile, 13,000 per target under
 ``HYPOTHESIS_PROFILE=deep`` (more than 100,000 inputs in all)::
 
     HYPOTHESIS_PROFILE=deep python -m pytest properties/test_input_fuzz.py
@@ -50,8 +50,8 @@ from engine.game import get_game
 from engine.query.questions import all_questions
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
-BUDGET = int(os.environ.get("ARBITER_FUZZ_EXAMPLES", "0")) or {"deep": 12_000, "dev": 100}.get(PROFILE, 15)
-"""Examples per fuzz target: 15 in ``ci``, 100 in ``dev``, 12,000 in ``deep`` (``ARBITER_FUZZ_EXAMPLES``
+BUDGET = int(os.environ.get("ARBITER_FUZZ_EXAMPLES", "0")) or {"deep": 13_000, "dev": 100}.get(PROFILE, 15)
+"""Examples per fuzz target: 15 in ``ci``, 100 in ``dev``, 13,000 in ``deep`` (``ARBITER_FUZZ_EXAMPLES``
 overrides)."""
 
 FUZZ = settings(max_examples=BUDGET, deadline=None)
