@@ -313,7 +313,7 @@ def test_check_piped_into_head_exits_with_the_checks_code(tmp_path: Path) -> Non
     interpreter's final flush does not fail (no 'Exception ignored' on stderr)."""
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"format": "arbiter-record"}\n', encoding="utf-8")
-    files = " ".join([str(RECORD)] * 400 + [str(bad)])
+    files = " ".join([str(RECORD)] * 1500 + [str(bad)])  # more output than a pipe buffers
     script = f'"{sys.executable}" -m engine check {files} | head -1 >/dev/null; echo "${{PIPESTATUS[0]}}"'
     proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert proc.stdout.strip() == "2", proc.stderr
