@@ -318,3 +318,11 @@ def test_check_piped_into_head_exits_with_the_checks_code(tmp_path: Path) -> Non
     proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert proc.stdout.strip() == "2", proc.stderr
     assert "Exception ignored" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_command_line_with_an_unbalanced_quote_is_input_error() -> None:
+    """``answer_for_command`` (the FAQ's and the assistant's way in) refuses a line that does not split."""
+    from engine.query.cli import answer_for_command
+
+    with pytest.raises(InputError, match="does not split"):
+        answer_for_command("arbiter ask card 'Market")

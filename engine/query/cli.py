@@ -190,16 +190,20 @@ def parse_command(command: str) -> argparse.Namespace:
     docs) into its arguments.  A malformed line raises InputError naming ``command``."""
     from engine.cli import build_parser
 
-    words = shlex.split(command)
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:  # an unbalanced quote
+        raise InputError("command", f"{jsonio.show(command)} does not split: {exc}") from None
     if words[:1] == ["arbiter"]:
         words = words[1:]
     if words[:1] not in (["ask"], ["explain"]):
-        raise InputError("command", f"expected 'arbiter ask ...' or 'arbiter explain ...', got {command!r}")
+        raise InputError("command", "expected 'arbiter ask ...' or 'arbiter explain ...', got "
+                         + jsonio.show(command))
     parser = build_parser()
     try:
         args = parser.parse_args(words)
     except SystemExit as exc:
-        raise InputError("command", f"{command!r} does not parse (exit {exc.code})") from exc
+        raise InputError("command", f"{jsonio.show(command)} does not parse (exit {exc.code})") from None
     return args
 
 
