@@ -68,6 +68,7 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_query_take6.py",
         "properties/test_take6_machine.py",
         "tests/test_take6_state_checks.py",
+        "tests/test_take6_edges.py",
         "tests/test_rule_table_citations.py",
     ),
     "petersburg": (

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.petersburg import GAME, Observe, Pass, State, Take
+import pytest
+
+from engine.petersburg import GAME, Observe, Pass, PubBuy, State, Take
 from engine.petersburg.core import pub_capacity
 from engine.petersburg.testing import arrange
 
@@ -87,3 +89,14 @@ def test_worker_stack_emptied_at_the_round_end_is_narrated_as_the_last_round() -
     refill = [line for line in lines if line.startswith("-- refill")]
     assert refill and refill[-1].endswith("next round is the last [SP-END-3]"), refill
     assert s.last_round
+
+
+def test_actions_refuse_a_negative_seat_or_vp() -> None:
+    """SP-TURN-1: an action names a seat (an integer >= 0); SP-PUB-1: VP bought at the Pub are >= 0 — the
+    action objects themselves refuse anything else."""
+    for bad in (-1, True, "0"):
+        with pytest.raises(ValueError, match="must be an int >= 0"):
+            Pass(bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="must be an int >= 0"):
+            PubBuy(0, bad)  # type: ignore[arg-type]
+    assert PubBuy(0, 0).vp == 0
