@@ -100,3 +100,11 @@ def test_actions_refuse_a_negative_seat_or_vp() -> None:
         with pytest.raises(ValueError, match="must be an int >= 0"):
             PubBuy(0, bad)  # type: ignore[arg-type]
     assert PubBuy(0, 0).vp == 0
+
+
+def test_the_state_shows_copies_of_a_card_counted() -> None:
+    """SP-SCORE-2 reads the area by card: the state's description counts copies (``Market x2``) and names a
+    single card alone."""
+    s = arrange(GAME.new_game(2, seed=1), areas={0: ["Market", "Market", "Pub"]})
+    (line,) = [x for x in GAME.describe_state(s) if x.startswith("P0:")]
+    assert line.endswith("area: Market x2, Pub")

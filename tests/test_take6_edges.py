@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from engine.take6 import GAME
+import pytest
+
+from engine.errors import InputError
+from engine.take6 import GAME, Select
 from engine.take6.game import derived_seed
 
 
@@ -15,3 +19,35 @@ def test_rotating_logic_start_is_still_drawn_in_round_one() -> None:
         rotate = GAME.new_game(4, seed=seed, variant="logic", options={"logic_start": "rotate"})
         drawn = random.Random(derived_seed(seed, 1)).randrange(4)
         assert rotate.start == drawn == GAME.new_game(4, seed=seed, variant="logic").start
+
+
+def test_take_row_json_bounds_the_row_index() -> None:
+    """T6-CHOOSE-1: a row choice names a row; the JSON form refuses an index no table could have (above 15)
+    and leaves a plausible but absent row to the rules (an IllegalAction naming the clause)."""
+    with pytest.raises(InputError) as exc:
+        GAME.action_from_json({"type": "take_row", "player": 0, "row": 16})
+    assert exc.value.field == "row"
+    assert GAME.action_from_json({"type": "take_row", "player": 0, "row": 15}).row == 15
+
+
+def _first_turn_below_every_row(variant: str) -> tuple[Any, int, int]:
+    """A 2-player start where seat 0's lowest card is below every row and below seat 1's cards."""
+    for seed in range(500):
+        state = GAME.new_game(2, seed=seed, variant=variant)
+        data = GAME.state_to_json(state)
+        low, other = min(data["hands"][0]), min(data["hands"][1])
+        if low < min(r[0] for r in data["rows"]) and low < other:
+            return state, low, other
+    raise LookupError(variant)  # pragma: no cover
+
+
+@pytest.mark.parametrize(
+    ("variant", "choice"),
+    [("standard", True), ("tactics", True), ("countdown", True), ("professional", False)],
+)
+def test_a_card_below_every_row_is_placed_by_the_variants_rule(variant: str, choice: bool) -> None:
+    """T6-PLACE-4: a card lower than every row end makes its player choose a row to take — in every variant
+    placing after row ends; T6-PRO-1: in the professional game it goes before a row's first card instead."""
+    state, low, other = _first_turn_below_every_row(variant)
+    state = GAME.apply(GAME.apply(state, Select(0, low)), Select(1, other))
+    assert (GAME.state_to_json(state)["phase"] == "choose") is choice
