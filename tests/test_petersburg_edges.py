@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from engine.petersburg import GAME, Observe, Pass, PubBuy, State, Take
+from engine.errors import IllegalAction
+from engine.petersburg import GAME, Buy, Observe, Pass, PubBuy, State, Take
 from engine.petersburg.core import pub_capacity
 from engine.petersburg.testing import arrange
 
@@ -108,3 +109,13 @@ def test_the_state_shows_copies_of_a_card_counted() -> None:
     s = arrange(GAME.new_game(2, seed=1), areas={0: ["Market", "Market", "Pub"]})
     (line,) = [x for x in GAME.describe_state(s) if x.startswith("P0:")]
     assert line.endswith("area: Market x2, Pub")
+
+
+def test_a_trading_card_bought_without_a_displaced_card_says_why() -> None:
+    """SP-TRADE-1: a trading card must displace a card of the buyer's area — the refusal tells a buyer with
+    nothing to displace apart from one who only forgot to name the card."""
+    for area, reason in (([], "has no card to displace"), (["Fur Trapper"], "name the card it displaces")):
+        s = at(areas={0: area}, upper=["Fur Shop"], money={0: 30})
+        with pytest.raises(IllegalAction) as exc:
+            GAME.apply(s, Buy(0, "Fur Shop", "upper"))
+        assert exc.value.clause == "SP-TRADE-1" and reason in exc.value.message
