@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from engine.errors import InputError
-from engine.take6 import GAME, Select
+from engine.take6 import GAME, Select, TakeRow
 from engine.take6.game import derived_seed
 
 
@@ -27,7 +27,7 @@ def test_take_row_json_bounds_the_row_index() -> None:
     with pytest.raises(InputError) as exc:
         GAME.action_from_json({"type": "take_row", "player": 0, "row": 16})
     assert exc.value.field == "row"
-    assert GAME.action_from_json({"type": "take_row", "player": 0, "row": 15}).row == 15
+    assert GAME.action_from_json({"type": "take_row", "player": 0, "row": 15}) == TakeRow(0, 15)
 
 
 def _first_turn_below_every_row(variant: str) -> tuple[Any, int, int]:
