@@ -22,7 +22,7 @@ def test_rotating_logic_start_is_still_drawn_in_round_one() -> None:
 
 
 def test_take_row_json_bounds_the_row_index() -> None:
-    """T6-CHOOSE-1: a row choice names a row; the JSON form refuses an index no table could have (above 15)
+    """T6-CHOOSE-2: a row choice names a row; the JSON form refuses an index no table could have (above 15)
     and leaves a plausible but absent row to the rules (an IllegalAction naming the clause)."""
     with pytest.raises(InputError) as exc:
         GAME.action_from_json({"type": "take_row", "player": 0, "row": 16})
@@ -46,7 +46,7 @@ def _first_turn_below_every_row(variant: str) -> tuple[Any, int, int]:
     [("standard", True), ("tactics", True), ("countdown", True), ("professional", False)],
 )
 def test_a_card_below_every_row_is_placed_by_the_variants_rule(variant: str, choice: bool) -> None:
-    """T6-PLACE-4: a card lower than every row end makes its player choose a row to take — in every variant
+    """T6-PLACE-3: a card lower than every row end makes its player choose a row to take — in every variant
     placing after row ends; T6-PRO-1: in the professional game it goes before a row's first card instead."""
     state, low, other = _first_turn_below_every_row(variant)
     state = GAME.apply(GAME.apply(state, Select(0, low)), Select(1, other))

@@ -142,7 +142,7 @@ def test_penalties_cover_the_pile() -> None:
 
 
 def test_choose_phase_checks() -> None:
-    """T6-PLACE-4: a row choice is due only for a pending card lower than every row end, with no hidden
+    """T6-PLACE-3: a row choice is due only for a pending card lower than every row end, with no hidden
     selection; the pending cards are resolved in ascending order."""
     state = position("standard", "choose")
 
