@@ -89,6 +89,7 @@ def test_worker_stack_emptied_at_the_round_end_is_narrated_as_the_last_round() -
         s = after
     refill = [line for line in lines if line.startswith("-- refill")]
     assert refill and refill[-1].endswith("next round is the last [SP-END-3]"), refill
+    assert "2 from the worker stack: Lumberjack, Shepherd" in refill[-1]
     assert s.last_round
 
 
@@ -119,3 +120,20 @@ def test_a_trading_card_bought_without_a_displaced_card_says_why() -> None:
         with pytest.raises(IllegalAction) as exc:
             GAME.apply(s, Buy(0, "Fur Shop", "upper"))
         assert exc.value.clause == "SP-TRADE-1" and reason in exc.value.message
+
+
+def test_a_drawn_first_card_of_the_catalog_still_blocks_other_actions() -> None:
+    """SP-OBS-4: after the Observatory's draw the player must buy, take or discard the drawn card — also when
+    it is the catalog's first card (the Lumberjack, kind 0)."""
+    s = at(
+        phase="building",
+        areas={0: ["Observatory"]},
+        upper=["Market"],
+        money={0: 30},
+        stacks={"worker": ["Lumberjack", "Shepherd"]},
+    )
+    drawn = GAME.apply(s, Observe(0, "worker"))
+    assert drawn.rules.names[drawn.drawn] == "Lumberjack"
+    with pytest.raises(IllegalAction) as exc:
+        GAME.apply(drawn, Buy(0, "Market", "upper"))
+    assert exc.value.clause == "SP-OBS-4"
