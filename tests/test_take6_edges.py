@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from engine.errors import InputError
-from engine.take6 import GAME, Select, TakeRow
+from engine.take6 import GAME, DraftStart, Select, TakeRow
 from engine.take6.game import derived_seed
 
 
@@ -51,3 +51,15 @@ def test_a_card_below_every_row_is_placed_by_the_variants_rule(variant: str, cho
     state, low, other = _first_turn_below_every_row(variant)
     state = GAME.apply(GAME.apply(state, Select(0, low)), Select(1, other))
     assert (GAME.state_to_json(state)["phase"] == "choose") is choice
+
+
+def test_a_draft_start_set_up_names_any_of_ten_seats() -> None:
+    """T6-LOGIC-3 with an explicit set-up: the round's first drafter is any seat of the largest game (0..9);
+    seat 10 does not exist."""
+    data = GAME.state_to_json(GAME.new_game(10, seed=1, variant="logic"))
+    data["deals"] = [{"type": "draft_start", "player": 9}]
+    assert GAME.state_from_json(data).deals == (DraftStart(player=9),)
+    data["deals"] = [{"type": "draft_start", "player": 10}]
+    with pytest.raises(InputError) as exc:
+        GAME.state_from_json(data)
+    assert exc.value.field == "deals[0].player"
