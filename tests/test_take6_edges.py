@@ -63,3 +63,12 @@ def test_a_draft_start_set_up_names_any_of_ten_seats() -> None:
     with pytest.raises(InputError) as exc:
         GAME.state_from_json(data)
     assert exc.value.field == "deals[0].player"
+
+
+def test_the_description_shows_the_face_up_pool_only_during_the_draft() -> None:
+    """T6-LOGIC-1: in the logic game the deck lies face up and is drafted; the state's description lists that
+    pool during the draft, and no pool once the rows are laid out."""
+    state = GAME.new_game(3, seed=1, variant="logic")
+    assert any(line.startswith("  Face-up pool: ") for line in GAME.describe_state(state))
+    standard = GAME.new_game(3, seed=1)
+    assert not any("Face-up pool" in line for line in GAME.describe_state(standard))
