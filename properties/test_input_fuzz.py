@@ -78,11 +78,15 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
     """Run ``arbiter ARGV`` in-process and check the invariant; returns (exit code, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
+    here = os.getcwd()
+    os.chdir(WORK)  # a relative output path drawn by the fuzzer (play --record 3) lands in the scratch folder
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(argv)
         except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
             code = exc.code if isinstance(exc.code, int) else 2
+        finally:
+            os.chdir(here)
     elapsed = time.perf_counter() - start
     stderr = err.getvalue()
     shown = " ".join(a[:80] for a in argv)[:400]
@@ -584,3 +588,12 @@ def test_the_invariant_catches_a_traceback_and_a_multi_line_error(monkeypatch: A
 
     monkeypatch.setattr(engine.play, "run", two_lines)
     assert run_cli(["play", "take6"])[0] == 2  # main escapes the newline: still one line
+
+
+def test_the_harness_writes_only_in_its_scratch_folder() -> None:
+    """A fuzzed output path (``play --record 3``) is relative to the harness's scratch folder, never the
+    folder the tests run from."""
+    before = set(os.listdir("."))
+    assert run_cli(["play", "take6", "--players", "2", "--quiet", "--record", "fuzz-record.jsonl"])[0] == 0
+    assert (WORK / "fuzz-record.jsonl").is_file()
+    assert set(os.listdir(".")) == before
