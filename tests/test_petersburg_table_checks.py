@@ -43,11 +43,11 @@ def _set(section: str, index: int, key: str, value: Any) -> Edit:
 CASES: dict[str, tuple[str, Edit, str, str]] = {
     "a stack citing no clause": (
         "phases.toml",
-        _set("stack", 0, "clause", "SP-NOPE-1"),
+        _set("stack", 0, "clause", "SP-NOPE"),
         "_phase_tables",
         "clause",
     ),
-    "a set-up citing no clause": ("setup.toml", _set("setup", 1, "clause", "SP-NOPE-1"), "_setups", "clause"),
+    "a set-up citing no clause": ("setup.toml", _set("setup", 1, "clause", "SP-NOPE"), "_setups", "clause"),
     "round_end on the wrong phase": (
         "phases.toml",
         _set("phase", 0, "round_end", True),
