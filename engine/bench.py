@@ -79,6 +79,8 @@ def _bench_envs(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``arbiter bench``."""
+    if not 0 < args.seconds <= 3600:  # also refuses nan
+        raise InputError("--seconds", f"expected a duration in (0, 3600], got {args.seconds}")
     if args.game == "envs":
         return _bench_envs(args)
     if args.game in SUITES:

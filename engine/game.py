@@ -31,6 +31,7 @@ from typing import Any, Protocol, runtime_checkable
 from attrs import frozen
 
 from engine.errors import InputError
+from engine.jsonio import show
 from engine.spec import ClauseBook
 
 __all__ = ["GAME_MODULES", "Game", "Result", "game_names", "get_game"]
@@ -172,7 +173,7 @@ def get_game(name: str) -> Game:
     'take6'
     """
     if name not in GAME_MODULES:
-        raise InputError("game", f"unknown game {name!r} (known: {', '.join(GAME_MODULES)})")
+        raise InputError("game", f"unknown game {show(name)} (known: {', '.join(GAME_MODULES)})")
     module = importlib.import_module(GAME_MODULES[name])
     game: Game = module.GAME
     return game

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import sys
 from pathlib import Path
@@ -221,6 +222,27 @@ def read_json(path: str | Path, *, source: str | None = None, max_bytes: int = M
     return loads(read_text(path, source=name, max_bytes=max_bytes), source=name, max_bytes=max_bytes)
 
 
+def check_writable(path: str | Path, *, source: str) -> None:
+    """Refuse an output path that cannot be written (before the work that fills it starts).
+
+    >>> check_writable("/no/such/folder/out.jsonl", source="--record")
+    Traceback (most recent call last):
+    ...
+    engine.errors.InputError: --record: cannot write '/no/such/folder/out.jsonl'
+    """
+    target = Path(path)
+    try:
+        if target.is_dir():
+            raise InputError(source, f"{show(str(path))} is a directory")
+        folder = target.parent
+        writable = not target.exists() or os.access(target, os.W_OK)
+        ok = folder.is_dir() and os.access(folder, os.W_OK) and writable
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        ok = False
+    if not ok:
+        raise InputError(source, f"cannot write {show(str(path))}")
+
+
 def read_arg(text: str, *, source: str) -> Any:
     """A JSON command-line argument: inline JSON, or ``@FILE`` to read it from a file.
 
@@ -234,3 +256,22 @@ def read_arg(text: str, *, source: str) -> Any:
     if text.startswith("@"):
         return read_json(text[1:], source=f"{source} {text[1:]}")
     return loads(text, source=source)
+
+
+MAX_MESSAGE = 400
+"""The longest error line printed by the command line (values in it are already cut by :func:`show`)."""
+
+
+def one_line(message: str, limit: int = MAX_MESSAGE) -> str:
+    """A message made safe to print as one line: control characters (newlines included) escaped, cut at
+    ``limit`` characters — the last guard before a message reaches a terminal.
+
+    >>> one_line("line 1\\nline 2\\x1b[2J")
+    'line 1\\\\nline 2\\\\x1b[2J'
+    >>> len(one_line("x" * 1000)) < 450
+    True
+    """
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text)} characters)"

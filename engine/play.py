@@ -9,11 +9,11 @@ True
 from __future__ import annotations
 
 import argparse
-import json
 import random
 from collections.abc import Mapping
 from typing import Any
 
+from engine import jsonio
 from engine.bots import BOTS
 from engine.errors import InputError
 from engine.game import Game, game_names, get_game
@@ -23,17 +23,29 @@ from engine.positions import load_position
 def parse_options(pairs: list[str] | None) -> dict[str, Any]:
     """Parse ``--option name=value`` pairs; values are JSON when they parse as JSON, else strings.
 
+    A value is read through :mod:`engine.jsonio`, so a 5,000-digit integer or 1,000 nested brackets is
+    refused, not parsed; an option given twice is refused.
+
     >>> parse_options(["trading_discount=false", "edition=second"])
     {'trading_discount': False, 'edition': 'second'}
+    >>> parse_options(["a=1", "a=2"])
+    Traceback (most recent call last):
+    ...
+    engine.errors.InputError: --option a: given twice
     """
     out: dict[str, Any] = {}
     for pair in pairs or []:
         name, sep, raw = pair.partition("=")
         if not sep or not name:
-            raise InputError("--option", f"expected NAME=VALUE, got {pair!r}")
+            raise InputError("--option", f"expected NAME=VALUE, got {jsonio.show(pair)}")
+        label = "--option " + (name if name.isidentifier() and len(name) <= 40 else jsonio.show(name))
+        if name in out:
+            raise InputError(label, "given twice")
         try:
-            out[name] = json.loads(raw)
-        except json.JSONDecodeError:
+            out[name] = jsonio.loads(raw, source=label)
+        except InputError as exc:
+            if not exc.message.startswith("not JSON"):
+                raise
             out[name] = raw
     return out
 
@@ -62,7 +74,7 @@ def play_game(
     """
     game: Game = get_game(name)
     if bot not in BOTS:
-        raise InputError("--bot", f"unknown bot {bot!r} (known: {', '.join(BOTS)})")
+        raise InputError("--bot", f"unknown bot {jsonio.show(bot)} (known: {', '.join(BOTS)})")
     if start is not None:
         state = load_position(name, start, source="--from")
         reseed = getattr(game, "with_seed", None)
@@ -95,6 +107,8 @@ def play_game(
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``arbiter play``."""
+    if args.record is not None:
+        jsonio.check_writable(args.record, source="--record")
     lines, _state = play_game(
         args.game,
         players=args.players,

@@ -42,6 +42,7 @@ generator.  The counts ship in ``engine/conformance/data/perft.jsonl``; the test
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import time
@@ -52,6 +53,7 @@ from typing import Any, Literal
 
 from attrs import frozen
 
+from engine import jsonio
 from engine.conformance.kits import GameKit, get_kit
 from engine.conformance.records import dumps_line, fast_check, schema, schema_error, validator
 from engine.errors import InputError, RuleViolation, SpecError
@@ -227,20 +229,68 @@ def vector_problem(data: Mapping[str, Any]) -> tuple[str, str] | None:
     return None
 
 
+MAX_LINE_BYTES = 1024 * 1024
+"""The longest line of a vectors or perft file read (the longest exported case is a few kilobytes)."""
+
+
+def _json_lines(path: str | Path) -> Iterator[tuple[str, Any]]:
+    """``(where, value)`` for every non-blank line of a JSON Lines file, each through :func:`jsonio.loads`
+    (UTF-8, no byte-order mark, depth, integer-digit and length limits); ``where`` is ``PATH line N``."""
+    try:
+        handle = Path(path).open("rb")  # noqa: SIM115 - closed by the with below, errors named here
+    except OSError as exc:
+        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    with handle:
+        lineno = 0
+        while True:
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            lineno += 1
+            where = f"{path} line {lineno}"
+            if len(raw) > MAX_LINE_BYTES:
+                raise InputError(where, f"longer than the {MAX_LINE_BYTES} bytes accepted for one line")
+            if raw.strip():
+                yield where, jsonio.loads(raw, source=where)
+
+
 def read_vectors(path: str | Path) -> Iterator[dict[str, Any]]:
     """Stream the cases of a ``<game>.jsonl`` vectors file, each checked against ``vector.schema.json``."""
-    with Path(path).open(encoding="utf-8") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                data = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path} line {lineno}", f"not valid JSON ({exc.msg})") from None
-            problem = vector_problem(data)
-            if problem:
-                raise InputError(f"{path} line {lineno}: {problem[0]}", problem[1])
-            yield data
+    for where, data in _json_lines(path):
+        problem = vector_problem(data)
+        if problem:
+            raise InputError(f"{where}: {problem[0]}" if problem[0] else where, problem[1])
+        yield data
+
+
+def perft_problem(data: Any) -> tuple[str, str] | None:
+    """The first schema violation of a perft line: ``perft.schema.json``, then the game's schemas for the
+    set-up and every prelude action; ``(json path, message)`` or ``None``.
+
+    >>> perft_problem([])
+    ('', "[] is not of type 'object'")
+    """
+    problem = schema_error(validator("perft"), data)
+    if problem:
+        return problem
+    parts = [("setup.setup", "setup", data["setup"]["setup"])]
+    parts += [(f"prelude[{i}].action", "action", s["action"]) for i, s in enumerate(data["prelude"])]
+    for path, definition, value in parts:
+        sub = schema_error(validator(data["game"], definition), value)
+        if sub:
+            return (f"{path}.{sub[0]}" if sub[0] else path), sub[1]
+    return None
+
+
+def read_perft(path: str | Path) -> Iterator[dict[str, Any]]:
+    """Stream the positions of a ``perft.jsonl`` file, each checked against ``perft.schema.json``."""
+    for where, data in _json_lines(path):
+        problem = perft_problem(data)
+        if problem:
+            raise InputError(f"{where}: {problem[0]}" if problem[0] else where, problem[1])
+        if sum(data["counts"]) > MAX_PERFT_SEQUENCES:
+            raise InputError(f"{where}: counts", f"more than the {MAX_PERFT_SEQUENCES} sequences recounted")
+        yield data
 
 
 # --------------------------------------------------------------------------------------------------
@@ -530,16 +580,35 @@ def coverage(game_name: str, cases: Iterable[Case | Mapping[str, Any]]) -> list[
 # Perft
 
 
-def perft_counts(game: Game, state: Any, depth: int) -> list[int]:
+MAX_PERFT_SEQUENCES = 10_000_000
+"""The most action sequences (summed over the depths) a perft line of ``arbiter vectors run`` may claim."""
+
+
+def perft_counts(game: Game, state: Any, depth: int, limits: Sequence[int] | None = None) -> list[int]:
     """Counts of distinct legal action sequences of length 1..depth from ``state`` (every seat that must act,
     every legal action; sequences reaching the end early are not extended).
+
+    With ``limits`` (the expected counts) the walk stops as soon as a count exceeds its limit: the result
+    then differs from ``limits``, and a wrong claim costs no more time than a right one.
 
     >>> from engine.game import get_game
     >>> g = get_game("take6")
     >>> perft_counts(g, g.new_game(3, seed=2), 1)
     [30]
+    >>> perft_counts(g, g.new_game(3, seed=2), 3, limits=[30, 5, 0])
+    [10, 10, 0]
     """
     counts = [0] * depth
+    with contextlib.suppress(_Exceeded):
+        _perft_walk(game, state, depth, counts, limits)
+    return counts
+
+
+class _Exceeded(Exception):
+    pass
+
+
+def _perft_walk(game: Game, state: Any, depth: int, counts: list[int], limits: Sequence[int] | None) -> None:
     to_act = game.to_act
     legal = game.legal_actions
     apply = game.apply_unchecked
@@ -548,12 +617,13 @@ def perft_counts(game: Game, state: Any, depth: int) -> list[int]:
         for seat in to_act(node):
             actions = legal(node, seat)
             counts[level] += len(actions)
+            if limits is not None and counts[level] > limits[level]:
+                raise _Exceeded
             if level + 1 < depth:
                 for action in actions:
                     walk(apply(node, action), level + 1)
 
     walk(state, 0)
-    return counts
 
 
 @frozen
@@ -645,12 +715,13 @@ def shipped_perft() -> list[dict[str, Any]]:
     return out
 
 
-def recount_perft(data: Mapping[str, Any]) -> list[int]:
-    """Recompute the counts of one perft position (its JSON form) on the reference engine."""
+def recount_perft(data: Mapping[str, Any], *, bounded: bool = False) -> list[int]:
+    """Recompute the counts of one perft position (its JSON form) on the reference engine; ``bounded``
+    stops the walk where a count exceeds the claimed one (see :func:`perft_counts`)."""
     game = get_game(data["game"])
     kit = get_kit(data["game"])
     state = start_position(game, kit, data["setup"], data["prelude"])
-    return perft_counts(game, state, len(data["counts"]))
+    return perft_counts(game, state, len(data["counts"]), data["counts"] if bounded else None)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -712,6 +783,8 @@ def export_vectors(directory: str | Path, *, games: Iterable[str] | None = None,
 
 
 def _run_export(args: argparse.Namespace) -> int:
+    if not 1 <= args.per_clause <= 50:
+        raise InputError("--per-clause", f"expected 1 to 50 cases per clause and kind, got {args.per_clause}")
     start = time.perf_counter()
     counts = export_vectors(args.dir, games=args.game, per_clause=args.per_clause)
     for name, n in counts.items():
@@ -724,29 +797,38 @@ def _run_export(args: argparse.Namespace) -> int:
 
 def _run_run(args: argparse.Namespace) -> int:
     directory = Path(args.dir)
+    try:
+        found = directory.is_dir()
+    except (OSError, ValueError):
+        found = False
+    if not found:
+        raise InputError(jsonio.show(args.dir), "not a directory")
     files = sorted(p for p in directory.glob("*.jsonl") if p.name != "perft.jsonl")
     if not files:
         raise InputError(str(directory), "no <game>.jsonl vectors file here (run 'arbiter vectors export')")
-    failed: list[CaseOutcome] = []
-    total = 0
-    start = time.perf_counter()
-    for path in files:
-        for data in read_vectors(path):
-            total += 1
-            outcome = run_case(data)
-            if not outcome.passed:
-                failed.append(outcome)
-    perft_bad = []
     perft_file = directory / "perft.jsonl"
-    perft_n = 0
-    if perft_file.is_file() and not args.no_perft:
-        for raw in perft_file.read_text(encoding="utf-8").splitlines():
-            if raw.strip():
-                data = json.loads(raw)
-                perft_n += 1
-                got = recount_perft(data)
-                if got != data["counts"]:
-                    perft_bad.append((data["id"], data["counts"], got))
+    # every file is read and validated against its schema before any case runs
+    cases = [(path, data) for path in files for data in read_vectors(path)]
+    positions = list(read_perft(perft_file)) if perft_file.is_file() and not args.no_perft else []
+    failed: list[CaseOutcome] = []
+    start = time.perf_counter()
+    for path, data in cases:
+        try:
+            outcome = run_case(data)
+        except InputError as exc:
+            raise InputError(f"{path}: case {jsonio.show(data['id'])}", str(exc)) from None
+        if not outcome.passed:
+            failed.append(outcome)
+    total = len(cases)
+    perft_bad: list[tuple[str, Any, Any]] = []
+    perft_n = len(positions)
+    for data in positions:
+        try:
+            got: Any = recount_perft(data, bounded=True)
+        except (RuleViolation, InputError) as exc:
+            got = f"no position: {exc}"
+        if got != data["counts"]:
+            perft_bad.append((data["id"], data["counts"], got))
     seconds = time.perf_counter() - start
     if args.json:
         print(json.dumps({"cases": total, "failed": [{"id": o.id, "message": o.message} for o in failed],
@@ -764,6 +846,8 @@ def _run_run(args: argparse.Namespace) -> int:
 
 
 def _run_perft(args: argparse.Namespace) -> int:
+    if args.write:
+        jsonio.check_writable(args.write, source="--write")
     positions = perft_positions(args.game)
     if args.write:
         path = Path(args.write)

@@ -16,6 +16,7 @@ from collections import Counter
 from typing import Any
 
 from engine.errors import InputError
+from engine.jsonio import show
 from engine.petersburg.catalog import GAME_META, STACKS, VARIANTS, resolve_card, ruleset
 from engine.petersburg.model import ACTION_TYPES, PHASE_NAMES, State
 from engine.petersburg.position import position
@@ -92,7 +93,7 @@ def state_from_json(data: Any) -> State:
         if k not in data:
             raise InputError(k, "missing")
     if data["game"] != "petersburg":
-        raise InputError("game", f"expected 'petersburg', got {data['game']!r}")
+        raise InputError("game", f"expected 'petersburg', got {show(data['game'])}")
     n = data["players"]
     if (
         isinstance(n, bool)
@@ -103,10 +104,10 @@ def state_from_json(data: Any) -> State:
             "players", f"expected an integer {GAME_META['min_players']}..{GAME_META['max_players']}"
         )
     if data["phase"] not in _PHASE_NAMES:
-        raise InputError("phase", f"expected one of {', '.join(_PHASE_NAMES)}, got {data['phase']!r}")
+        raise InputError("phase", f"expected one of {', '.join(_PHASE_NAMES)}, got {show(data['phase'])}")
     for k in ("over", "last_round"):
         if not isinstance(data[k], bool):
-            raise InputError(k, f"expected true or false, got {data[k]!r}")
+            raise InputError(k, f"expected true or false, got {show(data[k])}")
     st, m = data["stacks"], data["markers"]
     if not isinstance(st, dict) or set(st) != set(STACKS):
         raise InputError("stacks", f"expected an object with the stacks {', '.join(STACKS)}")
@@ -173,7 +174,7 @@ def action_to_json(action: Any) -> dict[str, Any]:
             for f in _ACTION_FIELDS[tag]:
                 out[f] = getattr(action, f)
             return out
-    raise InputError("action", f"not a Saint Petersburg action: {action!r}")
+    raise InputError("action", f"not a Saint Petersburg action: {show(action)}")
 
 
 def action_from_json(data: Any) -> Any:
@@ -181,8 +182,8 @@ def action_from_json(data: Any) -> Any:
     if not isinstance(data, dict):
         raise InputError("action", f"expected an object, got {type(data).__name__}")
     tag = data.get("type")
-    if tag not in ACTION_TYPES:
-        raise InputError("action.type", f"expected one of {', '.join(ACTION_TYPES)}, got {tag!r}")
+    if not isinstance(tag, str) or tag not in ACTION_TYPES:
+        raise InputError("action.type", f"expected one of {', '.join(ACTION_TYPES)}, got {show(tag)}")
     fields = _ACTION_FIELDS[tag]
     for key in data:
         if key != "type" and key not in fields:
@@ -199,19 +200,19 @@ def action_from_json(data: Any) -> Any:
         v = data[f]
         if f in ("player", "vp"):
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise InputError(f"action.{f}", f"expected an integer >= 0, got {v!r}")
+                raise InputError(f"action.{f}", f"expected an integer >= 0, got {show(v)}")
         elif f in ("card", "displace"):
             if v is None and f == "displace":
                 pass
             elif not isinstance(v, str) or resolve_card(v) is None:
-                raise InputError(f"action.{f}", f"unknown card {v!r}")
+                raise InputError(f"action.{f}", f"unknown card {show(v)}")
             else:
                 v = _canonical_name(v)
         elif f == "source":
             if v not in ("upper", "lower", "drawn"):
-                raise InputError("action.source", f"expected upper, lower or drawn, got {v!r}")
+                raise InputError("action.source", f"expected upper, lower or drawn, got {show(v)}")
         elif f == "stack" and v not in STACKS:
-            raise InputError("action.stack", f"expected one of {', '.join(STACKS)}, got {v!r}")
+            raise InputError("action.stack", f"expected one of {', '.join(STACKS)}, got {show(v)}")
         values[f] = v
     return ACTION_TYPES[tag](**values)
 

@@ -313,9 +313,7 @@ class CostBreakdown:
         """The derivation as readable lines, each naming its clause."""
         out = [f"{self.card}: printed cost {self.printed} [SP-COST-1]"]
         if self.displace is not None:
-            out.append(
-                f"  - {self.displace_value} for displacing {self.displace} [{self.displace_clause}]"
-            )
+            out.append(f"  - {self.displace_value} for displacing {self.displace} [{self.displace_clause}]")
         out.extend(f"  - {r.amount} {r.reason} [{r.clause}]" for r in self.reductions)
         note = f" (raw {self.raw}, minimum {self.minimum})" if self.raw < self.minimum else ""
         out.append(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import InputError
+from engine.jsonio import show
 from engine.petersburg import core
 from engine.petersburg.catalog import STACKS
 from engine.petersburg.model import PHASE_NAMES, State
@@ -23,7 +24,7 @@ _PHASE_NAMES = PHASE_NAMES
 def observation(state: State, player: int) -> dict[str, Any]:
     """What ``player`` sees: own money and hand; others' hand sizes only (SP-SETUP-5)."""
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < state.players:
-        raise InputError("player", f"expected a seat 0..{state.players - 1}, got {player!r}")
+        raise InputError("player", f"expected a seat 0..{state.players - 1}, got {show(player)}")
     rs = state.rules
     names = rs.names
     drawn: str | None = None

@@ -42,7 +42,6 @@ from engine.position_input import integer, listed
 __all__ = ["position"]
 
 
-
 def phase_index(rs: Ruleset, phase: str) -> int:
     """The round phase (an index of the phase table) a phase name is taken in: Pub decisions follow the
     scoring of the Pub's colour (SP-PUB-1), an Observatory draws in its phase (SP-OBS-2), the game ends

@@ -18,12 +18,12 @@ take6: deck, bullheads, ...
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from engine import jsonio
 from engine.errors import InputError
 from engine.game import GAME_MODULES
 from engine.query import rulesref
@@ -48,6 +48,15 @@ def _emit(lines: Sequence[str]) -> None:
 
 def run_rules(args: argparse.Namespace) -> int:
     """Entry point of ``arbiter rules``."""
+    try:
+        return _run_rules(args)
+    except (OSError, UnicodeDecodeError) as exc:
+        folder = args.write_docs if args.write_docs is not None else args.check_docs
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a UTF-8 page"
+        raise InputError(jsonio.show(str(folder)), f"cannot use the folder: {reason}") from None
+
+
+def _run_rules(args: argparse.Namespace) -> int:
     width = terminal_width()
     if args.write_docs is not None:
         changed = rulesref.write_docs(Path(args.write_docs))
@@ -182,16 +191,20 @@ def parse_command(command: str) -> argparse.Namespace:
     docs) into its arguments.  A malformed line raises InputError naming ``command``."""
     from engine.cli import build_parser
 
-    words = shlex.split(command)
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:  # an unbalanced quote
+        raise InputError("command", f"{jsonio.show(command)} does not split: {exc}") from None
     if words[:1] == ["arbiter"]:
         words = words[1:]
     if words[:1] not in (["ask"], ["explain"]):
-        raise InputError("command", f"expected 'arbiter ask ...' or 'arbiter explain ...', got {command!r}")
+        raise InputError("command", "expected 'arbiter ask ...' or 'arbiter explain ...', got "
+                         + jsonio.show(command))
     parser = build_parser()
     try:
         args = parser.parse_args(words)
     except SystemExit as exc:
-        raise InputError("command", f"{command!r} does not parse (exit {exc.code})") from exc
+        raise InputError("command", f"{jsonio.show(command)} does not parse (exit {exc.code})") from None
     return args
 
 
@@ -209,19 +222,18 @@ def answer_for_command(command: str) -> Answer:
 # arbiter explain
 
 
-def _read_json_arg(field: str, text: str) -> Any:
-    """JSON given inline, or ``@path`` / a path to a file holding it."""
-    raw = text
-    if text.startswith("@") or (not text.lstrip().startswith(("{", "[", '"')) and Path(text).is_file()):
-        path = Path(text[1:] if text.startswith("@") else text)
-        try:
-            raw = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InputError(field, f"cannot read {path}: {exc.strerror}") from exc
+def _is_file(text: str) -> bool:
     try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InputError(field, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
+        return Path(text).is_file()
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        return False
+
+
+def _read_json_arg(field: str, text: str) -> Any:
+    """JSON given inline, or ``@path`` / a path to a file holding it, read through :mod:`engine.jsonio`."""
+    if not text.startswith("@") and not text.lstrip().startswith(("{", "[", '"')) and _is_file(text):
+        text = "@" + text
+    return jsonio.read_arg(text, source=field)
 
 
 def explain_for(args: argparse.Namespace) -> Answer:
@@ -230,8 +242,18 @@ def explain_for(args: argparse.Namespace) -> Answer:
 
     sources = [x for x in (args.state, args.record, args.case, args.position) if x is not None]
     if len(sources) != 1:
-        raise InputError("--state/--record/--case/--position",
-                         "give exactly one of --state, --record, --case or --position")
+        raise InputError(
+            "--state/--record/--case/--position",
+            "give exactly one of --state, --record, --case or --position",
+        )
+    if args.upto is not None and (args.record is None or args.upto < 0):
+        raise InputError("--upto", f"expected a number of actions >= 0 with --record, got {args.upto}")
+    if args.vector is not None and args.case is None:
+        raise InputError("--vector", "goes with --case ID")
+    for flag, path in (("--record", args.record), ("--vector", args.vector)):
+        if path is not None and not _is_file(path):
+            raise InputError(flag, f"no such file: {jsonio.show(path)}")
+    action = _read_json_arg("--action", args.action)  # the arguments are read before any replay
     if args.position is not None:
         from engine.positions import load_position
 
@@ -242,7 +264,6 @@ def explain_for(args: argparse.Namespace) -> Answer:
         state = explain.state_from_record(args.game, Path(args.record), upto=args.upto)
     else:
         state = explain.state_from_vector(args.game, args.case, Path(args.vector) if args.vector else None)
-    action = _read_json_arg("--action", args.action)
     return explain.explain(args.game, state, action)
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from attrs import field, frozen
 
+from engine import jsonio
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
 from engine.query.model import Answer, Step
@@ -181,6 +182,9 @@ def explain(game: str, state: Any, action_json: Any) -> Answer:
         raise InputError(f"--action: {exc.field}", exc.message) from None
     except RuleViolation as exc:
         return _refused_outright(g, state, action_json, exc)
+    seat, seats = _action_player(action), getattr(state, "players", None)
+    if seat is not None and isinstance(seats, int) and not 0 <= seat < seats:
+        raise InputError("--action: player", f"expected a seat 0..{seats - 1}, got {jsonio.show(seat)}")
     refusal: RuleViolation | None = None
     after: Any = None
     try:

@@ -403,9 +403,15 @@ def write_docs(folder: Path, pages: Mapping[str, str] | None = None) -> list[str
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             path.write_text(text, encoding="utf-8")
     for path in folder.glob("*.md"):
-        if path.name not in pages:
+        if path.name not in pages and _generated(path):
             path.unlink()
     return changed
+
+
+def _generated(path: Path) -> bool:
+    """True for a page this command wrote (its first line is the marker); other pages are never removed."""
+    with path.open("rb") as handle:
+        return handle.readline().startswith(DOCS_HEADER.encode())
 
 
 def stale_pages(folder: Path, pages: Mapping[str, str] | None = None) -> list[str]:
@@ -419,6 +425,6 @@ def stale_pages(folder: Path, pages: Mapping[str, str] | None = None) -> list[st
         elif path.read_text(encoding="utf-8") != text:
             out.append(f"{name} (out of date)")
     if folder.is_dir():
-        extra = [p.name for p in sorted(folder.glob("*.md")) if p.name not in pages]
+        extra = [p.name for p in sorted(folder.glob("*.md")) if p.name not in pages and _generated(p)]
         out.extend(f"{name} (no longer generated)" for name in extra)
     return out

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.errors import InputError
+from engine.jsonio import show
 from engine.take6.layout import MAXC, MAXP, TAKE
 from engine.take6.model import Action, Deal, Draft, DraftStart, Flip, Select, Setup, State, TakeRow
 from engine.take6.position import PHASES, position
@@ -37,9 +38,10 @@ _MAXC, _MAXP, _TAKE = MAXC, MAXP, TAKE
 
 def _int(data: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
     if isinstance(data, bool) or not isinstance(data, int):
-        raise InputError(field, f"expected an integer, got {data!r}")
+        raise InputError(field, f"expected an integer, got {show(data)}")
     if (lo is not None and data < lo) or (hi is not None and data > hi):
-        raise InputError(field, f"expected an integer from {lo} to {hi}, got {data}")
+        span = f">= {lo}" if hi is None else f"<= {hi}" if lo is None else f"from {lo} to {hi}"
+        raise InputError(field, f"expected an integer {span}, got {data}")
     return data
 
 
@@ -119,16 +121,16 @@ def state_from_json(data: Any) -> State:
     """Parse and validate a JSON state (InputError naming the field; PositionError also the clause)."""
     d = _obj(data, "", _STATE_KEYS)
     if d["game"] != "take6":
-        raise InputError("game", f"expected 'take6', got {d['game']!r}")
+        raise InputError("game", f"expected 'take6', got {show(d['game'])}")
     variant = d["variant"]
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise InputError("variant", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+        raise InputError("variant", f"unknown variant {show(variant)} (known: {', '.join(VARIANTS)})")
     n = _int(d["players"], "players", GAME_INFO.min_players, GAME_INFO.max_players)
     seed = None if d["seed"] is None else _int(d["seed"], "seed", 0)
     if not isinstance(d["options"], dict):
         raise InputError("options", "expected an object")
     if d["phase"] not in PHASES:
-        raise InputError("phase", f"expected one of {', '.join(PHASES)}, got {d['phase']!r}")
+        raise InputError("phase", f"expected one of {', '.join(PHASES)}, got {show(d['phase'])}")
     rows = tuple(_cards(r, f"rows[{i}]") for i, r in enumerate(_list(d["rows"], "rows")))
     pending = []
     for i, item in enumerate(_list(d["pending"], "pending")):
@@ -224,4 +226,4 @@ def action_from_json(data: Any) -> Action | Setup:
         return Flip(_int(d["player"], "player", 0, _MAXP - 1))
     if kind in ("deal", "draft_start"):
         return setup_from_json(data, "action")
-    raise InputError("type", f"expected select, take_row, draft, flip, deal or draft_start, got {kind!r}")
+    raise InputError("type", f"expected select, take_row, draft, flip, deal or draft_start, got {show(kind)}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import InputError
+from engine.jsonio import show
 from engine.take6.model import State
 from engine.take6.scoring import bullheads_of
 
@@ -23,7 +24,7 @@ def observation(state: State, player: int) -> dict[str, Any]:
     rules = state.rules
     n = state.players
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
-        raise InputError("player", f"expected a seat 0..{n - 1}, got {player!r}")
+        raise InputError("player", f"expected a seat 0..{n - 1}, got {show(player)}")
     flip = rules.play == "flip"
     obs: dict[str, Any] = {
         "game": "take6",

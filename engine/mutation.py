@@ -1,0 +1,547 @@
+"""Mutation testing of the rules: change the rule-bearing code and the rule tables, run the tests, count.
+
+``python -m engine.mutation`` makes small changes (*mutants*) to the code in ``engine/take6/`` and
+``engine/petersburg/`` and to the tables in ``spec/``, runs the game's tests against each one in a scratch
+copy of the repository, and prints the score (mutants killed by a failing test) and the survivors — each
+one a rule change no test notices, or a change that means nothing (an *equivalent* mutant, listed with its
+reason in ``engine/mutation_equivalents.toml``)::
+
+    python -m engine.mutation                      # everything (slow: every mutant of both games)
+    python -m engine.mutation --sample 200         # a seeded random sample of 200 code and table mutants
+    python -m engine.mutation --only spec/take6    # one folder or file
+    python -m engine.mutation --list               # the mutants, without running anything
+
+Code mutants (an AST rewrite of one node): a comparison flipped or loosened (``<`` / ``<=``, ``==`` / ``!=``,
+``in`` / ``not in``), arithmetic swapped (``+`` / ``-``, ``*`` / ``//``), an integer constant moved by one,
+``True`` / ``False`` swapped, ``and`` / ``or`` swapped, a ``not`` dropped.  Docstrings, annotations and
+message texts are not mutated.  Table mutants (an edit of one value of a TOML file): an integer moved by
+one, a boolean flipped, a string value replaced by another value the same key takes in the same file (a
+variant's ``deck = "tactics"`` becomes ``"full"``).
+
+A mutant is killed when the tests fail, or run past the time limit, or the tables refuse to load.  The tests
+are those of the game the file belongs to (:data:`TESTS`), run with ``pytest -x`` in the ``ci`` Hypothesis
+profile.  The driver is a small one rather than mutmut: mutmut mutates Python only (half of the rules are
+TOML tables here), and its trampolines run the whole suite to collect coverage first.
+
+>>> [m.describe() for m in code_mutants("x", "def f(a):\\n    return a < 2\\n")]
+['x:2: a < 2 -> a <= 2', 'x:2: a < 2 -> a < 3']
+>>> [m.describe() for m in table_mutants("t.toml", "[a]\\nrows = 4\\nopen = true\\n")]
+['t.toml:2: rows = 4 -> rows = 5', 't.toml:3: open = true -> open = false']
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import fnmatch
+import functools
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from attrs import field, frozen
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CODE = ("engine/take6", "engine/petersburg")
+TABLES = ("spec/take6", "spec/petersburg", "spec/seeds.toml")
+
+TESTS: dict[str, tuple[str, ...]] = {
+    game: (
+        f"tests/test_{game}_*.py",
+        f"properties/test_{game}_*.py",
+        f"tests/test_query_{game}.py",
+        "tests/test_api_generic.py",
+        "tests/test_spec_loader.py",
+        "tests/test_rule_table_citations.py",
+    )
+    for game in ("take6", "petersburg")
+}
+"""The tests run against a mutant of each game's code or tables (``spec/seeds.toml``: both games')."""
+
+NOT_RULES = ("testing.py",)
+"""Files of the rule folders that hold no rule: ``engine/petersburg/testing.py`` builds test positions."""
+
+EQUIVALENTS = ROOT / "engine" / "mutation_equivalents.toml"
+
+
+@frozen
+class Mutant:
+    """One small change to one file: where, what it was, what it became; ``build()`` gives the mutated text
+    (made on demand: a sample of a thousand mutants should not cost a thousand syntax-tree copies)."""
+
+    path: str
+    line: int
+    before: str
+    after: str
+    build: Callable[[], str] = field(eq=False, repr=False)
+    node: tuple[str, str] = field(default=("", ""), eq=False, repr=False)
+    """The changed node alone, before and after (``before``/``after`` show it in its expression)."""
+
+    def describe(self) -> str:
+        """``path:line: before -> after``."""
+        return f"{self.path}:{self.line}: {self.before} -> {self.after}"
+
+    @property
+    def key(self) -> str:
+        """A stable name of the mutant (for the list of equivalent ones): the description."""
+        return self.describe()
+
+    def games(self) -> tuple[str, ...]:
+        """The games whose tests judge this mutant."""
+        found = tuple(g for g in TESTS if f"/{g}" in self.path)
+        return found or tuple(TESTS)
+
+
+# --------------------------------------------------------------------------------------------------
+# Code mutants
+
+_CMP_SWAP: dict[type, tuple[type, ...]] = {
+    ast.Lt: (ast.LtE,),
+    ast.LtE: (ast.Lt,),
+    ast.Gt: (ast.GtE,),
+    ast.GtE: (ast.Gt,),
+    ast.Eq: (ast.NotEq,),
+    ast.NotEq: (ast.Eq,),
+    ast.In: (ast.NotIn,),
+    ast.NotIn: (ast.In,),
+    ast.Is: (ast.IsNot,),
+    ast.IsNot: (ast.Is,),
+}
+_BIN_SWAP: dict[type, type] = {
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.FloorDiv,
+    ast.FloorDiv: ast.Mult,
+    ast.Mod: ast.FloorDiv,
+}
+
+
+def _skipped_nodes(tree: ast.AST) -> set[int]:
+    """Ids of nodes never mutated: docstrings, annotations, f-strings, ``__all__``."""
+    skip: set[int] = set()
+
+    def mark(node: ast.AST | None) -> None:
+        if node is not None:
+            skip.update(id(n) for n in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                mark(body[0])
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            mark(node.returns)
+            for arg in [*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs]:
+                mark(arg.annotation)
+        if isinstance(node, ast.AnnAssign):
+            mark(node.annotation)
+        if isinstance(node, ast.JoinedStr):
+            mark(node)
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            mark(node)
+    return skip
+
+
+def _variants(node: ast.AST) -> Iterator[ast.AST]:
+    """The mutated copies of one node (no children changed)."""
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        for op in _CMP_SWAP.get(type(node.ops[0]), ()):
+            new = copy.copy(node)
+            new.ops = [op()]
+            yield new
+    elif isinstance(node, ast.BinOp) and type(node.op) in _BIN_SWAP:
+        new_bin = copy.copy(node)
+        new_bin.op = _BIN_SWAP[type(node.op)]()
+        yield new_bin
+    elif isinstance(node, ast.AugAssign) and type(node.op) in _BIN_SWAP:
+        new_aug = copy.copy(node)
+        new_aug.op = _BIN_SWAP[type(node.op)]()
+        yield new_aug
+    elif isinstance(node, ast.BoolOp):
+        new_bool = copy.copy(node)
+        new_bool.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        yield new_bool
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        yield node.operand
+    elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        yield ast.Constant(not node.value)
+    elif isinstance(node, ast.Constant) and isinstance(node.value, int):
+        yield ast.Constant(node.value + 1)
+
+
+def _replace(tree: ast.AST, target: ast.AST, new: ast.AST) -> ast.AST:
+    class Swap(ast.NodeTransformer):
+        def visit(self, node: ast.AST) -> Any:
+            if node is target:
+                return ast.copy_location(new, node)
+            return self.generic_visit(node)
+
+    result: ast.AST = Swap().visit(tree)
+    return result
+
+
+def code_mutants(path: str, source: str) -> list[Mutant]:
+    """Every code mutant of one Python file, in source order.  A constant is shown in the expression that
+    holds it (``a < 2 -> a < 3``), so the description says which ``1`` became ``2``."""
+    tree = ast.parse(source)
+    skip = _skipped_nodes(tree)
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    out: list[Mutant] = []
+    for index, node in enumerate(ast.walk(tree)):
+        if id(node) in skip or not hasattr(node, "lineno"):
+            continue
+        context: ast.AST = node
+        if isinstance(node, ast.Constant):
+            up = parents.get(id(node))
+            if isinstance(up, ast.UnaryOp):
+                context, up = up, parents.get(id(up))
+            if isinstance(up, ast.expr | ast.Assign | ast.AugAssign | ast.Return | ast.keyword):
+                context = up
+        for number, new in enumerate(_variants(node)):
+            clone = copy.deepcopy(context)
+            shown = _replace(clone, _find(context, node, clone), new)
+            out.append(
+                Mutant(
+                    path,
+                    node.lineno,
+                    _short(context),
+                    _short(shown) if context is not node else _short(new),
+                    functools.partial(_mutated_source, source, index, number),
+                    (_short(node), _short(new)),
+                )
+            )
+    out.sort(key=lambda m: m.line)
+    return out
+
+
+def _find(original: ast.AST, node: ast.AST, clone: ast.AST) -> ast.AST:
+    """The node of ``clone`` at the place of ``node`` in ``original`` (same walk order)."""
+    for a, b in zip(ast.walk(original), ast.walk(clone), strict=True):
+        if a is node:
+            return b
+    raise LookupError(node)  # pragma: no cover - node comes from original
+
+
+def _mutated_source(source: str, index: int, number: int) -> str:
+    """``source`` with variant ``number`` of the ``index``-th node (in ``ast.walk`` order) put in."""
+    tree = ast.parse(source)
+    node = next(n for i, n in enumerate(ast.walk(tree)) if i == index)
+    new = list(_variants(node))[number]
+    return ast.unparse(_replace(tree, node, new))
+
+
+def _short(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 70 else text[:67] + "..."
+
+
+# --------------------------------------------------------------------------------------------------
+# Table mutants
+
+_PROSE_KEYS = frozenset(
+    # prose and identity: a changed title or id is not a changed rule (a duplicated id fails to load anyway)
+    [
+        "title",
+        "text",
+        "quote",
+        "ruling",
+        "note",
+        "notes",
+        "description",
+        "doc",
+        "name",
+        "id",
+        "help",
+        "summary",
+        "source",
+        "reading",
+        "why",
+        "example",
+        "seed",
+        "citation",
+        "wording",
+        "label",
+        "alternative",
+        # presentation and search: the reference's topics, card colours, translated names, seed file names
+        "topic",
+        "colour",
+        "de",
+        "ru",
+        "en",
+        "seed_terms",
+        "language",
+        "file",
+    ]
+)
+"""Keys whose values are not mutated: prose, identity and presentation, which no rule reads."""
+_ASSIGN = re.compile(r'^(\s*)([A-Za-z0-9_."-]+)(\s*=\s*)(.*)$')
+_VALUE = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|-?\b\d+\b(?![.\d])|\btrue\b|\bfalse\b')
+
+
+def table_mutants(path: str, text: str) -> list[Mutant]:
+    """Every table mutant of one TOML file: integers +1, booleans flipped, enum-like strings swapped."""
+    lines = text.split("\n")
+    values_of: dict[str, set[str]] = {}
+    spans: list[tuple[int, str, list[re.Match[str]]]] = []
+    in_multiline = False
+    for number, line in enumerate(lines):
+        if line.count('"""') % 2 == 1 or line.count("'''") % 2 == 1:
+            in_multiline = not in_multiline
+            continue
+        if in_multiline or line.lstrip().startswith("#"):
+            continue
+        m = _ASSIGN.match(line)
+        key = m.group(2) if m else ""
+        if key in _PROSE_KEYS:
+            continue
+        body_start = m.start(4) if m else 0
+        body = line[body_start:].split(" #")[0]
+        matches = [v for v in _VALUE.finditer(line, body_start, body_start + len(body))]
+        spans.append((number, key, matches))
+        for v in matches:
+            if v.group().startswith('"') and key:
+                values_of.setdefault(key, set()).add(v.group())
+    out: list[Mutant] = []
+    for number, key, matches in spans:
+        line = lines[number]
+        for v in matches:
+            token = v.group()
+            if token in ("true", "false"):
+                replacements = ["false" if token == "true" else "true"]
+            elif token.startswith(("'", '"')):
+                others = sorted(values_of.get(key, set()) - {token}) if len(matches) == 1 else []
+                replacements = others[:1]
+            else:
+                replacements = [str(int(token) + 1)]
+            for new in replacements:
+                mutated_line = line[: v.start()] + new + line[v.end() :]
+                mutated = "\n".join([*lines[:number], mutated_line, *lines[number + 1 :]])
+                try:
+                    tomllib.loads(mutated)
+                except tomllib.TOMLDecodeError:
+                    continue
+                out.append(
+                    Mutant(
+                        path, number + 1, line.strip(), mutated_line.strip(), functools.partial(str, mutated)
+                    )
+                )
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Running
+
+
+def all_mutants(only: Sequence[str] = ()) -> list[Mutant]:
+    """Every mutant of the rule-bearing code and the tables (restricted to paths starting with ``only``)."""
+    out: list[Mutant] = []
+    for folder in CODE:
+        for file in sorted((ROOT / folder).glob("*.py")):
+            if file.name in NOT_RULES:
+                continue
+            rel = file.relative_to(ROOT).as_posix()
+            out += code_mutants(rel, file.read_text(encoding="utf-8"))
+    for entry in TABLES:
+        base = ROOT / entry
+        for file in sorted(base.glob("*.toml")) if base.is_dir() else [base]:
+            rel = file.relative_to(ROOT).as_posix()
+            out += table_mutants(rel, file.read_text(encoding="utf-8"))
+    if only:
+        out = [m for m in out if m.path.startswith(tuple(only))]
+    return out
+
+
+def equivalents() -> dict[str, str]:
+    """The mutants shown equivalent (no behaviour can tell them apart): description pattern (fnmatch) ->
+    reason."""
+    if not EQUIVALENTS.is_file():
+        return {}
+    data = tomllib.loads(EQUIVALENTS.read_text(encoding="utf-8"))
+    return {row["mutant"]: row["reason"] for row in data.get("equivalent", [])}
+
+
+def equivalent_reason(mutant: Mutant, known: dict[str, str]) -> str | None:
+    """Why ``mutant`` is equivalent, when a pattern of ``known`` matches its description."""
+    for pattern, reason in known.items():
+        if fnmatch.fnmatchcase(mutant.describe(), pattern):
+            return reason
+    return None
+
+
+def _scratch() -> Path:
+    """A copy of the repository's code, tables, tests and seeds to mutate."""
+    work = Path(tempfile.mkdtemp(prefix="arbiter-mutation-"))
+    for name in ("engine", "spec", "seeds", "tests", "properties", "docs"):
+        shutil.copytree(ROOT / name, work / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("conftest.py", "pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, work / name)
+    return work
+
+
+def _run_tests(work: Path, games: Sequence[str], timeout: float) -> str:
+    """``killed``, ``survived`` or ``timeout`` for the scratch copy as it stands."""
+    tests = sorted({str(p.relative_to(work)) for g in games for t in TESTS[g] for p in work.glob(t)})
+    env = {**os.environ, "PYTHONPATH": str(work), "HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1"}
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-x",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        "--hypothesis-seed=0",
+        *tests,
+    ]
+    try:
+        done = subprocess.run(cmd, cwd=work, env=env, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "timeout"
+    return "survived" if done.returncode == 0 else "killed"
+
+
+def run(
+    mutants: Sequence[Mutant], *, timeout: float = 45.0, progress: bool = True
+) -> dict[str, list[Mutant]]:
+    """Run the tests against every mutant; mutants grouped by outcome (``killed``, ``survived``,
+    ``timeout``, ``equivalent``)."""
+    known = equivalents()
+    work = _scratch()
+    outcome: dict[str, list[Mutant]] = {"killed": [], "timeout": [], "survived": [], "equivalent": []}
+    try:
+        if _run_tests(work, tuple(TESTS), timeout * 3) != "survived":
+            raise SystemExit("mutation: the tests fail on the unmutated code; fix them first")
+        for i, m in enumerate(mutants, start=1):
+            target = work / m.path
+            original = target.read_text(encoding="utf-8")
+            target.write_text(m.build(), encoding="utf-8")
+            try:
+                result = _run_tests(work, m.games(), timeout)
+            finally:
+                target.write_text(original, encoding="utf-8")
+            if result == "survived" and equivalent_reason(m, known) is not None:
+                result = "equivalent"
+            outcome[result].append(m)
+            if progress:
+                print(f"[{i}/{len(mutants)}] {result:<10} {m.describe()}", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return outcome
+
+
+def score_lines(mutants: Sequence[Mutant], outcome: dict[str, list[Mutant]]) -> list[str]:
+    """The report: the score for code and for tables, then every survivor."""
+    lines = []
+    kinds: tuple[tuple[str, Callable[[Mutant], bool]], ...] = (
+        ("code", lambda m: m.path.endswith(".py")),
+        ("tables", lambda m: m.path.endswith(".toml")),
+    )
+    for kind, test in kinds:
+        total = [m for m in mutants if test(m)]
+        if not total:
+            continue
+        killed = len([m for m in outcome["killed"] + outcome["timeout"] if test(m)])
+        equivalent = len([m for m in outcome["equivalent"] if test(m)])
+        scored = len(total) - equivalent
+        rate = 100.0 * killed / scored if scored else 100.0
+        lines.append(
+            f"{kind:<7} {killed}/{scored} killed ({rate:.1f}%), {equivalent} equivalent, {len(total)} mutants"
+        )
+    for m in outcome["survived"]:
+        lines.append(f"SURVIVED  {m.describe()}")
+    known = equivalents()
+    for m in outcome["equivalent"]:
+        lines.append(f"EQUIVALENT  {m.describe()}  ({equivalent_reason(m, known)})")
+    return lines
+
+
+def _survivors_of(report: Path, mutants: Sequence[Mutant]) -> list[Mutant]:
+    """The mutants a report lists as SURVIVED: same file and change, at the nearest line (within 5: the file
+    may have been edited since)."""
+    out: list[Mutant] = []
+    for line in report.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("SURVIVED  "):
+            continue
+        where, _, change = line[len("SURVIVED  ") :].partition(": ")
+        before, _, after = change.partition(" -> ")
+        path, _, number = where.rpartition(":")
+        near = [
+            m
+            for m in mutants
+            if m.path == path
+            and (before, after) in ((m.before, m.after), m.node)
+            and abs(m.line - int(number)) <= 5
+            and m not in out
+        ]
+        if near:
+            out.append(min(near, key=lambda m: abs(m.line - int(number))))
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m engine.mutation``: exit 0 when every mutant is killed or equivalent, 1 otherwise."""
+    parser = argparse.ArgumentParser(prog="python -m engine.mutation", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="only mutants of files under PATH (repeatable), e.g. spec/take6",
+    )
+    parser.add_argument(
+        "--match",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="only mutants whose description matches PATTERN (fnmatch; repeatable), e.g. "
+        "'spec/take6/*: variants = *'",
+    )
+    parser.add_argument(
+        "--rerun",
+        metavar="REPORT",
+        help="only the mutants a previous report (this command's output) lists as SURVIVED",
+    )
+    parser.add_argument("--sample", type=int, default=None, metavar="N", help="a random sample of N mutants")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    parser.add_argument("--timeout", type=float, default=45.0, help="seconds per mutant before it is killed")
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    args = parser.parse_args(argv)
+    mutants = all_mutants(args.only)
+    if args.match:
+        mutants = [m for m in mutants if any(fnmatch.fnmatchcase(m.describe(), p) for p in args.match)]
+    if args.rerun:
+        mutants = _survivors_of(Path(args.rerun), mutants)
+    if args.sample is not None and args.sample < len(mutants):
+        mutants = sorted(
+            random.Random(args.seed).sample(mutants, args.sample), key=lambda m: (m.path, m.line)
+        )
+    if args.list:
+        for m in mutants:
+            print(m.describe())
+        print(f"{len(mutants)} mutants")
+        return 0
+    start = time.perf_counter()
+    outcome = run(mutants, timeout=args.timeout)
+    for line in score_lines(mutants, outcome):
+        print(line)
+    print(f"{len(mutants)} mutants in {time.perf_counter() - start:.0f} s")
+    return 1 if outcome["survived"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
