@@ -236,10 +236,6 @@ SPLICES = [
     b'"' + b"x" * 5000 + b'"',
 ]
 
-# The record reader and the peer-reply parser (engine/conformance/records.py, protocol.py) move to
-# engine.jsonio in the conformance rewrite; until then their inputs are fuzzed without integers of more than
-# Python's 4,300-digit limit.  Use SPLICES for them once they read through engine.jsonio.
-CONFORMANCE_SPLICES = [s for s in SPLICES if s not in (HUGE_INT, b"9" * 4400)]
 
 
 def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
@@ -388,7 +384,7 @@ def test_peer_replies_are_parsed_or_refused_as_garbage(
 ) -> None:
     """A mutated peer reply is parsed into a reply or refused with a ProtocolError (reported as garbage)."""
     tree = data.draw(mutated_tree(REPLIES[request]))
-    line = data.draw(mutated_bytes(json.dumps(tree).encode(), CONFORMANCE_SPLICES))
+    line = data.draw(mutated_bytes(json.dumps(tree).encode(), SPLICES))
     with contextlib.suppress(protocol.ProtocolError):
         protocol.parse_reply(line, request, players)
 
@@ -421,7 +417,7 @@ def test_explain_state_and_action(game: str, inline: bool, data: st.DataObject) 
 @given(game=st.sampled_from(GAMES), data=st.data())
 def test_explain_record(game: str, data: st.DataObject) -> None:
     """``arbiter explain GAME --record R [--upto N] --action A`` on mutated records."""
-    record = _file(data.draw(mutated_lines(RECORDS[game], CONFORMANCE_SPLICES)), "explain.jsonl")
+    record = _file(data.draw(mutated_lines(RECORDS[game], SPLICES)), "explain.jsonl")
     argv = [
         "explain",
         game,
@@ -439,7 +435,7 @@ def test_explain_record(game: str, data: st.DataObject) -> None:
 @given(game=st.sampled_from(GAMES), data=st.data())
 def test_check_records(game: str, data: st.DataObject) -> None:
     """``arbiter check R``: mutated records are OK (0), divergent (1) or malformed (2)."""
-    run_cli(["check", _file(data.draw(mutated_lines(RECORDS[game], CONFORMANCE_SPLICES)), "check.jsonl")])
+    run_cli(["check", _file(data.draw(mutated_lines(RECORDS[game], SPLICES)), "check.jsonl")])
 
 
 @FUZZ
