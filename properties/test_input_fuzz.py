@@ -237,7 +237,6 @@ SPLICES = [
 ]
 
 
-
 def _paths(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
     yield path
     if isinstance(value, dict):
@@ -410,6 +409,48 @@ def test_explain_state_and_action(game: str, inline: bool, data: st.DataObject) 
             "--action",
             "@" + _file(action, "action.json"),
         ]
+    run_cli(argv)
+
+
+NOTATIONS = {name: [get_game(name).to_notation(s) for s in POSITIONS[name]] for name in GAMES}
+
+
+@st.composite
+def mutated_notation(draw: st.DrawFn, lines: list[str]) -> str:
+    """A notation line with tokens dropped, repeated, swapped or replaced, then mutated as bytes."""
+    tokens = draw(st.sampled_from(lines)).split(" ")
+    for _ in range(draw(st.integers(0, 3))):
+        i = draw(st.integers(0, len(tokens) - 1))
+        how = draw(st.sampled_from(("drop", "repeat", "swap", "replace")))
+        if how == "drop" and len(tokens) > 1:
+            del tokens[i]
+        elif how == "repeat":
+            tokens.insert(i, tokens[i])
+        elif how == "swap":
+            j = draw(st.integers(0, len(tokens) - 1))
+            tokens[i], tokens[j] = tokens[j], tokens[i]
+        else:
+            tokens[i] = draw(st.sampled_from(("-", "0", "-1", "9" * 40, "a.b/c", "*", "x:y", "999", "")))
+    text = " ".join(tokens).encode()
+    if draw(st.booleans()):
+        text = draw(mutated_bytes(text))
+    return text.decode("utf-8", "replace")
+
+
+@FUZZ
+@given(game=st.sampled_from(GAMES), command=st.sampled_from(("explain", "play", "show")), data=st.data())
+def test_positions_in_notation(game: str, command: str, data: st.DataObject) -> None:
+    """``explain --position``, ``play --from`` and ``show --position``: mutated notation lines (tokens
+    dropped, repeated, swapped, replaced; bytes spliced in), inline or @file."""
+    line = data.draw(mutated_notation(NOTATIONS[game]))
+    arg = line if data.draw(st.booleans()) else "@" + _file(line.encode("utf-8", "replace"), "position.txt")
+    if command == "explain":
+        action = json.dumps(data.draw(st.sampled_from(ACTIONS[game])))
+        argv = ["explain", game, "--position", arg, "--action", action]
+    elif command == "play":
+        argv = ["play", game, "--from", arg, "--seed", "1", "--quiet"]
+    else:
+        argv = ["show", game, "--position", arg, "-o", str(WORK / "position.svg")]
     run_cli(argv)
 
 
