@@ -64,10 +64,15 @@ TESTS: dict[str, tuple[str, ...]] = {
         "tests/test_api_generic.py",
         "tests/test_spec_loader.py",
         "tests/test_rule_table_citations.py",
+        "tests/test_positions*.py",
+        "properties/test_position_properties.py",
+        "tests/test_conformance_chance.py" if game == "take6" else "tests/test_petersburg_api.py",
     )
     for game in ("take6", "petersburg")
 }
-"""The tests run against a mutant of each game's code or tables (``spec/seeds.toml``: both games')."""
+"""The tests run against a mutant of each game's code or tables (``spec/seeds.toml``: both games'): the
+game's own tests and properties, its queries, the generic protocol test, the loader, the citations, and the
+positions (builders, notation, the chance step) that every state is built through."""
 
 NOT_RULES = ("testing.py",)
 """Files of the rule folders that hold no rule: ``engine/petersburg/testing.py`` builds test positions."""

@@ -54,6 +54,12 @@ CASES: dict[str, tuple[str, Edit, str, str]] = {
         "_phase_tables",
         "round_end on the last",
     ),
+    "a pairing on a card that is not a trading card (its row named, counting from 1)": (
+        "pairings.toml",
+        _set("pairing", 0, "trading", "Lumberjack"),
+        "_pairings",
+        r"\[\[pairing\]\] row 1 \(trading='Lumberjack'\): field 'trading' must name a trading card",
+    ),
     "phases out of order": (
         "phases.toml",
         lambda d: d["phase"].reverse(),
@@ -65,7 +71,7 @@ CASES: dict[str, tuple[str, Edit, str, str]] = {
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_malformed_tables_are_refused(monkeypatch: pytest.MonkeyPatch, case: str) -> None:
-    """SP-SETUP-1 / SP-PHASE-1: the phase order with the round's end after the trading phase, and every row's
+    """SP-SETUP-1 / SP-PHASE-1 / SP-TRADE-3: the phase order with the round's end after the trading phase, and every row's
     clause reference, are checked when the tables load — a malformed table is a SpecError, never a silently
     different game."""
     filename, edit, loader, message = CASES[case]
