@@ -66,7 +66,8 @@ def play_game(
     The bots draw from their own ``random.Random(seed)``, separate from the game's seeded deal.  With
     ``record`` the game is also written to that path as a game record (see :mod:`engine.conformance.records`).
     With ``start`` (a notation line, a JSON state or ``@FILE``) the game goes on from that position; rounds
-    it does not deal are dealt from ``seed``.
+    it does not deal are dealt from ``seed``, and a card drawn from a stack of unknown order is revealed at
+    random (the bots' ``random.Random(seed)``).
 
     >>> lines, state = play_game("take6", players=2, start="standard 5 select 3/22/40/90 5/7 - - 60/12")
     >>> state.phase, state.round >= 5
@@ -91,8 +92,9 @@ def play_game(
     lines.extend(game.describe_state(state))
     actions: list[Any] = []
     while not game.is_terminal(state):
-        player = game.to_act(state)[0]
-        action = chooser(game, state, player, rng)
+        acting = game.to_act(state)
+        # no seat to act: a chance step the position leaves open (a reveal from a stack of unknown order)
+        action = chooser(game, state, acting[0], rng) if acting else rng.choice(game.legal_actions(state))
         after = game.apply(state, action)
         lines.extend(game.narrate(state, action, after))
         actions.append(action)

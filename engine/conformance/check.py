@@ -152,6 +152,11 @@ def _legal_summary(game: Game, state: Any, player: int | None = None) -> str:
     acting = game.to_act(state)
     if not acting:
         if not game.is_terminal(state):
+            chance = game.legal_actions(state)  # a game that lists its chance outcomes (a reveal)
+            if chance:
+                shown = ", ".join(_show(game.action_to_json(a)) for a in chance[:LEGAL_SHOWN])
+                more = f", ... ({len(chance)} in all)" if len(chance) > LEGAL_SHOWN else ""
+                return f"legal now: only a chance line (player null): {shown}{more}"
             return "legal now: only a chance line (player null) giving the round's deal"
         return "the game is over: no action is legal"
     seats = (player,) if player in acting else acting

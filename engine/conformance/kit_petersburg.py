@@ -11,14 +11,15 @@ The first worker phase's upper row is drawn from the top of the worker stack.
 Facts (claims and expected outcomes), all JSON; cards by the edition's names:
 
 ===============  ===============================================================================
-``to_act``       the seat that must act now (a one-element list), ``[]`` when over
+``to_act``       the seat that must act now (a one-element list), ``[]`` when over or a card awaits
+                 its reveal (a chance line ``{"type": "reveal", "card": NAME}``, player null)
 ``round``        round number, from 1
 ``phase``        ``worker`` / ``building`` / ``aristocrat`` / ``trading``
 ``money``        roubles per seat
 ``scores``       VP per seat
 ``hands``        each seat's hand, names sorted
 ``areas``        each seat's play area, names sorted
-``upper``        the upper row, in board order
+``upper``        the upper row, in board order (``?STACK``: drawn from that stack, not yet revealed)
 ``lower``        the lower row, in board order
 ``stacks``       cards left in each stack: ``[worker, building, aristocrat, trading]``
 ``markers``      the seat holding each phase's marker: ``[worker, building, aristocrat, trading]``
@@ -51,6 +52,7 @@ from engine.petersburg import (
     Pass,
     Play,
     PubBuy,
+    Reveal,
     Setup,
     Take,
     can_displace,
@@ -97,9 +99,11 @@ ACTION_CLAUSES: Mapping[type, tuple[str, ...]] = {
     Observe: ("SP-TURN-1", "SP-TURN-2", "SP-OBS-1", "SP-OBS-2", "SP-OBS-3"),
     Discard: ("SP-OBS-4", "SP-OBS-6"),
     PubBuy: ("SP-PUB-1", "SP-PUB-2"),
+    Reveal: ("SP-REVEAL-1",),
 }
 LEGAL_CLAUSES: Mapping[type, str] = {Buy: "SP-BUY-1", Take: "SP-HAND-1", Play: "SP-HAND-4", Pass: "SP-TURN-3",
-                                     Observe: "SP-OBS-1", Discard: "SP-OBS-4", PubBuy: "SP-PUB-1"}
+                                     Observe: "SP-OBS-1", Discard: "SP-OBS-4", PubBuy: "SP-PUB-1",
+                                     Reveal: "SP-REVEAL-1"}
 """Action kind → the clause that makes such an action legal (a missing or refused one names it)."""
 
 START_CLAUSES = ("SP-GAME-1", "SP-GAME-2", "SP-VARIANT-1", "SP-VARIANT-2", "SP-CARD-1", "SP-CARD-2",
@@ -152,6 +156,14 @@ class PetersburgKit(KitBase):
         stacks[0] = tuple(names[k] for k in s.upper) + stacks[0]
         return Setup(stacks=tuple(stacks), markers=tuple(s.markers))
 
+    def action_player(self, action: Any) -> int | None:
+        """The seat of an action; ``None`` for the chance step ``Reveal`` (a card drawn from a stack of
+        unknown order, SP-REVEAL-1)."""
+        if isinstance(action, Reveal):
+            return None
+        player: int = action.player
+        return player
+
     # -- facts -------------------------------------------------------------------------------------
 
     def facts(self, state: Any) -> dict[str, Any]:
@@ -168,11 +180,11 @@ class PetersburgKit(KitBase):
             "scores": list(s.vp),
             "hands": [sorted(names[k] for k in h) for h in s.hands],
             "areas": [sorted(names[k] for k in a) for a in s.areas],
-            "upper": [names[k] for k in s.upper],
+            "upper": list(s.cards("upper")),
             "lower": [names[k] for k in s.lower],
             "stacks": [len(st) for st in s.stacks],
             "markers": list(s.markers),
-            "drawn": names[s.drawn] if s.drawn >= 0 else None,
+            "drawn": s.cards("drawn")[0] if s.drawn >= 0 else None,
             "over": s.over,
         }
 

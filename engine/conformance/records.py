@@ -666,7 +666,8 @@ def record_game(
     opts = dict(options or {})
     if position is not None:
         state = game.from_notation(position)
-        chosen, opts = state.variant, dict(state.options)
+        json_form = game.state_to_json(state)
+        chosen, opts = json_form["variant"], dict(json_form["options"])
     else:
         state = game.new_game(players, seed=seed, variant=chosen, options=opts)
     states = [state]

@@ -55,11 +55,11 @@ engine.envs.petersburg_codec [n]`` prints any other)::
     | `seat` | 659 | 4 | 0..1 | one-hot: my seat |
     | `pub_queue` | 663 | 4 | 0..4 | seat's place in the queue of Pub decisions, from 1 (0: not queued) |
     | `markers` | 667 | 16 | 0..1 | 4 x n: 1 at phase*n+q if seat q holds that phase's start-player marker |
-    | `phase` | 683 | 7 | 0..1 | one-hot: worker, building, pub, observatory, aristocrat, trading, over |
-    | `round` | 690 | 1 | 1..10000 | the round number |
-    | `passes` | 691 | 1 | 0..3 | consecutive passes in this phase |
-    | `last_round` | 692 | 1 | 0..1 | 1 once a stack ran out: this round is the last |
-    | `over` | 693 | 1 | 0..1 | 1 when the game is over |
+    | `phase` | 683 | 8 | 0..1 | one-hot: worker/building/pub/observatory/aristocrat/trading/reveal/over |
+    | `round` | 691 | 1 | 1..10000 | the round number |
+    | `passes` | 692 | 1 | 0..3 | consecutive passes in this phase |
+    | `last_round` | 693 | 1 | 0..1 | 1 once a stack ran out: this round is the last |
+    | `over` | 694 | 1 | 0..1 | 1 when the game is over |
 
 Hidden from the player: the other seats' hands (their sizes are shown) and roubles (until the end), a
 card another seat's Observatory drew, the order of the stacks.
@@ -138,7 +138,7 @@ def layout_for(rules: Ruleset, players: int) -> Layout:
                 1,
                 "4 x n: 1 at phase*n+q if seat q holds that phase's start-player marker",
             ),
-            Slot("phase", len(STATE_PHASES), 0, 1, "one-hot: " + ", ".join(STATE_PHASES)),
+            Slot("phase", len(STATE_PHASES), 0, 1, "one-hot: " + "/".join(STATE_PHASES)),
             Slot("round", 1, 1, ROUND_MAX, "the round number"),
             Slot("passes", 1, 0, max(n - 1, 1), "consecutive passes in this phase"),
             Slot("last_round", 1, 0, 1, "1 once a stack ran out: this round is the last"),

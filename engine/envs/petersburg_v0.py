@@ -5,7 +5,7 @@
 >>> env.reset(seed=3)
 >>> obs, reward, terminated, truncated, info = env.last()
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 1, env.agent_selection
-((478,), True, 'player_1')
+((479,), True, 'player_1')
 
 Turns are sequential, so there is no Parallel environment (PettingZoo's ``aec_to_parallel`` does not apply
 to turn-based games either).  The action encoding and observation are those of

@@ -14,7 +14,8 @@ Public API (names are stable; the conformance kit and the rules-query tool use t
   clause); ``to_notation(state)`` / ``from_notation(text)`` - the one-line notation (docs/positions.md).
 * Actions (frozen, evaluable repr, each names its ``player``): ``Buy(player, card, source, displace)``,
   ``Take(player, card, source)``, ``Play(player, card, displace)``, ``Pass(player)``,
-  ``Observe(player, stack)``, ``Discard(player, card)``, ``PubBuy(player, vp)``.
+  ``Observe(player, stack)``, ``Discard(player, card)``, ``PubBuy(player, vp)``;
+  the chance step ``Reveal(card)`` (a card drawn from a stack of unknown order; no ``player``).
 * ``Setup(stacks=..., markers=...)`` - an explicit set-up; ``Setup.seeded(players, seed=)`` the seeded one.
 * ``cost_breakdown(state, player, card, *, source, displace=None) -> CostBreakdown`` - the derivation the
   engine charges; ``fast_cost`` is its hot-path twin (a property test checks they agree).
@@ -49,6 +50,7 @@ from engine.petersburg.core import (
     fast_cost,
     final_breakdown,
     hand_limit,
+    reveals,
 )
 from engine.petersburg.effects import HANDLERS
 from engine.petersburg.game import GAME, PetersburgGame
@@ -62,6 +64,7 @@ from engine.petersburg.model import (
     Play,
     PubBuy,
     Reduction,
+    Reveal,
     State,
     Take,
 )
@@ -85,6 +88,7 @@ __all__ = [
     "Play",
     "PubBuy",
     "Reduction",
+    "Reveal",
     "Ruleset",
     "Setup",
     "State",
@@ -100,6 +104,7 @@ __all__ = [
     "hand_limit",
     "position",
     "resolve_card",
+    "reveals",
     "ruleset",
     "seeded_setup",
     "to_notation",

@@ -4,6 +4,10 @@ Cards are written by the edition's names, stacks top card first.  A JSON state i
 built through :func:`engine.petersburg.position.position`, so it is held to every rule a position is; the
 optional ``box`` lists the cards out of the game (without it every card of the catalog must be placed).
 
+A stack of unknown order (SP-REVEAL-1) is an object instead of a list: ``{"top": [known cards, top
+first], "unknown": [its other cards, a multiset, sorted]}``; a card drawn from it and not yet revealed
+(phase ``reveal``) is written ``"?STACK"`` in the upper row or as ``drawn`` (and stays in ``unknown``).
+
 >>> from engine.petersburg import GAME
 >>> s = GAME.new_game(2, seed=1)
 >>> state_from_json(state_to_json(s)) == s
@@ -18,7 +22,7 @@ from typing import Any
 from engine.errors import InputError
 from engine.jsonio import show
 from engine.petersburg.catalog import GAME_META, STACKS, VARIANTS, resolve_card, ruleset
-from engine.petersburg.model import ACTION_TYPES, PHASE_NAMES, State
+from engine.petersburg.model import ACTION_TYPES, PHASE_NAMES, State, card_name
 from engine.petersburg.position import position
 
 __all__ = ["action_from_json", "action_to_json", "state_from_json", "state_to_json"]
@@ -64,8 +68,8 @@ def state_to_json(state: State) -> dict[str, Any]:
         "phase": _PHASE_NAMES[state.phase_index],
         "turn": state.turn,
         "passes": state.passes,
-        "stacks": {st: [names[k] for k in state.stacks[i]] for i, st in enumerate(STACKS)},
-        "upper": [names[k] for k in state.upper],
+        "stacks": {st: _stack_json(state, i) for i, st in enumerate(STACKS)},
+        "upper": [card_name(rs, k) for k in state.upper],
         "lower": [names[k] for k in state.lower],
         "discard": [names[k] for k in state.discard],
         "money": list(state.money),
@@ -74,12 +78,37 @@ def state_to_json(state: State) -> dict[str, Any]:
         "areas": [[names[k] for k in a] for a in state.areas],
         "turned": [[names[k] for k in t] for t in state.turned],
         "markers": {ph: state.markers[i] for i, ph in enumerate(_PHASE_NAMES)},
-        "drawn": names[state.drawn] if state.drawn >= 0 else None,
+        "drawn": card_name(rs, state.drawn) if state.drawn >= 0 else None,
         "pub_queue": list(state.pub_queue),
         "last_round": state.last_round,
         "over": state.over,
         **({"box": [names[k] for k in state.box]} if state.box else {}),
     }
+
+
+def _stack_json(state: State, i: int) -> Any:
+    """A stack: its cards top first, or ``{"top": [...], "unknown": [...]}`` with cards of unknown order."""
+    names = state.rules.names
+    top = [names[k] for k in state.stacks[i] if k < len(names)]
+    if not state.hidden or not state.hidden[i]:
+        return top
+    return {"top": top, "unknown": [names[k] for k in state.hidden[i]]}
+
+
+def _stacks_from_json(st: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    known: dict[str, Any] = {}
+    unknown: dict[str, Any] = {}
+    for name, value in st.items():
+        if isinstance(value, dict):
+            if set(value) - {"top", "unknown"} or "unknown" not in value:
+                raise InputError(
+                    f"stacks.{name}", 'a stack of unknown order is {"top": [...], "unknown": [...]}'
+                )
+            known[name] = value.get("top", [])
+            unknown[name] = value["unknown"]
+        else:
+            known[name] = value
+    return known, unknown
 
 
 def state_from_json(data: Any) -> State:
@@ -118,8 +147,11 @@ def state_from_json(data: Any) -> State:
         phase = "over"
     elif data["pub_queue"]:
         phase = "pub"
+    elif any(isinstance(c, str) and c.startswith("?") for c in [data["drawn"], *_listed(data["upper"])]):
+        phase = "reveal"
     elif data["drawn"] is not None:
         phase = "observatory"
+    known, unknown = _stacks_from_json(st)
     state = position(
         players=n,
         variant=data["variant"],
@@ -131,7 +163,8 @@ def state_from_json(data: Any) -> State:
         markers=[m[ph] for ph in _PHASE_NAMES],
         upper=data["upper"],
         lower=data["lower"],
-        stacks=st,
+        stacks=known,
+        unknown=unknown,
         discard=data["discard"],
         money=data["money"],
         vp=data["vp"],
@@ -164,6 +197,10 @@ def state_from_json(data: Any) -> State:
             )
         raise InputError("box", "must list exactly the cards in no other place")
     return state
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def action_to_json(action: Any) -> dict[str, Any]:
@@ -225,6 +262,7 @@ _ACTION_FIELDS: dict[str, tuple[str, ...]] = {
     "observe": ("player", "stack"),
     "discard": ("player", "card"),
     "pub": ("player", "vp"),
+    "reveal": ("card",),
 }
 
 

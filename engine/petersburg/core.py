@@ -30,6 +30,7 @@ from engine.petersburg.model import (
     I_DISCARD,
     I_DRAWN,
     I_HANDS,
+    I_HIDDEN,
     I_LAST,
     I_LOWER,
     I_MARKERS,
@@ -52,8 +53,11 @@ from engine.petersburg.model import (
     Play,
     PubBuy,
     Reduction,
+    Reveal,
     State,
     Take,
+    card_name,
+    pending_reveal,
 )
 
 VARIETY_CAP = len(VARIETY) - 1
@@ -225,8 +229,11 @@ def _targets(rs: Ruleset, area: tuple[int, ...], turned: tuple[int, ...], k: int
 
 
 def to_act(s: Any) -> tuple[int, ...]:
-    """The seat that must act now (one at a time), or ``()`` when the game is over."""
+    """The seat that must act now (one at a time), or ``()`` when the game is over or a card drawn from a
+    stack of unknown order awaits its :class:`Reveal` (phase ``reveal``, a chance step)."""
     if s[I_OVER]:
+        return ()
+    if s[I_HIDDEN] and pending_reveal(s) >= 0:
         return ()
     if s[I_PUBQ]:
         return (s[I_PUBQ][0],)
@@ -239,7 +246,7 @@ def legal_actions(s: Any, p: int) -> tuple[Any, ...]:
     Action objects are interned per ruleset and seat (``rules.cache``), keyed by small ints:
     buy ``k << 8 | src << 6 | (t + 1)``, take ``TAKE | k << 2 | src``, play ``PLAY | k << 6 | (t + 1)``.
     """
-    if s[I_OVER]:
+    if s[I_OVER] or (s[I_HIDDEN] and pending_reveal(s) >= 0):
         return ()
     rs: Ruleset = s[0]
     pubq = s[I_PUBQ]
@@ -351,6 +358,24 @@ _K_OBSERVE = 5 << 20
 _K_PUB = 6 << 20
 
 
+def reveals(s: Any) -> tuple[Reveal, ...]:
+    """The legal chance outcomes now: one :class:`Reveal` per distinct unknown card of the stack being
+    drawn from (SP-REVEAL-1), in kind order; ``()`` outside phase ``reveal``.
+
+    >>> from engine.petersburg import position
+    >>> s = position(players=2, phase="reveal", upper=["?building"], unknown={"building": ["Pub", "Market"]})
+    >>> reveals(s)
+    (Reveal(card='Market'), Reveal(card='Pub'))
+    """
+    if s[I_OVER] or not s[I_HIDDEN]:
+        return ()
+    i = pending_reveal(s)
+    if i < 0:
+        return ()
+    names = s[0].names
+    return tuple(Reveal(names[k]) for k in sorted(set(s[I_HIDDEN][i])))
+
+
 def _seat_cache(rs: Ruleset, p: int) -> dict[int, Any]:
     cache: dict[int, Any] | None = rs.cache.get(p)
     if cache is None:
@@ -394,11 +419,20 @@ def check(s: Any, action: Any) -> Any:
     """Return the canonical form of ``action`` if it is legal in ``s``; else raise the specific error."""
     if s[I_OVER]:
         raise GameOver("SP-END-1", "the game is over")
+    if type(action) is Reveal:
+        return _check_reveal(s, action)
     player = getattr(action, "player", None)
     if type(action) not in _TRANSITIONS or isinstance(player, bool) or not isinstance(player, int):
         raise IllegalAction("SP-TURN-1", f"not a Saint Petersburg action: {action!r}")
     acting = to_act(s)
     if player not in acting:
+        if not acting:
+            i = pending_reveal(s)
+            raise NotYourTurn(
+                "SP-REVEAL-1",
+                f"seat {player} cannot act: the card drawn from the {STACKS[i]} stack (of unknown order) "
+                "must first be revealed (a chance step)",
+            )
         if s[I_PUBQ]:
             raise NotYourTurn("SP-PUB-2", f"seat {player} cannot act: seat {acting[0]} decides on the Pub")
         raise NotYourTurn("SP-TURN-2", f"seat {player} cannot act: it is seat {acting[0]}'s turn")
@@ -409,6 +443,24 @@ def check(s: Any, action: Any) -> Any:
     if canon in legal:
         return canon
     raise IllegalAction("SP-TURN-1", f"{action!r} is not legal here")
+
+
+def _check_reveal(s: Any, a: Reveal) -> Reveal:
+    i = pending_reveal(s) if s[I_HIDDEN] else -1
+    if i < 0:
+        raise IllegalAction("SP-REVEAL-1", "no card drawn from a stack of unknown order awaits a reveal")
+    rs: Ruleset = s[0]
+    k = rs.kind.get(a.card) if isinstance(a.card, str) else None
+    if k is None:
+        k = resolve_card(a.card) if isinstance(a.card, str) else None
+    unknown = s[I_HIDDEN][i]
+    if k is None or k not in unknown:
+        shown = rs.names[k] if k is not None else repr(a.card)
+        left = ", ".join(sorted({rs.names[u] for u in unknown}))
+        raise IllegalAction(
+            "SP-REVEAL-1", f"{shown} is not among the {STACKS[i]} stack's unknown cards ({left})"
+        )
+    return Reveal(rs.names[k])
 
 
 def _diagnose(s: State, a: Any) -> Any:
@@ -641,8 +693,8 @@ def _t_observe(st: Any, a: Observe, log: Log) -> State:
     s[I_PASSES] = 0
     if log is not None:
         log.append(
-            f"{_who(p)} turns an {rs.names[obs]} and draws {rs.names[stack[0]]} from the {a.stack} stack "
-            f"({len(stack) - 1} left)"
+            f"{_who(p)} turns an {rs.names[obs]} and draws {card_name(rs, stack[0])} from the {a.stack} "
+            f"stack ({len(stack) - 1} left)"
         )
     return State._make(s)
 
@@ -680,6 +732,25 @@ def _t_pub(st: Any, a: PubBuy, log: Log) -> State:
     return _next_phase(s, log)
 
 
+def _t_reveal(st: Any, a: Reveal, log: Log) -> State:
+    rs: Ruleset = st[0]
+    s = list(st)
+    i = pending_reveal(st)
+    k = rs.kind[a.card] if a.card in rs.kind else _kind(rs, a.card, "SP-REVEAL-1")
+    placeholder = len(rs.names) + i
+    if st[I_DRAWN] == placeholder:
+        s[I_DRAWN] = k
+    else:
+        upper = list(st[I_UPPER])
+        upper[upper.index(placeholder)] = k
+        s[I_UPPER] = tuple(upper)
+    hidden = _set(st[I_HIDDEN], i, _remove(st[I_HIDDEN][i], k))
+    s[I_HIDDEN] = hidden if any(hidden) else ()
+    if log is not None:
+        log.append(f"-- reveal [SP-REVEAL-1]: the card drawn from the {STACKS[i]} stack is {rs.names[k]}")
+    return State._make(s)
+
+
 _TRANSITIONS: dict[type, Callable[[State, Any, Log], State]] = {
     Buy: _t_buy,
     Take: _t_take,
@@ -688,6 +759,7 @@ _TRANSITIONS: dict[type, Callable[[State, Any, Log], State]] = {
     Observe: _t_observe,
     Discard: _t_discard,
     PubBuy: _t_pub,
+    Reveal: _t_reveal,
 }
 
 
@@ -766,10 +838,12 @@ def _refill(s: list[Any], stack_index: int, log: Log) -> None:
     if ended:
         s[I_LAST] = True
     if log is not None:
-        names = ", ".join(rs.names[k] for k in drawn) or "nothing"
+        names = ", ".join(card_name(rs, k) for k in drawn) or "nothing"
         msg = f"-- refill [SP-REFILL-1]: {len(drawn)} from the {STACKS[stack_index]} stack: {names}"
         if len(stack) < need:
             msg += f" (short by {need - len(stack)} [SP-REFILL-2])"
+        if any(k >= len(rs.names) for k in drawn):
+            msg += " -- of unknown order: each awaits its reveal [SP-REVEAL-1]"
         if ended:
             msg += (
                 " -- the stack is empty: the game ends after this round [SP-END-1]"

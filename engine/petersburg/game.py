@@ -55,8 +55,9 @@ class PetersburgGame:
         setup: Any = None,
     ) -> State:
         """A new game at the start of the first worker phase (IllegalSetup on bad players/variant/setup).
-        ``seed=None`` needs an explicit ``setup`` (the game has no chance step: every stack's order is
-        given)."""
+        ``seed=None`` needs an explicit ``setup`` (every stack's order is given; a game whose stacks' order
+        is unknown starts from a :func:`~engine.petersburg.position.position` with ``unknown`` stacks and
+        takes a ``Reveal`` chance step at each draw from them)."""
         rs = ruleset(variant, options)
         setup_spec(players)
         if setup is None:
@@ -71,10 +72,11 @@ class PetersburgGame:
 
     def legal_actions(self, state: State, player: int | None = None) -> tuple[Any, ...]:
         """Every legal action of ``player``, pass first (``()`` if the player need not act); without a
-        player, those of the seat that must act."""
+        player, those of the seat that must act, or in phase ``reveal`` the legal chance outcomes (one
+        ``Reveal`` per distinct unknown card of the stack drawn from, SP-REVEAL-1)."""
         if player is None:
             acting = core.to_act(state)
-            return core.legal_actions(state, acting[0]) if acting else ()
+            return core.legal_actions(state, acting[0]) if acting else core.reveals(state)
         return core.legal_actions(state, player)
 
     def apply(self, state: State, action: Any) -> State:

@@ -25,7 +25,14 @@ field                 meaning
 ``pub_queue``         seats still to decide on Pub purchases, the first decides now (SP-PUB-2)
 ``last_round``        a stack placed its last card: the game ends after this round (SP-END-1..3)
 ``over``              final scoring done
+``hidden``            per stack, the cards of unknown order (sorted kinds), ``()`` when every stack's
+                      order is known (the hot path tests only this)
 ====================  ==============================================================================
+
+A stack of unknown order (SP-REVEAL-1) holds *placeholder* kinds ``len(rules.names) + stack index``, out
+of every table's range so that any lookup fails loudly; their identities are the multiset ``hidden[i]``.
+Refills and an Observatory draw move placeholders like cards; while one sits in the upper row or is the
+drawn card the phase is ``reveal``: nobody acts until a :class:`Reveal` (a chance step) names it.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from engine.petersburg.catalog import PHASES, STACKS, Ruleset
 
 PHASE_NAMES: tuple[str, ...] = tuple(p.name for p in PHASES)
 """The phases of a round by index (``State.phase_index``)."""
-STATE_PHASES: tuple[str, ...] = (*PHASE_NAMES[:2], "pub", "observatory", *PHASE_NAMES[2:], "over")
+STATE_PHASES: tuple[str, ...] = (*PHASE_NAMES[:2], "pub", "observatory", *PHASE_NAMES[2:], "reveal", "over")
 """Every value of ``State.phase``."""
 _STACK_NAMES = STACKS
 _SEAT_PLACES = {"hand": "hands", "area": "areas", "turned": "turned"}
@@ -57,8 +64,10 @@ __all__ = [
     "Play",
     "PubBuy",
     "Reduction",
+    "Reveal",
     "State",
     "Take",
+    "card_name",
 ]
 
 SOURCES: tuple[str, ...] = ("upper", "lower", "drawn", "hand")
@@ -97,13 +106,17 @@ class State(NamedTuple):
     pub_queue: tuple[int, ...]
     last_round: bool
     over: bool
+    hidden: tuple[tuple[int, ...], ...] = ()
 
     @property
     def phase(self) -> str:
         """The phase by name: ``worker``, ``building``, ``pub`` (Pub decisions after the building
-        scoring), ``observatory`` (a drawn card awaits its owner), ``aristocrat``, ``trading`` or ``over``."""
+        scoring), ``observatory`` (a drawn card awaits its owner), ``aristocrat``, ``trading``, ``reveal`` (a
+        card drawn from a stack of unknown order awaits a :class:`Reveal`) or ``over``."""
         if self.over:
             return "over"
+        if self.hidden and pending_reveal(self) >= 0:
+            return "reveal"
         if self.pub_queue:
             return "pub"
         if self.drawn >= 0:
@@ -116,18 +129,19 @@ class State(NamedTuple):
         started from a set-up; a position may leave cards out."""
         rs = self.rules
         counts = [c.copies for c in rs.cards]
-        for place in (*self.stacks, self.upper, self.lower, self.discard, *self.hands, *self.areas):
+        nk = len(counts)
+        places = (*self.stacks, self.upper, self.lower, self.discard, *self.hands, *self.areas, *self.hidden)
+        for place in (*places, (self.drawn,) if self.drawn >= 0 else ()):
             for k in place:
-                counts[k] -= 1
-        if self.drawn >= 0:
-            counts[self.drawn] -= 1
+                if k < nk:  # a placeholder's card is counted in ``hidden``
+                    counts[k] -= 1
         return tuple(k for k, n in enumerate(counts) for _ in range(n))
 
     def cards(self, place: str, seat: int | None = None) -> tuple[str, ...]:
         """The cards of a place by name: ``upper``, ``lower``, ``discard``, ``box``, ``drawn``, a stack
         (``worker``, ``building``, ``aristocrat``, ``trading``), or a seat's ``hand``, ``area`` or
-        ``turned``."""
-        names = self.rules.names
+        ``turned``; a card of unknown identity is ``?`` and its stack's name (``?building``)."""
+        rs = self.rules
         if place in _SEAT_PLACES:
             if seat is None or not 0 <= seat < self.players:
                 raise ValueError(f"{place} needs a seat 0..{self.players - 1}, got {seat!r}")
@@ -140,7 +154,48 @@ class State(NamedTuple):
             kinds = getattr(self, place)
         else:
             raise ValueError(f"unknown place {place!r}")
-        return tuple(names[k] for k in kinds)
+        return tuple(card_name(rs, k) for k in kinds)
+
+    def unknown(self, stack: str) -> tuple[str, ...]:
+        """The cards of ``stack`` whose order is unknown (sorted by kind; drawn but not yet revealed ones
+        included), by name: the multiset a :class:`Reveal` from that stack picks from (SP-REVEAL-1).
+
+        >>> from engine.petersburg import position
+        >>> s = position(players=2, unknown={"building": ["Pub", "Market"]})
+        >>> s.cards("building"), s.unknown("building")
+        (('?building', '?building'), ('Market', 'Pub'))
+        """
+        if stack not in _STACK_NAMES:
+            raise ValueError(f"unknown stack {stack!r}")
+        if not self.hidden:
+            return ()
+        return tuple(self.rules.names[k] for k in self.hidden[_STACK_NAMES.index(stack)])
+
+
+def card_name(rs: Ruleset, k: int) -> str:
+    """A kind's name; a placeholder (an unknown card of stack ``i``, kind ``len(names) + i``) is ``?`` and
+    the stack's name.
+
+    >>> from engine.petersburg.catalog import ruleset
+    >>> rs = ruleset()
+    >>> card_name(rs, 0), card_name(rs, len(rs.names) + 1)
+    ('Lumberjack', '?building')
+    """
+    names = rs.names
+    return names[k] if k < len(names) else "?" + _STACK_NAMES[k - len(names)]
+
+
+def pending_reveal(s: Any) -> int:
+    """The stack whose drawn card must be revealed now (the Observatory's drawn card first, then the upper
+    row in placement order), or -1.  Only meaningful when ``s.hidden``; not on the hot path."""
+    nk = len(s[0].names)
+    drawn = s[I_DRAWN]
+    if drawn >= nk:
+        return int(drawn - nk)
+    for k in s[I_UPPER]:
+        if k >= nk:
+            return int(k - nk)
+    return -1
 
 
 # field indexes for the hot path (list(state)[I_X] = ...)
@@ -165,7 +220,8 @@ class State(NamedTuple):
     I_PUBQ,
     I_LAST,
     I_OVER,
-) = range(20)
+    I_HIDDEN,
+) = range(21)
 
 
 def _nonneg(_inst: Any, attribute: Any, value: Any) -> None:
@@ -262,7 +318,19 @@ class PubBuy:
     vp: int = field(validator=_nonneg)
 
 
-Action = Buy | Take | Play | Pass | Observe | Discard | PubBuy
+@frozen
+class Reveal:
+    """A chance step: the card drawn from a stack of unknown order is ``card`` (SP-REVEAL-1).  It must be
+    one of that stack's unknown cards (``state.unknown(stack)``); no seat takes it.
+
+    >>> Reveal(card="Market")
+    Reveal(card='Market')
+    """
+
+    card: str
+
+
+Action = Buy | Take | Play | Pass | Observe | Discard | PubBuy | Reveal
 ACTION_TYPES: dict[str, type] = {
     "buy": Buy,
     "take": Take,
@@ -271,6 +339,7 @@ ACTION_TYPES: dict[str, type] = {
     "observe": Observe,
     "discard": Discard,
     "pub": PubBuy,
+    "reveal": Reveal,
 }
 """JSON ``type`` -> action class."""
 

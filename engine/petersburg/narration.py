@@ -21,6 +21,7 @@ _PHASE_NAMES = PHASE_NAMES
 _DECISION = {
     "pub": ", Pub decisions [SP-PUB-2]",
     "observatory": ", a card drawn by the Observatory [SP-OBS-4]",
+    "reveal": ", a card drawn from a stack of unknown order awaits its reveal [SP-REVEAL-1]",
 }
 
 
@@ -36,12 +37,12 @@ def describe_state(state: State) -> tuple[str, ...]:
         decision = _DECISION.get(state.phase, "")
         head = (
             f"Round {state.round}{last}, {_PHASE_NAMES[state.phase_index]} phase{decision}: "
-            f"P{core.to_act(state)[0]} to act, "
+            f"{_acting(state)} to act, "
             f"{state.passes} consecutive pass(es)"
         )
     lines = [
         head,
-        "Upper row: " + (", ".join(names[k] for k in state.upper) or "-"),
+        "Upper row: " + (", ".join(state.cards("upper")) or "-"),
         "Lower row: " + (", ".join(names[k] for k in state.lower) or "-"),
         "Stacks: " + ", ".join(f"{st} {len(state.stacks[i])}" for i, st in enumerate(STACKS)),
     ]
@@ -53,6 +54,11 @@ def describe_state(state: State) -> tuple[str, ...]:
         lines.extend(standings(state))
     lines.append(f"Position: {to_notation(state)}")
     return tuple(lines)
+
+
+def _acting(state: State) -> str:
+    seats = core.to_act(state)
+    return f"P{seats[0]}" if seats else "chance (a reveal)"
 
 
 def narrate(before: State, action: Any, after: State) -> tuple[str, ...]:

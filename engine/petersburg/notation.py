@@ -8,14 +8,19 @@ Fields are separated by single spaces, in this order (grammar in docs/positions.
   ``first[trading_discount=false]``.
 * ``round``: from 1.  ``phase``: ``worker``, ``building``, ``aristocrat``, ``trading``, ``over``,
   ``pub:S.S`` (Pub decisions pending; the seats still to decide, the first decides now) or
-  ``observatory:CARD`` (the card an Observatory drew).  ``turn``: the seat to act.  ``passes``: the
-  consecutive passes so far.  ``markers``: the seats holding the worker/building/aristocrat/trading
-  start-player markers, separated by ``/``.
+  ``observatory:CARD`` (the card an Observatory drew), ``reveal`` (a card refilled into the upper row from
+  a stack of unknown order awaits its reveal) or ``reveal:?STACK`` (the Observatory's card does).
+  ``turn``: the seat to act.  ``passes``: the consecutive passes so far.  ``markers``: the seats holding
+  the worker/building/aristocrat/trading start-player markers, separated by ``/``.
 * Card lists (``upper``, ``lower``, ``discard``, each stack, a seat's hand, area and turned Observatories)
   are card codes separated by ``,`` (``-``: empty); ``CODE*N`` is N copies in a row.  A card's code is its
   name without spaces or punctuation (``GoldMiner``, ``PotjomkinsVillage``), any case; any edition's name
   or a known alias works.  Rows, stacks (top card first) and the discard pile keep their order.
 * ``stacks``: the worker/building/aristocrat/trading stacks, separated by ``/`` (``-``: all four empty).
+  A stack of unknown order (SP-REVEAL-1) is ``KNOWN~UNKNOWN``: its known top cards (``-`` or nothing:
+  none), ``~``, then the multiset of its other cards in kind order (``~Market*5,Pub*2``).  A card drawn
+  from it and not yet revealed is ``?STACK`` (``?building``) in the upper row, still listed in the
+  stack's multiset.
 * One ``SEAT`` per player: ``money:vp:hand:area:turned``.
 * ``last``: the game ends after this round (a stack ran out).  Cards written nowhere are out of the game.
 
@@ -40,7 +45,7 @@ import re
 from engine.errors import InputError
 from engine.jsonio import show
 from engine.petersburg.catalog import OPTIONS, STACKS, VARIANTS, Ruleset, resolve_card, ruleset
-from engine.petersburg.model import State
+from engine.petersburg.model import State, card_name
 from engine.petersburg.position import position
 from engine.position_input import Tokens
 
@@ -88,10 +93,19 @@ def _list(rs: Ruleset, kinds: tuple[int, ...]) -> str:
         j = i
         while j + 1 < len(kinds) and kinds[j + 1] == kinds[i]:
             j += 1
-        code = card_code(rs.names[kinds[i]])
+        k = kinds[i]
+        code = card_code(rs.names[k]) if k < len(rs.names) else card_name(rs, k)
         out.append(code if j == i else f"{code}*{j - i + 1}")
         i = j + 1
     return ",".join(out) or "-"
+
+
+def _stack(state: State, i: int) -> str:
+    rs = state.rules
+    known = _list(rs, tuple(k for k in state.stacks[i] if k < len(rs.names)))
+    if not state.hidden or not state.hidden[i]:
+        return known
+    return ("" if known == "-" else known) + "~" + _list(rs, state.hidden[i])
 
 
 def to_notation(state: State) -> str:
@@ -110,6 +124,8 @@ def to_notation(state: State) -> str:
         phase += ":" + ".".join(map(str, state.pub_queue))
     elif phase == "observatory":
         phase += ":" + card_code(rs.names[state.drawn])
+    elif phase == "reveal" and state.drawn >= 0:
+        phase += ":" + card_name(rs, state.drawn)
     fields = [
         variant,
         str(state.round),
@@ -119,7 +135,7 @@ def to_notation(state: State) -> str:
         "/".join(map(str, state.markers)),
         _list(rs, state.upper),
         _list(rs, state.lower),
-        "/".join(_list(rs, st) for st in state.stacks) if any(state.stacks) else "-",
+        "/".join(_stack(state, i) for i in range(len(STACKS))) if any(state.stacks) or state.hidden else "-",
         _list(rs, state.discard),
     ]
     for p in range(state.players):
@@ -148,6 +164,12 @@ class _Reader(Tokens):
         return text == "true"
 
     def card(self, code: str, name: str, index: int) -> str:
+        if code.startswith("?"):
+            if code[1:] not in STACKS or name not in ("upper", "phase"):
+                raise self.fail(
+                    name, index, f"an unknown drawn card is ?STACK in the upper row, got {show(code)}"
+                )
+            return code
         k = _codes().get(code.lower())
         if k is None:
             k = resolve_card(code)
@@ -186,15 +208,21 @@ def from_notation(text: str) -> State:
     queue: list[int] = []
     if phase == "pub" and colon:
         queue = [r.number(q, "phase", 2) for q in detail.split(".")]
-    elif phase == "observatory" and colon:
+    elif phase in ("observatory", "reveal") and colon:
         drawn = r.card(detail, "phase", 2)
     elif colon:
-        raise r.fail("phase", 2, "only pub:SEATS and observatory:CARD carry a detail")
+        raise r.fail("phase", 2, "only pub:SEATS, observatory:CARD and reveal:?STACK carry a detail")
     marks = [r.number(m, "markers", 5) for m in tokens[5].split("/")]
     stack_lists = ["-"] * len(STACKS) if tokens[8] == "-" else tokens[8].split("/")
     if len(stack_lists) != len(STACKS):
         raise r.fail("stacks", 8, f"expected {len(STACKS)} stacks separated by '/' ({', '.join(STACKS)})")
-    stacks = {name: r.cards(t, "stacks", 8) for name, t in zip(STACKS, stack_lists, strict=True)}
+    stacks: dict[str, list[str]] = {}
+    unknown: dict[str, list[str]] = {}
+    for name, t in zip(STACKS, stack_lists, strict=True):
+        known, tilde, rest = t.partition("~")
+        stacks[name] = r.cards(known or "-", "stacks", 8)
+        if tilde:
+            unknown[name] = r.cards(rest, "stacks", 8)
     money, vp, hands, areas, turned = [], [], [], [], []
     for p, tok in enumerate(seats):
         i = len(FIELDS) + p
@@ -207,7 +235,7 @@ def from_notation(text: str) -> State:
         areas.append(r.cards(parts[3], f"seat {p}", i))
         turned.append(r.cards(parts[4], f"seat {p}", i))
     where = {name: i for i, name in enumerate(FIELDS)}
-    where.update({"pub_queue": 2, "drawn": 2, "last_round": len(tokens) - 1})
+    where.update({"pub_queue": 2, "drawn": 2, "unknown": 8, "last_round": len(tokens) - 1})
     for key in ("money", "vp", "hands", "areas", "turned"):
         where[key] = len(FIELDS)
     return r.rebuilt(
@@ -223,6 +251,7 @@ def from_notation(text: str) -> State:
             upper=r.cards(tokens[6], "upper", 6),
             lower=r.cards(tokens[7], "lower", 7),
             stacks=stacks,
+            unknown=unknown,
             discard=r.cards(tokens[9], "discard", 9),
             money=money,
             vp=vp,

@@ -14,7 +14,7 @@ from engine.errors import InputError
 from engine.jsonio import show
 from engine.petersburg import core
 from engine.petersburg.catalog import STACKS
-from engine.petersburg.model import PHASE_NAMES, State
+from engine.petersburg.model import PHASE_NAMES, State, card_name
 
 __all__ = ["observation"]
 
@@ -29,7 +29,7 @@ def observation(state: State, player: int) -> dict[str, Any]:
     names = rs.names
     drawn: str | None = None
     if state.drawn >= 0:
-        drawn = names[state.drawn] if state.turn == player else "hidden"
+        drawn = card_name(rs, state.drawn) if state.turn == player else "hidden"
     obs: dict[str, Any] = {
         "game": "petersburg",
         "player": player,
@@ -42,7 +42,7 @@ def observation(state: State, player: int) -> dict[str, Any]:
         "passes": state.passes,
         "markers": {ph: state.markers[i] for i, ph in enumerate(_PHASE_NAMES)},
         "stack_sizes": {st: len(state.stacks[i]) for i, st in enumerate(STACKS)},
-        "upper": [names[k] for k in state.upper],
+        "upper": list(state.cards("upper")),
         "lower": [names[k] for k in state.lower],
         "discard": [names[k] for k in state.discard],
         "vp": list(state.vp),

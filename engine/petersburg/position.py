@@ -52,6 +52,8 @@ def phase_index(rs: Ruleset, phase: str) -> int:
     """
     if phase in PHASE_NAMES:
         return PHASE_NAMES.index(phase)
+    if phase == "reveal":
+        raise ValueError("the phase of a reveal follows from the card awaiting it (see position)")
     if phase == "pub":
         return next(p.index for p in PHASES if any(p.scores == rs.colour[k] for k in rs.pub_kinds))
     if phase == "observatory":
@@ -64,14 +66,34 @@ _int = integer
 _seq = listed
 
 
-def _kinds(value: Any, field: str) -> tuple[int, ...]:
+def _kinds(value: Any, field: str, drawn_ok: bool = False) -> tuple[int, ...]:
+    """Card names -> kinds; with ``drawn_ok``, ``?STACK`` is a card drawn from a stack of unknown order and
+    not yet revealed (a placeholder kind, see :mod:`engine.petersburg.model`)."""
     out = []
+    nk = ruleset().nkinds
     for i, name in enumerate(_seq(value, field, "SP-CARD-5")):
+        if drawn_ok and isinstance(name, str) and name.startswith("?"):
+            if name[1:] not in STACKS:
+                raise _fail(f"{field}[{i}]", "SP-REVEAL-1", f"an unknown card is ?STACK, got {show(name)}")
+            out.append(nk + STACKS.index(name[1:]))
+            continue
         k = resolve_card(name) if isinstance(name, str) else None
         if k is None:
             raise _fail(f"{field}[{i}]", "SP-CARD-5", f"no Saint Petersburg card called {show(name)}")
         out.append(k)
     return tuple(out)
+
+
+def _stack_map(value: Any, field: str, clause: str) -> Mapping[str, Any]:
+    """A mapping of stack names (``stacks`` or ``unknown``), each name checked."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise _fail(field, clause, f"expected an object of stacks ({', '.join(STACKS)})")
+    for name in value:
+        if name not in STACKS:
+            raise _fail(f"{field}.{name}", clause, f"no such stack (known: {', '.join(STACKS)})")
+    return value
 
 
 def _per_seat(value: Any, field: str, n: int, default: Any) -> Sequence[Any]:
@@ -104,6 +126,7 @@ def position(
     upper: Sequence[str] = (),
     lower: Sequence[str] = (),
     stacks: Mapping[str, Sequence[str]] | None = None,
+    unknown: Mapping[str, Sequence[str]] | None = None,
     discard: Sequence[str] = (),
     money: Sequence[int] | None = None,
     vp: Sequence[int] | None = None,
@@ -123,9 +146,13 @@ def position(
     seat to act (default: the phase's marker holder), ``passes`` the consecutive passes so far,
     ``markers`` the seat holding each phase's start-player marker (worker, building, aristocrat, trading;
     default: the set-up table's counts from seat 0).  ``stacks`` maps a stack name to its cards, top card
-    first (a stack not named is empty).  Per-seat lists: ``money`` (default: the starting roubles), ``vp``,
-    ``hands``, ``areas``, ``turned`` (Observatories turned this round).  ``last_round``: a stack ran out,
-    the game ends after this round's trading phase.
+    first (a stack not named is empty).  ``unknown`` maps a stack name to its cards of unknown order, known
+    only as a multiset (SP-REVEAL-1): they lie below the stack's known cards, and a card drawn from them
+    awaits a :class:`~engine.petersburg.model.Reveal`; in phase ``reveal`` the upper row or ``drawn`` holds
+    such drawn cards as ``?STACK`` (e.g. ``?building``), counted in that stack's ``unknown``.  Per-seat
+    lists: ``money`` (default: the starting roubles), ``vp``, ``hands``, ``areas``, ``turned``
+    (Observatories turned this round).  ``last_round``: a stack ran out, the game ends after this round's
+    trading phase.
 
     >>> s = position(players=1, phase="observatory", areas=[["Observatory"]], turned=[["Observatory"]],
     ...              drawn="Czar", stacks={"aristocrat": ["Author", "Judge"]})
@@ -139,7 +166,21 @@ def position(
     rnd = _int(round, "round", "SP-PHASE-1", 1)
     if phase not in STATE_PHASES:
         raise _fail("phase", "SP-PHASE-1", f"expected one of {', '.join(STATE_PHASES)}, got {show(phase)}")
-    index = phase_index(rs, phase)
+    up = _kinds(upper, "upper", drawn_ok=True)
+    drawn_k = -1 if drawn is None else _kinds([drawn], "drawn", drawn_ok=True)[0]
+    nk = rs.nkinds
+    pending = drawn_k - nk if drawn_k >= nk else next((k - nk for k in up if k >= nk), -1)
+    if (pending >= 0) != (phase == "reveal"):
+        raise _fail(
+            "phase", "SP-REVEAL-1", "a drawn ?STACK card awaiting its reveal and the phase reveal go together"
+        )
+    if phase != "reveal":
+        index = phase_index(rs, phase)
+    elif drawn_k >= nk:
+        index = phase_index(rs, "observatory")
+    else:  # the upper row was just refilled from this stack, at the start of the next phase
+        before = next(p for p in PHASES if p.refill == pending)
+        index = 0 if before.round_end else before.index + 1
     # markers and the turn
     if markers is None:
         markers = [seat for seat, count in enumerate(spec.markers) for _ in range(count)]
@@ -157,22 +198,36 @@ def position(
     seat = _int(marks[index] if turn is None else turn, "turn", "SP-PHASE-2", 0, n - 1)
     npass = _int(passes, "passes", "SP-PHASE-3", 0, n - 1)
     # the cards, place by place
-    stack_map = {} if stacks is None else stacks
-    if not isinstance(stack_map, Mapping):
-        raise _fail("stacks", "SP-SETUP-1", f"expected an object of stacks ({', '.join(STACKS)})")
-    for name in stack_map:
-        if name not in STACKS:
-            raise _fail(f"stacks.{name}", "SP-SETUP-1", f"no such stack (known: {', '.join(STACKS)})")
-    stack_t = tuple(_kinds(stack_map.get(name, ()), f"stacks.{name}") for name in STACKS)
+    stack_map = _stack_map(stacks, "stacks", "SP-SETUP-1")
+    unknown_map = _stack_map(unknown, "unknown", "SP-REVEAL-1")
+    given_t = tuple(_kinds(unknown_map.get(name, ()), f"unknown.{name}") for name in STACKS)
+    hidden_t = tuple(tuple(sorted(g)) for g in given_t)
+    known_t = tuple(_kinds(stack_map.get(name, ()), f"stacks.{name}") for name in STACKS)
+    stack_t = []
     for i, name in enumerate(STACKS):
-        for j, k in enumerate(stack_t[i]):
-            if rs.stack[k] != i:
-                raise _fail(
-                    f"stacks.{name}[{j}]",
-                    "SP-SETUP-1",
-                    f"{rs.names[k]} belongs to the {STACKS[rs.stack[k]]} stack",
-                )
-    up, low, disc = _kinds(upper, "upper"), _kinds(lower, "lower"), _kinds(discard, "discard")
+        for field, clause, kinds in (
+            ("stacks", "SP-SETUP-1", known_t[i]),
+            ("unknown", "SP-REVEAL-1", given_t[i]),
+        ):
+            for j, k in enumerate(kinds):
+                if rs.stack[k] != i:
+                    raise _fail(
+                        f"{field}.{name}[{j}]",
+                        clause,
+                        f"{rs.names[k]} belongs to the {STACKS[rs.stack[k]]} stack",
+                    )
+        drawn_out = up.count(nk + i) + (drawn_k == nk + i)
+        if drawn_out > len(hidden_t[i]):
+            raise _fail(
+                f"unknown.{name}",
+                "SP-REVEAL-1",
+                f"{drawn_out} card(s) drawn from the {name} stack await a reveal; it has "
+                f"{len(hidden_t[i])} unknown",
+            )
+        stack_t.append(known_t[i] + (nk + i,) * (len(hidden_t[i]) - drawn_out))
+    if any(k >= nk for k in up) and pending >= 0 and any(k >= nk and k != nk + pending for k in up):
+        raise _fail("upper", "SP-REVEAL-1", "the unknown cards of the upper row come from one refill")
+    low, disc = _kinds(lower, "lower"), _kinds(discard, "discard")
     if len(up) + len(low) > PARAMS["board_cards"]:
         raise _fail(
             "upper",
@@ -188,17 +243,17 @@ def position(
     turn_t = tuple(
         tuple(sorted(_kinds(t, f"turned[{p}]"))) for p, t in enumerate(_per_seat(turned, "turned", n, ()))
     )
-    drawn_k = -1 if drawn is None else _kinds([drawn], "drawn")[0]
     # every card at most as often as the catalog has it; the rest is in the box
     left = [c.copies for c in rs.cards]
     places = [
-        *((f"stacks.{STACKS[i]}", st) for i, st in enumerate(stack_t)),
-        ("upper", up),
+        *((f"stacks.{STACKS[i]}", st) for i, st in enumerate(known_t)),
+        *((f"unknown.{STACKS[i]}", st) for i, st in enumerate(hidden_t)),
+        ("upper", tuple(k for k in up if k < nk)),
         ("lower", low),
         ("discard", disc),
         *((f"hands[{p}]", h) for p, h in enumerate(hand_t)),
         *((f"areas[{p}]", a) for p, a in enumerate(area_t)),
-        ("drawn", (drawn_k,) if drawn_k >= 0 else ()),
+        ("drawn", (drawn_k,) if 0 <= drawn_k < nk else ()),
     ]
     for where, kinds in places:
         for k in kinds:
@@ -242,7 +297,7 @@ def position(
                     f"{rs.names[k]} is turned only from the {PHASE_NAMES[rs.obs_phase[k]]} phase on",
                 )
     # the decisions pending: a drawn card, Pub purchases, the end
-    if (drawn_k >= 0) != (phase == "observatory"):
+    if (drawn_k >= 0) != (phase == "observatory" or drawn_k >= nk):
         raise _fail("drawn", "SP-OBS-4", "a drawn card and the phase observatory go together")
     if drawn_k >= 0 and not any(rs.obs_phase[k] == index for k in turn_t[seat]):
         raise _fail("drawn", "SP-OBS-1", f"seat {seat} to act has no turned Observatory that drew it")
@@ -271,7 +326,7 @@ def position(
         index,
         seat,
         npass,
-        stack_t,
+        tuple(stack_t),
         up,
         low,
         disc,
@@ -285,4 +340,5 @@ def position(
         queue,
         last_round,
         over,
+        hidden_t if any(hidden_t) else (),
     )

@@ -106,7 +106,7 @@ def arrange(
             area_names[p] = kept(state.areas[p])
         if p not in new_hands:
             hand_names[p] = kept(state.hands[p])
-    rows = {
+    rows: dict[str, Any] = {
         "upper": names(state, new_upper) if new_upper is not None else kept(state.upper),
         "lower": names(state, new_lower) if new_lower is not None else kept(state.lower),
     }
