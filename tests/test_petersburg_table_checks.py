@@ -72,8 +72,8 @@ CASES: dict[str, tuple[str, Edit, str, str]] = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_malformed_tables_are_refused(monkeypatch: pytest.MonkeyPatch, case: str) -> None:
     """SP-SETUP-1 / SP-PHASE-1 / SP-TRADE-3: the phase order with the round's end after the trading phase,
-    the pairings' trading cards and every row's clause reference are checked when the tables load — a malformed table is a SpecError, never a silently
-    different game."""
+    the pairings' trading cards and every row's clause reference are checked when the tables load — a
+    malformed table is a SpecError, never a silently different game."""
     filename, edit, loader, message = CASES[case]
     with pytest.raises(SpecError, match=message):
         loads_with(monkeypatch, filename, edit, getattr(catalog, loader).__wrapped__)
