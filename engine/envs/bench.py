@@ -19,12 +19,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
 from engine.game import Game
+from engine.measure import cpu_runs
 
 __all__ = ["main", "record_masks", "run_aec", "run_engine", "run_parallel", "run_pick"]
 
@@ -127,12 +127,10 @@ def run_pick(masks: Sequence[Any], steps: int, seed: int = 0) -> int:
 
 
 def _measure(work: Callable[[], int], repeats: int) -> tuple[float, float, float]:
-    """Median, min and max per-step CPU seconds over ``repeats`` runs of ``work``."""
-    per_step = []
-    for _ in range(repeats):
-        start = time.process_time()
-        n = work()
-        per_step.append((time.process_time() - start) / n)
+    """Median, min and max per-step CPU seconds over ``repeats`` runs of ``work`` (each run does the same
+    number of steps), measured as every bench of the project is (:func:`engine.measure.cpu_runs`)."""
+    runs = cpu_runs(work, repeats)
+    per_step = [seconds / runs.actions for seconds in runs.seconds]
     return statistics.median(per_step), min(per_step), max(per_step)
 
 
