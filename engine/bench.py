@@ -27,10 +27,9 @@ from typing import Any
 from engine.bots import playout
 from engine.conformance import bench_conformance
 from engine.errors import InputError
-from engine.game import Game, game_names, get_game
+from engine.game import Game, facets, game_names, get_game
 from engine.measure import Runs, calibrate, cpu_runs, header, line
 
-DEFAULT_PLAYERS = {"take6": (2, 4, 10), "petersburg": (2, 4)}
 SUITES = ("check", "fuzz", "envs")
 """Benchmarks that are not a game."""
 
@@ -89,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     counts: tuple[int, ...] = (
         tuple(args.players)
         if args.players
-        else DEFAULT_PLAYERS.get(game.name, (game.min_players, game.max_players))
+        else facets(game.name).default_players
     )
     print(
         f"{game.title}: random games to the end; {args.repeat} runs of ~{args.seconds / args.repeat:.2g} "

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Any, Protocol, runtime_checkable
+from types import ModuleType
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from attrs import frozen
 
@@ -34,7 +35,18 @@ from engine.errors import InputError
 from engine.jsonio import show
 from engine.spec import ClauseBook
 
-__all__ = ["GAME_MODULES", "Game", "Result", "game_names", "get_game"]
+__all__ = [
+    "GAME_PACKAGES",
+    "Facets",
+    "Game",
+    "Result",
+    "facet_module",
+    "facets",
+    "game_names",
+    "game_of",
+    "game_package",
+    "get_game",
+]
 
 
 @frozen
@@ -89,6 +101,27 @@ class Game(Protocol):
         """A new game; ``setup`` (game-specific) replaces the seeded shuffle with explicit deals/orders.
         ``seed=None``: no shuffle at all; what the set-up leaves open comes as chance steps (6 nimmt!: a
         later round's deal, phase ``deal``), and a game without chance steps needs a whole set-up."""
+        ...
+
+    def variant_of(self, state: Any) -> str:
+        """The variant a state is played under."""
+        ...
+
+    def options_of(self, state: Any) -> dict[str, Any]:
+        """The options a state is played under, every option of the game with its value."""
+        ...
+
+    def players_of(self, state: Any) -> int:
+        """The number of seats of a state."""
+        ...
+
+    def seed_of(self, state: Any) -> int | None:
+        """The seed later chance events are derived from; ``None`` when they come as chance steps."""
+        ...
+
+    def with_seed(self, state: Any, seed: int) -> Any:
+        """The same position, with later chance events derived from ``seed`` (a game whose every chance
+        outcome is part of its state returns it unchanged)."""
         ...
 
     def to_act(self, state: Any) -> tuple[int, ...]:
@@ -155,15 +188,77 @@ class Game(Protocol):
         ...
 
 
-GAME_MODULES: dict[str, str] = {
-    "take6": "engine.take6",
-    "petersburg": "engine.petersburg",
-}
+GAME_PACKAGES: tuple[str, ...] = (
+    "engine.take6",
+    "engine.petersburg",
+)
+"""The one registration of the engine's games: their packages, in the order games are listed everywhere.
+A game's registry name is the last part of its package name; each package exports ``GAME`` (a
+:class:`Game`) and ``FACETS`` (its :class:`Facets`).  Nothing else in the engine names the games one by one:
+adding a game is writing its package and adding its line here (docs/architecture.md, "Adding a game")."""
+
+FacetName = Literal["kit", "fuzz_setups", "questions", "drawing"]
+
+
+@frozen
+class Facets:
+    """What a game package declares about itself for the layers built on the rules.
+
+    ``title`` is the long title used in references (``GAME.title`` is the short one); ``default_players``
+    are the player counts ``arbiter bench`` measures.  The module fields name modules of higher layers,
+    imported only when asked for (:func:`facet_module`), so a game package never imports the layers built on
+    it and ``import engine`` loads none of them: ``kit`` exports ``KIT`` (the conformance kit),
+    ``fuzz_setups`` exports ``SETUPS`` (the set-ups a fuzzing campaign draws), ``questions`` registers the
+    game's ``ask`` questions and explainer when imported, ``drawing`` exports ``board_svg``.  A game's
+    clause-id prefix is data: the ``prefix`` key of its ``spec/<game>/clauses.toml``
+    (:func:`engine.spec.clause_prefix`).
+
+    >>> facets("petersburg").title, facets("take6").default_players
+    ('Saint Petersburg', (2, 4, 10))
+    """
+
+    title: str
+    default_players: tuple[int, ...]
+    kit: str
+    fuzz_setups: str
+    questions: str
+    drawing: str
 
 
 def game_names() -> tuple[str, ...]:
-    """Names of the games the engine knows."""
-    return tuple(GAME_MODULES)
+    """Names of the games the engine knows, in registry order (imports no game).
+
+    >>> game_names()
+    ('take6', 'petersburg')
+    """
+    return tuple(package.rsplit(".", 1)[-1] for package in GAME_PACKAGES)
+
+
+def game_package(name: str) -> ModuleType:
+    """The package of game ``name`` (which exports ``GAME`` and ``FACETS``); an unknown name raises
+    InputError.
+
+    >>> game_package("petersburg").__name__
+    'engine.petersburg'
+    """
+    for package in GAME_PACKAGES:
+        if package.rsplit(".", 1)[-1] == name:
+            return importlib.import_module(package)
+    raise InputError("game", f"unknown game {show(name)} (known: {', '.join(game_names())})")
+
+
+def game_of(state: Any) -> str:
+    """The name of the game a state (or action) belongs to, from the package that defines its type;
+    InputError for anything else.
+
+    >>> game_of(get_game("petersburg").new_game(2))
+    'petersburg'
+    """
+    module = type(state).__module__
+    for package in GAME_PACKAGES:
+        if module == package or module.startswith(package + "."):
+            return package.rsplit(".", 1)[-1]
+    raise InputError("state", f"not a state of a known game: {type(state).__name__}")
 
 
 def get_game(name: str) -> Game:
@@ -172,8 +267,26 @@ def get_game(name: str) -> Game:
     >>> get_game("take6").name
     'take6'
     """
-    if name not in GAME_MODULES:
-        raise InputError("game", f"unknown game {show(name)} (known: {', '.join(GAME_MODULES)})")
-    module = importlib.import_module(GAME_MODULES[name])
-    game: Game = module.GAME
+    game: Game = game_package(name).GAME
     return game
+
+
+def facets(name: str) -> Facets:
+    """The facets game ``name`` declares (its package's ``FACETS``); an unknown name raises InputError.
+
+    >>> facets("take6").kit
+    'engine.conformance.kit_take6'
+    """
+    declared: Facets = game_package(name).FACETS
+    return declared
+
+
+def facet_module(name: str, facet: FacetName) -> ModuleType:
+    """Import the module game ``name`` names for ``facet`` (``kit``, ``fuzz_setups``, ``questions``,
+    ``drawing``).
+
+    >>> facet_module("petersburg", "kit").KIT.name
+    'petersburg'
+    """
+    path: str = getattr(facets(name), facet)
+    return importlib.import_module(path)

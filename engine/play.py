@@ -78,16 +78,15 @@ def play_game(
         raise InputError("--bot", f"unknown bot {jsonio.show(bot)} (known: {', '.join(BOTS)})")
     if start is not None:
         state = load_position(name, start, source="--from")
-        reseed = getattr(game, "with_seed", None)
-        if reseed is not None and getattr(state, "seed", 0) is None:
-            state = reseed(state, seed)
-        players = len(state.hands)
+        if game.seed_of(state) is None:
+            state = game.with_seed(state, seed)
+        players = game.players_of(state)
         start = game.to_notation(state)
     else:
         state = game.new_game(players, seed=seed, variant=variant, options=options)
     chooser = BOTS[bot]
     rng = random.Random(seed)
-    shown_variant = game.state_to_json(state)["variant"]
+    shown_variant = game.variant_of(state)
     lines = [f"{game.title} — {players} players, variant {shown_variant}, seed {seed}"]
     lines.extend(game.describe_state(state))
     actions: list[Any] = []

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import InputError
-from engine.game import GAME_MODULES
+from engine.game import game_names
 from engine.positions import load_position_arg as load_position
 
 __all__ = ["position_from_args", "register", "run", "write_output"]
@@ -65,7 +65,7 @@ def register(sub: Any) -> None:
         description="Draw a position as an SVG picture: a 6 nimmt! table or a Saint Petersburg "
         "board. With --viewer only what that seat may see is drawn.",
     )
-    p.add_argument("game", choices=tuple(GAME_MODULES), help="which game")
+    p.add_argument("game", choices=game_names(), help="which game")
     p.add_argument("--position", metavar="JSON|@FILE", help="the game's JSON state, inline or @FILE")
     p.add_argument("--record", metavar="FILE", help="a game record (arbiter-record JSON Lines), replayed")
     p.add_argument("--upto", type=int, metavar="N", help="with --record: the position after N actions")

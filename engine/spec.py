@@ -47,7 +47,10 @@ __all__ = [
     "Field",
     "all_clauses",
     "check_rows",
+    "clause_games",
+    "clause_prefix",
     "data_root",
+    "game_of_clause",
     "load_clauses",
     "load_table",
     "parse_clauses",
@@ -57,8 +60,7 @@ __all__ = [
     "spec_dir",
 ]
 
-CLAUSE_ID = re.compile(r"^(T6|SP)-[A-Z0-9]+(-[A-Z0-9]+)*-\d+$")
-GAME_PREFIX = {"take6": "T6", "petersburg": "SP"}
+CLAUSE_ID = re.compile(r"^[A-Z][A-Z0-9]*-[A-Z0-9]+(-[A-Z0-9]+)*-\d+$")
 
 
 @functools.cache
@@ -231,6 +233,8 @@ class Seed:
     file: str
     language: str
     title: str
+    games: tuple[str, ...]
+    """The games whose rules the document describes."""
 
 
 @functools.cache
@@ -240,10 +244,21 @@ def seed_index() -> dict[str, Seed]:
     rows = check_rows(
         "seeds.toml [[seed]]",
         doc.get("seed"),
-        [Field("key", str), Field("file", str), Field("language", str), Field("title", str)],
+        [
+            Field("key", str),
+            Field("file", str),
+            Field("language", str),
+            Field("title", str),
+            Field("games", list),
+        ],
         key="key",
     )
-    return {r["key"]: Seed(r["key"], r["file"], r["language"], r["title"]) for r in rows}
+    games = clause_games()
+    for r in rows:
+        if not r["games"] or any(g not in games for g in r["games"]):
+            where = f"seeds.toml [[seed]] ({r['key']})"
+            raise SpecError(f"{where}: field 'games' must list games of spec/ ({', '.join(games)})")
+    return {r["key"]: Seed(r["key"], r["file"], r["language"], r["title"], tuple(r["games"])) for r in rows}
 
 
 @functools.cache
@@ -337,9 +352,43 @@ class ClauseBook(Mapping[str, Clause]):
 _CITE_FIELDS = [Field("seed", str), Field("where", str), Field("quote", str)]
 
 
-def _check_clause_id(game: str) -> Callable[[Any], str | None]:
-    prefix = GAME_PREFIX.get(game, "")
+def clause_games() -> tuple[str, ...]:
+    """The games with a clause table (``spec/<game>/clauses.toml``), in name order.  The engine's own list
+    of games is :data:`engine.game.GAME_PACKAGES`; this one is what the tables hold.
 
+    >>> clause_games()
+    ('petersburg', 'take6')
+    """
+    root = spec_dir()
+    return tuple(sorted(p.name for p in root.iterdir() if (p / "clauses.toml").is_file()))
+
+
+@functools.cache
+def clause_prefix(game: str) -> str:
+    """The prefix of every clause id of ``game``: the ``prefix`` key of ``spec/<game>/clauses.toml``.
+
+    >>> clause_prefix("take6"), clause_prefix("petersburg")
+    ('T6', 'SP')
+    """
+    path = spec_dir(game) / "clauses.toml"
+    if not path.is_file():
+        raise SpecError(f"{game}: no clause table {path}")
+    prefix = read_toml(path).get("prefix")
+    if not isinstance(prefix, str) or not re.fullmatch(r"[A-Z][A-Z0-9]*", prefix):
+        raise SpecError(f"{game}/clauses.toml: top-level key 'prefix' must be upper-case letters, like T6")
+    return prefix
+
+
+def game_of_clause(clause_id: str) -> str | None:
+    """The game whose clause ids start like ``clause_id`` (``None`` if none).
+
+    >>> game_of_clause("SP-COST-4")
+    'petersburg'
+    """
+    return next((g for g in clause_games() if clause_id.startswith(clause_prefix(g) + "-")), None)
+
+
+def _check_clause_id(game: str, prefix: str) -> Callable[[Any], str | None]:
     def check(value: Any) -> str | None:
         if not CLAUSE_ID.match(value):
             return f"{value!r} is not a clause id like T6-PLACE-1"
@@ -371,13 +420,16 @@ def parse_clauses(game: str, doc: Mapping[str, Any]) -> ClauseBook:
     """
     table = f"{game}/clauses.toml [[clause]]"
     for name in doc:
-        if name != "clause":
-            raise SpecError(f"{game}/clauses.toml: unknown top-level key {name!r} (known: clause)")
+        if name not in ("clause", "prefix"):
+            raise SpecError(f"{game}/clauses.toml: unknown top-level key {name!r} (known: prefix, clause)")
+    prefix = clause_prefix(game)
+    if doc.get("prefix", prefix) != prefix:
+        raise SpecError(f"{game}/clauses.toml: top-level key 'prefix' must be {prefix!r}")
     rows = check_rows(
         table,
         doc.get("clause"),
         [
-            Field("id", str, check=_check_clause_id(game)),
+            Field("id", str, check=_check_clause_id(game, prefix)),
             Field("topic", str, check=_nonempty),
             Field("text", str, check=_nonempty),
             Field("cites", list),
@@ -423,10 +475,10 @@ def parse_clauses(game: str, doc: Mapping[str, Any]) -> ClauseBook:
     return ClauseBook(game, clauses)
 
 
-def all_clauses() -> dict[str, Clause]:
-    """Every clause of every game, by id."""
+def all_clauses(games: Iterable[str] | None = None) -> dict[str, Clause]:
+    """Every clause of ``games`` (default: every game with a clause table, :func:`clause_games`), by id,
+    game after game in the order given."""
     out: dict[str, Clause] = {}
-    for game in GAME_PREFIX:
-        if (spec_dir(game) / "clauses.toml").is_file():
-            out.update(load_clauses(game))
+    for game in clause_games() if games is None else games:
+        out.update(load_clauses(game))
     return out

@@ -32,7 +32,8 @@ from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from engine.errors import IllegalAction, InputError
-from engine.game import GAME_MODULES, Game, get_game
+from engine.game import Game, get_game
+from engine.game import game_of as _game_of
 from engine.petersburg import cost_breakdown, displacement_targets, ruleset
 from engine.petersburg.model import State as PetersburgState
 from engine.take6 import bullheads, rules_for
@@ -609,17 +610,13 @@ def _sp_player(
 
 
 def game_of(state: Any) -> str:
-    """The name of the game a state belongs to (InputError for anything else).
+    """The name of the game a state belongs to (InputError for anything else): :func:`engine.game.game_of`.
 
     >>> from engine.game import get_game
     >>> game_of(get_game("petersburg").new_game(2))
     'petersburg'
     """
-    module = type(state).__module__
-    for name, package in GAME_MODULES.items():
-        if module == package or module.startswith(package + "."):
-            return name
-    raise InputError("state", f"not a state of a known game: {type(state).__name__}")
+    return _game_of(state)
 
 
 def board_svg(

@@ -41,7 +41,7 @@ from jsonschema import Draft202012Validator
 
 from engine.conformance.check import check_record, format_report
 from engine.errors import InputError
-from engine.game import GAME_MODULES, get_game
+from engine.game import game_names, get_game
 from engine.petersburg import displacement_targets
 from engine.positions import load_position_arg as load_position
 from engine.query import rulesref
@@ -134,7 +134,7 @@ def _object(properties: Mapping[str, Any], required: list[str]) -> dict[str, Any
     }
 
 
-GAME_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(GAME_MODULES), "description": "which game"}
+GAME_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(game_names()), "description": "which game"}
 POSITION_SCHEMA: dict[str, Any] = {
     "type": ["object", "string"],
     "description": "the position: the game's JSON state (as written by the engine's state_to_json, e.g. "
@@ -223,7 +223,7 @@ def _legal_actions(args: dict[str, Any]) -> ToolResult:
     state = position_of(args["game"], args["position"])
     acting = list(game.to_act(state))
     seats = [args["player"]] if args.get("player") is not None else acting
-    players = game.state_to_json(state)["players"]
+    players = game.players_of(state)
     for seat in seats:
         if not 0 <= seat < players:
             raise InputError("player", f"expected a seat 0..{players - 1}, got {seat}")

@@ -382,10 +382,14 @@ def _start_at(game: Game, header: Header, where: str) -> Any:
         state = load_position(header.game, header.position)
     except InputError as exc:
         raise InputError(f"{where}: position.{exc.field}", exc.message) from None
-    json_form = game.state_to_json(state)
+    held = {
+        "variant": game.variant_of(state),
+        "players": game.players_of(state),
+        "options": game.options_of(state),
+    }
     for key, value in (("variant", header.variant), ("players", header.players), ("options", header.options)):
-        if json_form[key] != value:
-            shown = _show(json_form[key])
+        if held[key] != value:
+            shown = _show(held[key])
             raise InputError(f"{where}: {key}", f"the header says {_show(value)}, the position {shown}")
     return state
 

@@ -19,15 +19,14 @@ A kit knows, for one game:
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from engine.errors import InputError
+from engine.game import facet_module
 from engine.spec import load_clauses
 
-__all__ = ["KIT_MODULES", "GameKit", "KitBase", "get_kit"]
+__all__ = ["GameKit", "KitBase", "get_kit"]
 
 
 class GameKit(Protocol):
@@ -122,15 +121,8 @@ class KitBase:
         return tuple(c for topic in self.fact_topics.get(fact, ()) for c in self._by_topic.get(topic, ()))
 
 
-KIT_MODULES: Mapping[str, str] = {
-    "take6": "engine.conformance.kit_take6",
-    "petersburg": "engine.conformance.kit_petersburg",
-}
-
-
 def get_kit(name: str) -> GameKit:
-    """The conformance kit of game ``name``."""
-    if name not in KIT_MODULES:
-        raise InputError("game", f"no conformance kit for {name!r} (known: {', '.join(KIT_MODULES)})")
-    kit: GameKit = importlib.import_module(KIT_MODULES[name]).KIT
+    """The conformance kit of game ``name`` (the ``kit`` facet of its registration, engine.game);
+    an unknown game raises InputError."""
+    kit: GameKit = facet_module(name, "kit").KIT
     return kit

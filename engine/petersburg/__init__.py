@@ -32,6 +32,7 @@ Public API (names are stable; the conformance kit and the rules-query tool use t
 5
 """
 
+from engine.game import Facets
 from engine.petersburg.catalog import (
     CARDS,
     Card,
@@ -72,8 +73,19 @@ from engine.petersburg.notation import from_notation, to_notation
 from engine.petersburg.position import position
 from engine.petersburg.setup import Setup, seeded_setup
 
+FACETS = Facets(
+    title="Saint Petersburg",
+    default_players=(2, 4),
+    kit="engine.conformance.kit_petersburg",
+    fuzz_setups="engine.conformance.setup_petersburg",
+    questions="engine.query.petersburg_questions",
+    drawing="engine.petersburg.drawing",
+)
+"""What the layers built on the rules read of this game (:class:`engine.game.Facets`)."""
+
 __all__ = [
     "CARDS",
+    "FACETS",
     "GAME",
     "HANDLERS",
     "Action",

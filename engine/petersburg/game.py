@@ -130,6 +130,31 @@ class PetersburgGame:
         """Parse and validate a JSON action (cards by name: any edition's name or a known alias)."""
         return codec.action_from_json(data)
 
+    def variant_of(self, state: State) -> str:
+        """The variant (edition) of a state.
+
+        >>> GAME.variant_of(GAME.new_game(2, seed=1, variant="second"))
+        'second'
+        """
+        return state.rules.variant
+
+    def options_of(self, state: State) -> dict[str, Any]:
+        """The options of a state."""
+        return dict(state.rules.options)
+
+    def players_of(self, state: State) -> int:
+        """The number of seats."""
+        return state.players
+
+    def seed_of(self, state: State) -> int | None:
+        """Always ``None``: every chance outcome (the stacks' order, the start markers) is part of the
+        state, or a ``Reveal`` chance step for a stack of unknown order."""
+        return None
+
+    def with_seed(self, state: State, seed: int) -> State:
+        """The state unchanged: no later chance event is derived from a seed (see :meth:`seed_of`)."""
+        return state
+
     def to_notation(self, state: State) -> str:
         """The position as one notation line (see :mod:`engine.petersburg.notation`)."""
         return notation.to_notation(state)

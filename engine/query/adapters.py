@@ -11,14 +11,13 @@ True
 from __future__ import annotations
 
 import functools
-import importlib
 from types import ModuleType
 from typing import Any
 
 from attrs import frozen
 
 from engine.errors import InputError
-from engine.game import GAME_MODULES
+from engine.game import game_names, game_package
 from engine.spec import read_toml, spec_dir
 
 __all__ = ["CardNames", "card_names", "game_module"]
@@ -43,10 +42,8 @@ class CardNames:
 
 def game_module(game: str) -> ModuleType:
     """The game's package (``engine.take6`` / ``engine.petersburg``); InputError if unknown or missing."""
-    if game not in GAME_MODULES:
-        raise InputError("game", f"unknown game {game!r} (known: {', '.join(GAME_MODULES)})")
     try:
-        return importlib.import_module(GAME_MODULES[game])
+        return game_package(game)
     except ImportError as exc:
         raise InputError("game", f"the {game} engine is not installed ({exc})") from exc
 
@@ -85,7 +82,7 @@ def _names_of(game: str) -> tuple[CardNames, ...]:
 
 def card_names(game: str | None = None) -> tuple[CardNames, ...]:
     """Every card's names for ``game`` (all games when ``None``)."""
-    games = [game] if game is not None else list(GAME_MODULES)
+    games = [game] if game is not None else list(game_names())
     out: list[CardNames] = []
     for g in games:
         out.extend(_names_of(g))

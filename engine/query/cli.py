@@ -25,7 +25,7 @@ from typing import Any
 
 from engine import jsonio
 from engine.errors import InputError
-from engine.game import GAME_MODULES
+from engine.game import game_names
 from engine.query import rulesref
 from engine.query.model import Answer
 from engine.query.questions import Param, Question, all_questions
@@ -105,7 +105,7 @@ def _register_rules(sub: Any) -> None:
                        description="List clauses by game and topic, show one clause with its citations and "
                        "checks, list the rulings where the seeds disagree, or write/check docs/rules/.")
     p.add_argument("id", nargs="?", metavar="ID", help="a clause id (e.g. T6-PLACE-2): show it in full")
-    p.add_argument("--game", choices=tuple(GAME_MODULES), help="only this game")
+    p.add_argument("--game", choices=game_names(), help="only this game")
     p.add_argument("--topic", help="only this topic (see --topics)")
     p.add_argument("--topics", action="store_true", help="list the topics")
     p.add_argument("--disputed", action="store_true",
@@ -281,7 +281,7 @@ def _register_explain(sub: Any) -> None:
     p = sub.add_parser("explain", help="is an action legal in a state, and why (the clauses applied)",
                        description="Explain an action: legal or not, the chain of clauses, the cost "
                        "derivation or the 6 nimmt! placement, and what would make an illegal action legal.")
-    p.add_argument("game", choices=tuple(GAME_MODULES), help="which game")
+    p.add_argument("game", choices=game_names(), help="which game")
     p.add_argument("--state", metavar="JSON|FILE",
                    help="the state, as the game's JSON form (inline or a file)")
     p.add_argument("--record", metavar="FILE", help="a game record (arbiter-record JSON Lines)")

@@ -27,7 +27,7 @@ from attrs import field, frozen
 
 from engine import jsonio
 from engine.errors import InputError, RuleViolation
-from engine.game import Game, get_game
+from engine.game import Game, facet_module, game_names, get_game
 from engine.query.model import Answer, Step
 
 __all__ = [
@@ -63,10 +63,8 @@ def register_explainer(game: str) -> Callable[[Explainer], Explainer]:
 
 
 def _load_explainers() -> None:
-    import importlib
-
-    for name in ("engine.query.take6_questions", "engine.query.petersburg_questions"):
-        importlib.import_module(name)
+    for game in game_names():
+        facet_module(game, "questions")
 
 
 # --------------------------------------------------------------------------------------------------

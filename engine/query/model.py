@@ -16,6 +16,7 @@ from typing import Any
 
 from attrs import field, frozen
 
+from engine.game import game_names
 from engine.spec import Citation, Clause, all_clauses
 
 __all__ = ["Answer", "Step", "cite_json", "clause_index"]
@@ -23,7 +24,7 @@ __all__ = ["Answer", "Step", "cite_json", "clause_index"]
 
 def clause_index() -> Mapping[str, Clause]:
     """Every clause of every game, by id (the loader's own cached books)."""
-    return all_clauses()
+    return all_clauses(game_names())
 
 
 def cite_json(cite: Citation) -> dict[str, str]:

@@ -24,7 +24,7 @@ from typing import Any
 from attrs import frozen
 
 from engine.errors import InputError
-from engine.game import GAME_MODULES
+from engine.game import facet_module, game_names
 from engine.query import rulesref, search
 from engine.query.model import Answer, Step
 
@@ -157,10 +157,8 @@ def _load_game_questions() -> None:
     if _LOADED:
         return
     _LOADED.append(True)
-    import importlib
-
-    for name in ("engine.query.take6_questions", "engine.query.petersburg_questions"):
-        importlib.import_module(name)
+    for game in game_names():
+        facet_module(game, "questions")
 
 
 def all_questions() -> dict[str, Question]:
@@ -172,7 +170,7 @@ def all_questions() -> dict[str, Question]:
 # --------------------------------------------------------------------------------------------------
 # Questions every game shares
 
-GAME_PARAM = Param("game", str, "restrict to one game", required=False, choices=tuple(GAME_MODULES))
+GAME_PARAM = Param("game", str, "restrict to one game", required=False, choices=game_names())
 
 
 def _search(text: list[str], game: str | None, kind: list[str], limit: int | None) -> Answer:
@@ -296,7 +294,7 @@ def _dispatch(kind: str, game: str, **params: Any) -> Answer:
     return handler(**params)
 
 
-GAME_REQUIRED = Param("game", str, "which game", choices=tuple(GAME_MODULES))
+GAME_REQUIRED = Param("game", str, "which game", choices=game_names())
 VARIANT_PARAM = Param("variant", str, "variant (default: the standard game)", required=False)
 OPTION_PARAM = Param("option", str, "a game option NAME=VALUE (repeatable)", required=False, many=True,
                      metavar="NAME=VALUE")

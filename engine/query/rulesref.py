@@ -25,9 +25,10 @@ from typing import Any
 from attrs import frozen
 
 from engine.errors import InputError
+from engine.game import facets, game_names
 from engine.query.model import cite_json
 from engine.query.render import quote_line, table, wrap
-from engine.spec import GAME_PREFIX, Clause, all_clauses, load_clauses, seed_index, spec_dir
+from engine.spec import Clause, all_clauses, game_of_clause, load_clauses, seed_index, spec_dir
 
 __all__ = [
     "Check",
@@ -47,20 +48,19 @@ __all__ = [
     "write_docs",
 ]
 
-GAME_TITLES = {"take6": "6 nimmt! (Take 6!)", "petersburg": "Saint Petersburg"}
 CLAUSE_ID_IN_TEXT = re.compile(r"\b(?:T6|SP)-[A-Z0-9]+(?:-[A-Z0-9]+)*-\d+\b")
 
 
 def games_with_clauses() -> tuple[str, ...]:
     """The games whose ``spec/<game>/clauses.toml`` exists, in registry order."""
-    return tuple(g for g in GAME_PREFIX if (spec_dir(g) / "clauses.toml").is_file())
+    return tuple(g for g in game_names() if (spec_dir(g) / "clauses.toml").is_file())
 
 
 def _book(game: str | None) -> list[Clause]:
     if game is None:
-        return list(all_clauses().values())
-    if game not in GAME_PREFIX:
-        raise InputError("--game", f"unknown game {game!r} (known: {', '.join(GAME_PREFIX)})")
+        return list(all_clauses(game_names()).values())
+    if game not in game_names():
+        raise InputError("--game", f"unknown game {game!r} (known: {', '.join(game_names())})")
     if game not in games_with_clauses():
         return []
     return list(load_clauses(game).values())
@@ -97,7 +97,7 @@ def find_clause(clause_id: str) -> Clause:
     ...
     engine.errors.InputError: ID: unknown clause 'T6-NOPE-99'...
     """
-    book = all_clauses()
+    book = all_clauses(game_names())
     key = clause_id.strip().upper()
     if key in book:
         return book[key]
@@ -177,7 +177,7 @@ def vectors_for(clause_id: str) -> tuple[Check, ...]:
     """
     import importlib
 
-    game = next((g for g, prefix in GAME_PREFIX.items() if clause_id.startswith(prefix + "-")), None)
+    game = game_of_clause(clause_id)
     if game is None:
         return ()
     try:
@@ -233,7 +233,7 @@ def list_lines(clauses: Sequence[Clause], *, width: int) -> list[str]:
 def clause_lines(clause: Clause, *, width: int, checks: Sequence[Check] = ()) -> list[str]:
     """One clause in full: wording, game/topic, variants, ruling and alternative, citations, checks."""
     seeds = seed_index()
-    out = [f"{clause.id}  ({GAME_TITLES.get(clause.game, clause.game)} · {clause.topic})"]
+    out = [f"{clause.id}  ({facets(clause.game).title} · {clause.topic})"]
     out.extend(wrap(clause.text, width, indent="  "))
     if clause.variants:
         out.append(f"  applies only in: {', '.join(clause.variants)}")
@@ -317,7 +317,7 @@ def _md_clause(c: Clause) -> list[str]:
 
 
 def _game_page(game: str, clauses: Sequence[Clause]) -> str:
-    title = GAME_TITLES.get(game, game)
+    title = facets(game).title
     out = [DOCS_HEADER, "", f"# {title} — rules by clause", ""]
     out.append(f"{len(clauses)} clauses; each cites the seed passage it rests on (see `seeds/README.md`). "
                f"Look one up with `arbiter rules ID`.")
@@ -368,7 +368,7 @@ def _index_page(books: Mapping[str, Sequence[Clause]]) -> str:
     out.append("|---|---|---|---|")
     for game, clauses in books.items():
         rulings = sum(1 for c in clauses if c.disputed)
-        out.append(f"| {GAME_TITLES.get(game, game)} | {len(clauses)} | {rulings} | [{game}.md]({game}.md) |")
+        out.append(f"| {facets(game).title} | {len(clauses)} | {rulings} | [{game}.md]({game}.md) |")
     out.append("")
     out.append("Rulings where the seeds disagree or are silent: [disputed.md](disputed.md).")
     out.append("")

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from attrs import frozen
 
 from engine.errors import InputError
+from engine.game import game_names
 from engine.query.adapters import CardNames, card_names
 from engine.spec import Clause, all_clauses, seed_document, seed_index
 
@@ -164,7 +165,6 @@ class Hit:
 
 
 _KIND_ORDER = {"card": 0, "clause": 1, "seed": 2}
-_SEED_GAME = {"000": None, "001": "petersburg", "003": "petersburg", "004": "take6", "ref": "petersburg"}
 
 
 def find_cards(text: str, game: str | None = None) -> list[CardNames]:
@@ -228,7 +228,7 @@ def search(
             names = "; ".join(f"{lang}: {name}" for lang, name in entry.names)
             hits.append(Hit("card", entry.key, entry.game, names, 100))
     if "clause" in kinds:
-        for c in all_clauses().values():
+        for c in all_clauses(game_names()).values():
             if game is not None and c.game != game:
                 continue
             cw = words(_clause_text(c))
@@ -238,17 +238,17 @@ def search(
             if score:
                 hits.append(Hit("clause", c.id, c.game, c.text, score))
     if "seed" in kinds:
-        for key in seed_index():
-            seed_game = _SEED_GAME.get(key)
-            if game is not None and seed_game not in (None, game):
+        for key, seed in seed_index().items():
+            if game is not None and game not in seed.games:
                 continue
+            only = seed.games[0] if len(seed.games) == 1 else None
             for p in passages(key):
                 pw = words(p.text)
                 score = _score(terms, pw)
                 if any(_phrase_in(a, pw) for a in aliases):
                     score += 10
                 if score:
-                    hits.append(Hit("seed", key, seed_game, p.text, score, p.where))
+                    hits.append(Hit("seed", key, only, p.text, score, p.where))
     hits.sort(key=lambda h: (_KIND_ORDER[h.kind], -h.score))
     out: list[Hit] = []
     per_kind: dict[str, int] = {}
@@ -295,7 +295,7 @@ def mentions(term: str, *, game: str | None = None) -> tuple[list[CardNames], li
     pointed = {cid for c in chosen for cid in c.clauses}
     keys = {c.key for c in chosen}
     out: list[Clause] = []
-    for c in all_clauses().values():
+    for c in all_clauses(game_names()).values():
         if game is not None and c.game != game:
             continue
         cw = words(_clause_text(c))

@@ -36,6 +36,7 @@ A whole turn, by hand (an explicit deal, so the example is fixed)::
 0
 """
 
+from engine.game import Facets
 from engine.take6.deal import deal_order, derived_seed
 from engine.take6.game import GAME, Take6
 from engine.take6.model import Action, Deal, Draft, DraftStart, Flip, Select, Setup, State, TakeRow
@@ -44,8 +45,19 @@ from engine.take6.placement import Candidate, Placement, fast_end_row, locate, p
 from engine.take6.position import position
 from engine.take6.rules import BULLHEADS, OPTIONS, VARIANTS, Rules, bullheads, rules_for
 
+FACETS = Facets(
+    title="6 nimmt! (Take 6!)",
+    default_players=(2, 4, 10),
+    kit="engine.conformance.kit_take6",
+    fuzz_setups="engine.conformance.setup_take6",
+    questions="engine.query.take6_questions",
+    drawing="engine.take6.drawing",
+)
+"""What the layers built on the rules read of this game (:class:`engine.game.Facets`)."""
+
 __all__ = [
     "BULLHEADS",
+    "FACETS",
     "GAME",
     "OPTIONS",
     "VARIANTS",

@@ -178,6 +178,26 @@ class Take6:
         """Read a notation line (PositionError naming the token and, for a rule, the clause)."""
         return notation.from_notation(text)
 
+    def variant_of(self, state: State) -> str:
+        """The variant of a state.
+
+        >>> GAME.variant_of(GAME.new_game(3, seed=1, variant="tactics"))
+        'tactics'
+        """
+        return state.variant
+
+    def options_of(self, state: State) -> dict[str, Any]:
+        """The options of a state."""
+        return dict(state.options)
+
+    def players_of(self, state: State) -> int:
+        """The number of seats."""
+        return state.players
+
+    def seed_of(self, state: State) -> int | None:
+        """The seed later rounds are dealt from (``None``: each later deal is a chance step)."""
+        return state.seed
+
     def with_seed(self, state: State, seed: int) -> State:
         """The same position, later rounds dealt from ``seed`` (see :func:`engine.take6.deal.with_seed`)."""
         return with_seed(state, seed)
