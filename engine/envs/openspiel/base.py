@@ -65,9 +65,7 @@ def typed(base: Any, terminal: bool) -> Any:
     )
 
 
-def game_info(
-    actions: int, chance: int, players: int, utility: tuple[float, float], length: int
-) -> Any:
+def game_info(actions: int, chance: int, players: int, utility: tuple[float, float], length: int) -> Any:
     """OpenSpiel's ``GameInfo``: ``utility`` is (min, max) of a player's return."""
     return pyspiel.GameInfo(
         num_distinct_actions=actions,

@@ -86,7 +86,7 @@ def utility_bounds(rules: Any, players: int, rank_bonus: float = 0.0) -> tuple[f
     """
     kinds = range(rules.nkinds)
     copies = [rules.cards[k].copies for k in kinds]
-    colour = Counter()
+    colour: Counter[str] = Counter()
     for k in kinds:
         colour[rules.colour[k]] += copies[k]
     total = sum(copies)

@@ -7,7 +7,7 @@
     >>> state.is_chance_node(), len(state.chance_outcomes())
     (True, 34)
     >>> game.min_utility(), game.max_utility()  # 65 bullheads before the last round, then 30 cards' worth
-    (-126.0, 0.0)
+    (-116.0, 0.0)
 
 Parameters: ``players`` 2..10, ``variant``, ``options`` as ``"name:value/..."``, ``max_rounds`` (0: play
 to the game's end; else the game stops after that many rounds, for short experiments), ``rank_bonus``,
@@ -87,11 +87,14 @@ def utility_bounds(rules: Rules, rank_bonus: float = 0.0) -> tuple[float, float]
     >>> utility_bounds(rules_for("standard", 4, {}))  # 65 + the 40 heaviest cards (107 bullheads)
     (-172.0, 0.0)
     >>> utility_bounds(rules_for("kids", 2, {}), rank_bonus=1.0)  # one round, the most bullheads win
-    (-1.0, 61.0)
+    (-1.0, 98.0)
     """
     heads = sorted((bullheads(c) for c in rules.deck), reverse=True)
     per_round = sum(heads[: rules.players * rules.hand_size])
-    worst = rules.threshold - 1 + per_round if rules.end == "threshold" else (rules.rounds or 1) * per_round
+    if rules.end == "threshold":
+        worst = (rules.threshold or 0) - 1 + per_round
+    else:
+        worst = (rules.rounds or 1) * per_round
     b = abs(float(rank_bonus))
     return (-float(worst) - b, b) if rules.winner == "lowest" else (-b, float(worst) + b)
 
@@ -315,9 +318,7 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
             for i, c in enumerate(cards):
                 q, j = divmod(i, h)
                 known.append(
-                    i >= n * h
-                    or (flip and j < flipped[q])
-                    or (not flip and (q == player or c in seen[q]))
+                    i >= n * h or (flip and j < flipped[q]) or (not flip and (q == player or c in seen[q]))
                 )
             kept = {c for c, k in zip(cards, known, strict=True) if k}
             pool = [c for c in rules.deck if c not in kept]
