@@ -53,7 +53,9 @@ def _render(svg: str, scale: float, background: str | None) -> bytes:
     try:
         import resvg_py
     except ImportError:  # pragma: no cover - the extra is missing
-        raise ImportError("raster images need the raster extra: pip install 'arbiter-rules[raster]'") from None
+        raise ImportError(
+            "raster images need the raster extra: pip install 'arbiter-rules[raster]'"
+        ) from None
     png = resvg_py.svg_to_bytes(
         svg_string=svg,
         zoom=float(scale),
