@@ -81,7 +81,8 @@ def svg_to_png(svg: str, *, scale: float = 1.0) -> bytes:
 def svg_to_rgb_array(svg: str, *, scale: float = 1.0) -> Any:
     """The picture ``svg`` as a numpy array of shape (height, width, 3), dtype uint8, on white.
 
-    >>> svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"><rect width="2" height="2"/></svg>'
+    >>> svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"><rect width="2" height="2"/>'
+    >>> svg += "</svg>"
     >>> svg_to_rgb_array(svg)[:, :, 0].tolist()
     [[0, 0, 255, 255], [0, 0, 255, 255]]
     """

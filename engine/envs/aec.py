@@ -474,7 +474,7 @@ class ParallelTurnEnv(ParallelEnv):  # type: ignore[misc]
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self.state_space = state_space(adapter)
         self._seeds = Seeds()
-        wait_mask = np.zeros(self.num_actions, np.int8)
+        wait_mask: Any = np.zeros(self.num_actions, np.int8)
         wait_mask[wait] = 1
         wait_mask.flags.writeable = False
         self._wait = wait_mask
