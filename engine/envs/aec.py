@@ -255,7 +255,30 @@ def wrap(env: AECEnv, illegal_reward: float | None = None) -> Any:
     return wrappers.OrderEnforcingWrapper(env)
 
 
-class TurnEnv(AECEnv):  # type: ignore[misc]
+class _Views:
+    """What both environments answer alike: their name, their spaces, PettingZoo's ``state()``."""
+
+    metadata: dict[str, Any]
+    adapter: Adapter
+    engine_state: Any
+    observation_spaces: dict[str, Any]
+    action_spaces: dict[str, Any]
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    def state(self) -> Any:
+        """PettingZoo's global view: every seat's observation vector, concatenated (``state_space``)."""
+        return global_state(self.adapter, self.engine_state)
+
+
+class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
     """The AEC environment of a game (made by ``take6_v0.env`` / ``petersburg_v0.env``)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's attribute; each instance gets its copy)
@@ -303,14 +326,6 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         """The engine's state of the game (None before ``reset``)."""
         self._infos: dict[str, dict[str, Any]] = {a: {} for a in self.possible_agents}
 
-    def __str__(self) -> str:
-        return str(self.metadata["name"])
-
-    def observation_space(self, agent: str) -> Any:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> Any:
-        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game (``options`` is accepted and unused: the configuration is fixed at
@@ -332,10 +347,6 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         self._mask: Any = None
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[self.adapter.game.to_act(self.engine_state)[0]]
-
-    def state(self) -> Any:
-        """PettingZoo's global view: every seat's observation vector, concatenated (``state_space``)."""
-        return global_state(self.adapter, self.engine_state)
 
     def _mask_of(self, player: int) -> Any:
         state = self.engine_state
@@ -429,7 +440,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
-class ParallelTurnEnv(ParallelEnv):  # type: ignore[misc]
+class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
     """The Parallel environment of a game (``take6_v0.parallel_env``, ``petersburg_v0.parallel_env``): one
     step per turn of the engine, where every seat of ``to_act`` acts at once (6 nimmt!'s selection: all
     seats) and every other seat sends ``wait``, the one action its mask allows (or nothing).
@@ -484,18 +495,6 @@ class ParallelTurnEnv(ParallelEnv):  # type: ignore[misc]
         """The state whose acting seats' (observation, mask) ``_masks`` holds."""
         self._masks: dict[int, tuple[Any, Any]] = {}
 
-    def __str__(self) -> str:
-        return str(self.metadata["name"])
-
-    def observation_space(self, agent: str) -> Any:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> Any:
-        return self.action_spaces[agent]
-
-    def state(self) -> Any:
-        """PettingZoo's global view: every seat's observation vector, concatenated (``state_space``)."""
-        return global_state(self.adapter, self.engine_state)
 
     def _observations(self) -> dict[str, Any]:
         state = self.engine_state
