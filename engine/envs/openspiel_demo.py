@@ -88,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.envs.openspiel_demo", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--games", type=int, default=20, help="games per game and bot (default 20)")
+    parser.add_argument("--games", type=int, default=10, help="games per game and bot (default 10)")
     parser.add_argument("--simulations", type=int, default=40, help="simulations per move (default 40)")
     parser.add_argument("--bots", nargs="+", choices=BOTS, default=list(BOTS), help="the search bots")
     parser.add_argument("--seed", type=int, default=0)
