@@ -27,6 +27,8 @@ def test_docstring_examples_run(name: str) -> None:
     if name.startswith("engine.envs."):  # the environments need their optional extras
         need("pettingzoo")
         need("pyspiel")
+    if name == "engine.raster":
+        need("resvg_py")
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} docstring examples failed"

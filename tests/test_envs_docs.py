@@ -87,3 +87,41 @@ def test_recorded_masks_are_the_environments_masks() -> None:
     masks = bench.record_masks(take6_v0.env(players=3), 50)
     assert len(masks) == 50 and all(m.sum() >= 1 for m in masks)
     assert bench.run_pick(masks, 120) == 120
+
+
+def _snippet(heading: str) -> str:
+    section = DOC[DOC.index(heading) :]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code is not None
+    return code.group(1)
+
+
+def _printed(heading: str) -> list[str]:
+    """The lines of the output block that follows the code block under ``heading``."""
+    section = DOC[DOC.index(heading) :]
+    out = re.search(r"```python\n.*?```\n\n```\n(.*?)```", section, re.S)
+    assert out is not None
+    return out.group(1).splitlines()
+
+
+def test_the_rl_environment_run_prints_what_the_docs_show(capsys: pytest.CaptureFixture[str]) -> None:
+    """The docs' OpenSpiel rl_environment loop (random agents, every 6 nimmt! variant, both editions) runs
+    and prints exactly the figures shown."""
+    need("pyspiel")
+    exec(compile(_snippet("### OpenSpiel's RL environment"), "docs/environments.md", "exec"), {})
+    assert capsys.readouterr().out.splitlines() == _printed("### OpenSpiel's RL environment")
+
+
+def test_the_state_and_picture_run_prints_what_the_docs_show(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The docs' PettingZoo state() / rgb_array run prints the shapes shown and writes the two pictures."""
+    need("resvg_py")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs" / "images").mkdir(parents=True)
+    exec(compile(_snippet("## PettingZoo's state and pictures"), "docs/environments.md", "exec"), {})
+    assert capsys.readouterr().out.splitlines() == _printed("## PettingZoo's state and pictures")
+    assert sorted(p.name for p in (tmp_path / "docs" / "images").iterdir()) == [
+        "env-petersburg_v0-rgb.png",
+        "env-take6_v0-rgb.png",
+    ]

@@ -94,7 +94,7 @@ def test_environment_gives_the_engines_observation_and_legal_set(variant: str) -
         for agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
             p = env.possible_agents.index(agent)
-            state = env.state
+            state = env.engine_state
             expected = petersburg_codec.observation_from_dict(GAME.observation(state, p), state.rules)
             assert np.array_equal(obs["observation"], expected)
             legal = {codec.encode(a) for a in GAME.legal_actions(state, p)}
@@ -129,7 +129,7 @@ def test_rewards_are_the_vp_gained() -> None:
             env.step(int(legal[rng.randrange(len(legal))]))
         for a, r in env.rewards.items():
             totals[a] += r
-    assert [totals[a] for a in env.possible_agents] == list(env.state.vp)
+    assert [totals[a] for a in env.possible_agents] == list(env.engine_state.vp)
 
 
 def test_a_drawn_card_and_hands_and_money_stay_hidden() -> None:

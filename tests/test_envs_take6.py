@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 
 from engine.envs import take6_codec, take6_v0  # noqa: E402
-from engine.envs.aec import IllegalEnvAction  # noqa: E402
+from engine.envs.aec import IllegalEnvAction, ParallelTurnEnv  # noqa: E402
 from engine.take6 import GAME, Select  # noqa: E402
 
 VARIANTS = GAME.variants
@@ -99,7 +99,7 @@ def test_environments_give_the_engines_observation_and_legal_set(variant: str) -
         for agent in aec.agent_iter():
             obs, _, terminated, truncated, _ = aec.last()
             p = aec.possible_agents.index(agent)
-            state = aec.state
+            state = aec.engine_state
             expected = take6_codec.observation_from_dict(GAME.observation(state, p), state.rules)
             assert np.array_equal(obs["observation"], expected)
             legal = {take6_codec.encode(a) for a in GAME.legal_actions(state, p)}
@@ -107,7 +107,7 @@ def test_environments_give_the_engines_observation_and_legal_set(variant: str) -
             aec.step(None if terminated or truncated else rng.choice(sorted(legal)))
         observations, _ = par.reset(seed=seed)
         while par.agents:
-            state = par.state
+            state = par.engine_state
             actions = {}
             for p, agent in enumerate(par.possible_agents):
                 o = observations[agent]
@@ -152,7 +152,7 @@ def test_pettingzoo_parallel_api_test(variant: str) -> None:
     parallel_api_test(take6_v0.parallel_env(players=3, variant=variant), num_cycles=500)
 
 
-def _play_parallel(env: take6_v0.Take6ParallelEnv, seed: int) -> list[tuple[float, ...]]:
+def _play_parallel(env: ParallelTurnEnv, seed: int) -> list[tuple[float, ...]]:
     rng = random.Random(seed)
     obs, _ = env.reset(seed=seed)
     trace = []
@@ -184,8 +184,8 @@ def test_parallel_selection_is_simultaneous_and_others_wait() -> None:
     seen_choice = False
     rng = random.Random(1)
     while env.agents and not seen_choice:
-        acting = GAME.to_act(env.state)
-        if env.state.phase == "choose":
+        acting = GAME.to_act(env.engine_state)
+        if env.engine_state.phase == "choose":
             seen_choice = True
             waiting = [a for p, a in enumerate(env.possible_agents) if p not in acting]
             assert all(list(np.flatnonzero(obs[a]["action_mask"])) == [take6_codec.WAIT] for a in waiting)
@@ -213,7 +213,7 @@ def test_aec_hides_a_selection_from_the_agents_after_it() -> None:
         assert env.agent_selection == "player_1"
         views.append(env.observe("player_1")["observation"])
     assert np.array_equal(views[0], views[1])
-    layout = take6_codec.layout_for(env.state.rules)
+    layout = take6_codec.layout_for(env.engine_state.rules)
     assert views[0][layout.offset("selected")] == 1
 
 
@@ -237,7 +237,7 @@ def test_rewards_are_the_bullheads_taken(variant: str, sign: int) -> None:
             for a, r in env.rewards.items():
                 totals[a] += r
             del agent
-        state = env.state
+        state = env.engine_state
         result = GAME.result(state)
         for p, a in enumerate(env.possible_agents):
             place = result.ranking.index(p)
@@ -250,9 +250,9 @@ def test_seeds_name_engine_games() -> None:
     """reset(seed=s) deals engine game s; the next reset without a seed deals s + 1."""
     env = take6_v0.env(players=4, variant="tactics")
     env.reset(seed=9)
-    assert env.state == GAME.new_game(4, seed=9, variant="tactics")
+    assert env.engine_state == GAME.new_game(4, seed=9, variant="tactics")
     env.reset()
-    assert env.state == GAME.new_game(4, seed=10, variant="tactics")
+    assert env.engine_state == GAME.new_game(4, seed=10, variant="tactics")
     with pytest.raises(ValueError, match="non-negative"):
         env.reset(seed=-1)
 
@@ -276,12 +276,12 @@ def test_illegal_action_is_refused_with_the_legal_set() -> None:
     """An index outside the mask raises IllegalEnvAction listing the legal indices; the state is kept."""
     env = take6_v0.env(players=2)
     env.reset(seed=0)
-    before = env.state
+    before = env.engine_state
     legal = [a.card - 1 for a in GAME.legal_actions(before, 0) if isinstance(a, Select)]
     illegal = next(i for i in range(take6_codec.NUM_ACTIONS) if i not in legal)
     with pytest.raises(IllegalEnvAction, match=r"not legal now \(legal: \["):
         env.step(illegal)
-    assert env.state is before
+    assert env.engine_state is before
 
 
 def test_render_shows_the_public_position() -> None:
@@ -308,4 +308,4 @@ def test_aec_and_parallel_play_the_same_game() -> None:
         observations, *_ = par.step(
             {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in observations.items()}
         )
-    assert aec.state == par.state and GAME.is_terminal(par.state)
+    assert aec.engine_state == par.engine_state and GAME.is_terminal(par.engine_state)

@@ -16,6 +16,14 @@ Rewards, terminations and truncations (see docs/environments.md):
 
 Seeds: ``reset(seed=s)`` deals engine game ``s``; a later ``reset()`` without a seed deals ``s + 1``,
 ``s + 2``, ...; the first reset without any seed draws one from the operating system.
+
+The engine's state is ``env.engine_state``; ``env.state()`` is PettingZoo's global view (every seat's
+observation vector, concatenated, as PettingZoo's MPE environments build theirs), in ``state_space``.
+:func:`wrap` wraps an environment as PettingZoo wraps its own classic games.  :class:`ParallelTurnEnv` is
+the Parallel environment: every seat sends an action in every step, the seats without a choice the pass
+action its mask allows.  ``render()``: ``"ansi"`` returns the public position as text, ``"human"`` prints
+it, ``"rgb_array"`` returns the picture of the whole position (:mod:`engine.svg`, rasterized by
+:mod:`engine.raster`); without a render mode it warns, as PettingZoo's environments do.
 """
 
 from __future__ import annotations
@@ -25,13 +33,27 @@ from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, Protocol
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
 
 from engine.game import Game, Result
 
-__all__ = ["Adapter", "EngineAdapter", "IllegalEnvAction", "TurnEnv", "agent_names", "rank_bonuses"]
+__all__ = [
+    "RENDER_MODES",
+    "Adapter",
+    "EngineAdapter",
+    "IllegalEnvAction",
+    "ParallelTurnEnv",
+    "TurnEnv",
+    "agent_names",
+    "rank_bonuses",
+    "wrap",
+]
+
+RENDER_MODES = ("human", "ansi", "rgb_array")
 
 
 class IllegalEnvAction(ValueError):
@@ -164,8 +186,10 @@ class Seeds:
         return out
 
 
-def observation_space(adapter: Adapter) -> Any:
-    """``Dict(observation=Box(float32), action_mask=Box(int8, 0..1))``."""
+def observation_space(adapter: Adapter, num_actions: int | None = None) -> Any:
+    """``Dict(observation=Box(float32), action_mask=Box(int8, 0..1))`` (``num_actions``: the mask's
+    length, when not the adapter's)."""
+    num_actions = adapter.num_actions if num_actions is None else num_actions
     return spaces.Dict(
         {
             "observation": spaces.Box(
@@ -173,18 +197,95 @@ def observation_space(adapter: Adapter) -> Any:
                 high=np.asarray(adapter.obs_high, np.float32),
                 dtype=np.float32,
             ),
-            "action_mask": spaces.Box(low=0, high=1, shape=(adapter.num_actions,), dtype=np.int8),
+            "action_mask": spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8),
         }
     )
 
 
-class TurnEnv(AECEnv):  # type: ignore[misc]
+def state_space(adapter: Adapter) -> Any:
+    """The space of ``state()``: every seat's observation vector, one after another."""
+    n = adapter.players
+    return spaces.Box(
+        low=np.tile(np.asarray(adapter.obs_low, np.float32), n),
+        high=np.tile(np.asarray(adapter.obs_high, np.float32), n),
+        dtype=np.float32,
+    )
+
+
+def global_state(adapter: Adapter, state: Any) -> Any:
+    """PettingZoo's ``state()``: the observation vectors of all seats, concatenated (float32)."""
+    if state is None:
+        raise RuntimeError("state() before reset(): there is no game yet")
+    return np.concatenate([adapter.observe(state, p) for p in range(adapter.players)])
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}")
+
+
+def render(adapter: Adapter, state: Any, render_mode: str | None) -> Any:
+    """What ``render()`` returns in ``render_mode`` (see the module's docstring)."""
+    if render_mode is None:
+        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+        return None
+    if state is None:
+        return None
+    game = adapter.game
+    if render_mode == "rgb_array":
+        from engine.raster import svg_to_rgb_array
+        from engine.svg import board_svg
+
+        return svg_to_rgb_array(board_svg(game.name, state))
+    text = "\n".join(line for line in game.describe_state(state) if not line.lstrip().startswith("Position:"))
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
+def wrap(env: AECEnv, illegal_reward: float | None = None) -> Any:
+    """``env`` wrapped as PettingZoo wraps its classic games: ``AssertOutOfBoundsWrapper`` and
+    ``OrderEnforcingWrapper`` (so ``step`` before ``reset`` gives PettingZoo's message); with
+    ``illegal_reward``, also ``TerminateIllegalWrapper`` (an illegal action ends the game with that reward
+    for its agent, instead of raising :class:`IllegalEnvAction`)."""
+    if illegal_reward is not None:
+        env = wrappers.TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+class _Views:
+    """What both environments answer alike: their name, their spaces, PettingZoo's ``state()``."""
+
+    metadata: dict[str, Any]
+    adapter: Adapter
+    engine_state: Any
+    observation_spaces: dict[str, Any]
+    action_spaces: dict[str, Any]
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])
+
+    def observation_space(self, agent: str) -> Any:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        return self.action_spaces[agent]
+
+    def state(self) -> Any:
+        """PettingZoo's global view: every seat's observation vector, concatenated (``state_space``)."""
+        return global_state(self.adapter, self.engine_state)
+
+
+class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
     """The AEC environment of a game (made by ``take6_v0.env`` / ``petersburg_v0.env``)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's attribute; each instance gets its copy)
-        "render_modes": ["human", "ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "arbiter",
         "is_parallelizable": False,
+        "render_fps": 2,
     }
 
     def __init__(
@@ -197,8 +298,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "human", "ansi"):
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        check_render_mode(render_mode)
         if max_cycles is not None and (isinstance(max_cycles, bool) or max_cycles < 1):
             raise ValueError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
         self.metadata = {**self.metadata, "name": name}
@@ -212,6 +312,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         act_space = spaces.Discrete(adapter.num_actions)
         self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.state_space = state_space(adapter)
         self._seeds = Seeds()
         self._observe = adapter.observe
         self._view = adapter.view
@@ -221,23 +322,16 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         self._gains = adapter.gains
         self._score = adapter.score
         self._limit = None if max_cycles is None else max_cycles * adapter.players
-        self.state: Any = None
+        self.engine_state: Any = None
+        """The engine's state of the game (None before ``reset``)."""
         self._infos: dict[str, dict[str, Any]] = {a: {} for a in self.possible_agents}
 
-    def __str__(self) -> str:
-        return str(self.metadata["name"])
-
-    def observation_space(self, agent: str) -> Any:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> Any:
-        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game (``options`` is accepted and unused: the configuration is fixed at
         construction)."""
         self.game_seed = self._seeds.take(seed)
-        self.state = self.adapter.new_state(self.game_seed)
+        self.engine_state = self.adapter.new_state(self.game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -252,10 +346,10 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         self._mask_seat = -1
         self._mask: Any = None
         self._skip_agent_selection = None
-        self.agent_selection = self.possible_agents[self.adapter.game.to_act(self.state)[0]]
+        self.agent_selection = self.possible_agents[self.adapter.game.to_act(self.engine_state)[0]]
 
     def _mask_of(self, player: int) -> Any:
-        state = self.state
+        state = self.engine_state
         if self._mask_state is state and self._mask_seat == player:
             return self._mask
         mask = self.adapter.mask(state, player)
@@ -277,7 +371,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> Any:
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent`` now."""
         p = self._seat[agent]
-        state = self.state
+        state = self.engine_state
         if self._mask_state is state and self._mask_seat == p:  # the mask of this state is known
             return {"observation": self._observe(state, p), "action_mask": self._mask}
         obs, mask = self._view(state, p)
@@ -290,7 +384,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         p = self._seat[agent]
-        before = self.state
+        before = self.engine_state
         hit = self._mask_state is before and self._mask_seat == p  # _mask_of, inlined
         mask = self._mask if hit else self._mask_of(p)
         try:
@@ -301,7 +395,7 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
             legal = [int(i) for i in np.flatnonzero(mask)]
             raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
         after = self._apply(before, self._decode(index, p))
-        self.state = after
+        self.engine_state = after
         self._cumulative_rewards[agent] = 0.0
         rewards = self.rewards
         if self._dirty:
@@ -338,20 +432,156 @@ class TurnEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
-        """The public position as text (``ansi`` returns it, ``human`` prints it): the engine's description
-        without its notation line, which holds every hand."""
-        if self.state is None:
-            return None
-        text = "\n".join(
-            line
-            for line in self.adapter.game.describe_state(self.state)
-            if not line.lstrip().startswith("Position:")
-        )
+    def render(self) -> Any:
+        """The position in ``render_mode`` (see the module's docstring)."""
+        return render(self.adapter, self.engine_state, self.render_mode)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
+    """The Parallel environment of a game (``take6_v0.parallel_env``, ``petersburg_v0.parallel_env``): one
+    step per turn of the engine, where every seat of ``to_act`` acts at once (6 nimmt!'s selection: all
+    seats) and every other seat sends ``wait``, the one action its mask allows (or nothing).
+
+    ``wait`` is an index of the adapter's actions that is never legal in the engine (6 nimmt!'s
+    :data:`~engine.envs.take6_codec.WAIT`), or the index just past them, which this environment adds.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's attribute; each instance gets its copy)
+        "render_modes": list(RENDER_MODES),
+        "name": "arbiter",
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        adapter: Adapter,
+        *,
+        name: str,
+        wait: int,
+        rank_bonus: float = 0.0,
+        max_cycles: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        check_render_mode(render_mode)
+        if max_cycles is not None and (isinstance(max_cycles, bool) or max_cycles < 1):
+            raise ValueError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
+        self.metadata = {**self.metadata, "name": name}
+        self.adapter = adapter
+        self.wait = wait
+        self.num_actions = max(adapter.num_actions, wait + 1)
+        self._pad = self.num_actions - adapter.num_actions
+        """Slots the adapter's masks lack (1 when ``wait`` is added after its actions)."""
+        self.rank_bonus = float(rank_bonus)
+        self.max_cycles = max_cycles
+        self.render_mode = render_mode
+        self.possible_agents = agent_names(adapter.players)
+        self.agents: list[str] = []
+        obs_space = observation_space(adapter, self.num_actions)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        act_space = spaces.Discrete(self.num_actions)
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.state_space = state_space(adapter)
+        self._seeds = Seeds()
+        wait_mask: Any = np.zeros(self.num_actions, np.int8)
+        wait_mask[wait] = 1
+        wait_mask.flags.writeable = False
+        self._wait = wait_mask
+        self.engine_state: Any = None
+        """The engine's state of the game (None before ``reset``)."""
+        self._masks_of: Any = None
+        """The state whose acting seats' (observation, mask) ``_masks`` holds."""
+        self._masks: dict[int, tuple[Any, Any]] = {}
+
+
+    def _observations(self) -> dict[str, Any]:
+        state = self.engine_state
+        acting = self.adapter.game.to_act(state)
+        view = self.adapter.view
+        observe = self.adapter.observe
+        pad = self._pad
+        out = {}
+        masks = self._masks = {}
+        for p, agent in enumerate(self.possible_agents):
+            if p in acting:
+                obs, mask = view(state, p)
+                if pad:
+                    mask = np.concatenate([mask, np.zeros(pad, np.int8)])
+                masks[p] = (obs, mask)
+                out[agent] = {"observation": obs, "action_mask": mask}
+            else:
+                out[agent] = {"observation": observe(state, p), "action_mask": self._wait}
+        self._masks_of = state
+        return out
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Deal a new game; returns observations and infos (``options`` is accepted and unused)."""
+        self.game_seed = self._seeds.take(seed)
+        self.engine_state = self.adapter.new_state(self.game_seed)
+        self.agents = self.possible_agents[:]
+        self.steps = 0
+        return self._observations(), {a: {} for a in self.agents}
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
+        """Apply the actions of every seat that must act (the others may send ``wait`` or nothing)."""
+        if not self.agents:
+            raise IllegalEnvAction("the game is over: call reset()")
+        adapter = self.adapter
+        game = adapter.game
+        decode = adapter.decode
+        before = state = self.engine_state
+        acting = game.to_act(state)
+        known = self._masks if self._masks_of is state else {}  # the masks the last observations gave
+        moves = []
+        for p in acting:
+            agent = self.possible_agents[p]
+            action = actions.get(agent)
+            if action is None:
+                raise IllegalEnvAction(f"{agent} must act now")
+            index = int(action)
+            mask = known[p][1] if p in known else adapter.mask(state, p)
+            if not 0 <= index < len(mask) or not mask[index]:
+                legal = [int(i) for i in np.flatnonzero(mask)]
+                raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
+            moves.append(decode(index, p))  # wait is masked out for an acting seat
+        if len(moves) < len(self.possible_agents):
+            for p, agent in enumerate(self.possible_agents):
+                action = actions.get(agent)
+                if p not in acting and action is not None and int(action) != self.wait:
+                    raise IllegalEnvAction(f"{agent} has nothing to do now: send WAIT ({self.wait})")
+        apply = game.apply_unchecked
+        for move in moves:  # the selections of one turn are independent: none changes another's options
+            state = apply(state, move)
+        self.engine_state = state
+        self.steps += 1
+        n = adapter.players
+        gains = adapter.gains(before, state) or (0.0,) * n
+        over = game.is_terminal(state)
+        if over:
+            bonus = rank_bonuses(game.result(state), self.rank_bonus)
+            gains = tuple(g + b for g, b in zip(gains, bonus, strict=True))
+        truncated = not over and self.max_cycles is not None and self.steps >= self.max_cycles
+        agents = self.possible_agents
+        obs = self._observations()
+        rewards = dict(zip(agents, gains, strict=True))
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, truncated)
+        infos: dict[str, Any] = {a: {} for a in agents}
+        if over or truncated:
+            self.agents = []
         if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+            self.render()
+        return obs, rewards, terminations, truncations, infos
+
+    def render(self) -> Any:
+        """The position in ``render_mode`` (see the module's docstring)."""
+        return render(self.adapter, self.engine_state, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

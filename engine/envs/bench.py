@@ -160,20 +160,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"Random masked actions, {n} players: steps/s, median of {repeats} runs of {steps} steps of CPU time "
         "(spread min..max); cost per step relative to the engine"
     )
-    for title, module, parallel in (("6 nimmt!", take6_v0, True), ("Saint Petersburg", petersburg_v0, False)):
-        aec = module.env(players=n)
+    for title, module in (("6 nimmt!", take6_v0), ("Saint Petersburg", petersburg_v0)):
+        aec = module.raw_env(players=n)  # the environment itself, without PettingZoo's wrappers
         adapter = aec.adapter
         engine = _measure(partial(run_engine, adapter.game, adapter.new_state, steps), repeats)
-        masks = record_masks(module.env(players=n), min(steps, 5000))
+        masks = record_masks(module.raw_env(players=n), min(steps, 5000))
         pick = _measure(partial(run_pick, masks, steps), repeats)
         print(f"{title}")
         print(_line("engine (legal_actions + apply)", engine, None))
         figures = _measure(partial(run_aec, aec, steps), repeats)
         print(_line("AEC env (last + step)", figures, engine[0], pick[0]))
-        if parallel:
-            par = module.parallel_env(players=n)
-            figures = _measure(partial(run_parallel, par, steps // n, wait=take6_v0.WAIT), repeats)
-            print(_line("Parallel env (per engine action)", figures, engine[0]))
+        par = module.parallel_env(players=n)
+        per = n if module is take6_v0 else 1  # 6 nimmt!: one Parallel step is a whole selection
+        figures = _measure(partial(run_parallel, par, steps // per, wait=par.wait), repeats)
+        print(_line("Parallel env (per engine action)", figures, engine[0]))
         print(_line("masked pick (nonzero + index)", pick, engine[0]))
     return 0
 

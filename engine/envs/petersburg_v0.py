@@ -1,4 +1,4 @@
-"""Saint Petersburg as a PettingZoo AEC environment: ``env()``.
+"""Saint Petersburg as PettingZoo environments: ``env()`` (AEC) and ``parallel_env()``.
 
 >>> from engine.envs import petersburg_v0
 >>> env = petersburg_v0.env(players=2, variant="second")
@@ -7,9 +7,16 @@
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 1, env.agent_selection
 ((479,), True, 'player_1')
 
-Turns are sequential, so there is no Parallel environment (PettingZoo's ``aec_to_parallel`` does not apply
-to turn-based games either).  The action encoding and observation are those of
-:mod:`engine.envs.petersburg_codec`; rewards, seeds and truncation are described in :mod:`engine.envs.aec`.
+Turns are sequential: in the Parallel environment each step is one seat's turn, and every other seat sends
+:data:`WAIT`, an index added after the encoding's actions that is the one action their mask allows
+(PettingZoo's ``aec_to_parallel`` does not apply to turn-based games).  The action encoding and observation
+are those of :mod:`engine.envs.petersburg_codec`; rewards, seeds and truncation are described in
+:mod:`engine.envs.aec`.
+
+>>> par = petersburg_v0.parallel_env(players=2)
+>>> observations, infos = par.reset(seed=3)
+>>> int(par.action_space("player_0").n) == WAIT + 1, int(observations["player_0"]["action_mask"][WAIT])
+(True, 1)
 """
 
 from __future__ import annotations
@@ -18,12 +25,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.envs import petersburg_codec
-from engine.envs.aec import EngineAdapter, TurnEnv
+from engine.envs.aec import EngineAdapter, ParallelTurnEnv, TurnEnv, wrap
 from engine.petersburg import GAME, ruleset
 
-__all__ = ["PetersburgAdapter", "env", "raw_env"]
+__all__ = ["WAIT", "PetersburgAdapter", "env", "parallel_env", "raw_env"]
 
 NAME = "petersburg_v0"
+WAIT = petersburg_codec.codec(ruleset(), GAME.max_players).num_actions
+"""The Parallel environment's pass action: the index after the encoding's actions (1068; the encoding has
+the same size in both editions and for every player count)."""
 
 
 class PetersburgAdapter(EngineAdapter):
@@ -70,5 +80,43 @@ def raw_env(
     )
 
 
-env = raw_env
-"""The AEC environment (no wrapper: illegal actions raise :class:`~engine.envs.aec.IllegalEnvAction`)."""
+def env(
+    players: int = 4,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    rank_bonus: float = 0.0,
+    max_cycles: int | None = None,
+    render_mode: str | None = None,
+    illegal_reward: float | None = None,
+) -> Any:
+    """:func:`raw_env` wrapped as PettingZoo wraps its classic games (:func:`~engine.envs.aec.wrap`;
+    ``illegal_reward``: end the game on an illegal action with that reward instead of raising)."""
+    return wrap(
+        raw_env(
+            players, variant, options, rank_bonus=rank_bonus, max_cycles=max_cycles, render_mode=render_mode
+        ),
+        illegal_reward,
+    )
+
+
+def parallel_env(
+    players: int = 4,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    rank_bonus: float = 0.0,
+    max_cycles: int | None = None,
+    render_mode: str | None = None,
+) -> ParallelTurnEnv:
+    """The Parallel environment of Saint Petersburg (same arguments as :func:`raw_env`; ``max_cycles``
+    counts parallel steps, one per turn); the seats not to act send :data:`WAIT`."""
+    adapter = PetersburgAdapter(players, variant, options)
+    return ParallelTurnEnv(
+        adapter,
+        name=NAME,
+        wait=adapter.num_actions,
+        rank_bonus=rank_bonus,
+        max_cycles=max_cycles,
+        render_mode=render_mode,
+    )

@@ -8,8 +8,8 @@
 ...     mask = obs["action_mask"]
 ...     action = None if terminated or truncated else int(mask.nonzero()[0][0])
 ...     env.step(action)
->>> env.agents, env.state.phase
-([], 'over')
+>>> env.agents, env.engine_state.phase, env.state().shape  # the engine's state; PettingZoo's global view
+([], 'over', (3132,))
 
 Both APIs use the action encoding and observation of :mod:`engine.envs.take6_codec`; the mechanics of
 the AEC loop, rewards, seeds and truncation are in :mod:`engine.envs.aec`.  In the AEC environment the
@@ -23,25 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from operator import itemgetter
-from typing import Any, ClassVar
-
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import ParallelEnv
+from typing import Any
 
 from engine.envs import take6_codec
-from engine.envs.aec import (
-    EngineAdapter,
-    IllegalEnvAction,
-    Seeds,
-    TurnEnv,
-    agent_names,
-    observation_space,
-    rank_bonuses,
-)
+from engine.envs.aec import EngineAdapter, ParallelTurnEnv, TurnEnv, wrap
 from engine.take6 import GAME, rules_for
 
-__all__ = ["NUM_ACTIONS", "WAIT", "Take6Adapter", "Take6ParallelEnv", "env", "parallel_env", "raw_env"]
+__all__ = ["NUM_ACTIONS", "WAIT", "Take6Adapter", "env", "parallel_env", "raw_env"]
 
 NAME = "take6_v0"
 NUM_ACTIONS = take6_codec.NUM_ACTIONS
@@ -102,143 +90,24 @@ def raw_env(
     )
 
 
-env = raw_env
-"""The AEC environment (no wrapper: illegal actions raise :class:`~engine.envs.aec.IllegalEnvAction`)."""
-
-
-class Take6ParallelEnv(ParallelEnv):  # type: ignore[misc]
-    """6 nimmt! with the selection simultaneous: one step per selection turn, row choice or pick."""
-
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": NAME}
-
-    def __init__(
-        self,
-        adapter: Take6Adapter,
-        *,
-        rank_bonus: float = 0.0,
-        max_cycles: int | None = None,
-        render_mode: str | None = None,
-    ) -> None:
-        if render_mode not in (None, "human", "ansi"):
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
-        self.adapter = adapter
-        self.rank_bonus = float(rank_bonus)
-        self.max_cycles = max_cycles
-        self.render_mode = render_mode
-        self.possible_agents = agent_names(adapter.players)
-        self.agents: list[str] = []
-        obs_space = observation_space(adapter)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        act_space = spaces.Discrete(adapter.num_actions)
-        self.action_spaces = {a: act_space for a in self.possible_agents}
-        self._seeds = Seeds()
-        self._wait = adapter.codec.wait_mask()
-        self.state: Any = None
-        self._masks_of: Any = None
-        """The state whose acting seats' (observation, mask) ``_masks`` holds."""
-        self._masks: dict[int, tuple[Any, Any]] = {}
-
-    def observation_space(self, agent: str) -> Any:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> Any:
-        return self.action_spaces[agent]
-
-    def _observations(self) -> dict[str, Any]:
-        state = self.state
-        acting = GAME.to_act(state)
-        adapter = self.adapter
-        view = adapter.view
-        observe = adapter.observe
-        wait = self._wait
-        out = {}
-        masks = self._masks = {}
-        for p, agent in enumerate(self.possible_agents):
-            if p in acting:
-                obs, mask = masks[p] = view(state, p)
-                out[agent] = {"observation": obs, "action_mask": mask}
-            else:
-                out[agent] = {"observation": observe(state, p), "action_mask": wait}
-        self._masks_of = state
-        return out
-
-    def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Deal a new game; returns observations and infos (``options`` is accepted and unused)."""
-        self.game_seed = self._seeds.take(seed)
-        self.state = self.adapter.new_state(self.game_seed)
-        self.agents = self.possible_agents[:]
-        self.steps = 0
-        return self._observations(), {a: {} for a in self.agents}
-
-    def step(
-        self, actions: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]:
-        """Apply the actions of every seat that must act (the others may send WAIT or nothing)."""
-        if not self.agents:
-            raise IllegalEnvAction("the game is over: call reset()")
-        adapter = self.adapter
-        decode = adapter.decode
-        before = state = self.state
-        acting = GAME.to_act(state)
-        known = self._masks if self._masks_of is state else {}  # the masks the last observations gave
-        moves = []
-        for p in acting:
-            agent = self.possible_agents[p]
-            action = actions.get(agent)
-            if action is None:
-                raise IllegalEnvAction(f"{agent} must act now")
-            index = int(action)
-            mask = known[p][1] if p in known else adapter.mask(state, p)
-            if not 0 <= index < len(mask) or not mask[index]:
-                legal = [int(i) for i in np.flatnonzero(mask)]
-                raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
-            moves.append(decode(index, p))  # WAIT is masked out for an acting seat
-        if len(moves) < len(self.possible_agents):
-            for p, agent in enumerate(self.possible_agents):
-                action = actions.get(agent)
-                if p not in acting and action is not None and int(action) != take6_codec.WAIT:
-                    raise IllegalEnvAction(f"{agent} has nothing to do now: send WAIT ({take6_codec.WAIT})")
-        apply = GAME.apply_unchecked
-        for move in moves:  # the selections of one turn are independent: none changes another's options
-            state = apply(state, move)
-        self.state = state
-        self.steps += 1
-        n = adapter.players
-        gains = adapter.gains(before, state) or (0.0,) * n
-        over = GAME.is_terminal(state)
-        if over:
-            bonus = rank_bonuses(GAME.result(state), self.rank_bonus)
-            gains = tuple(g + b for g, b in zip(gains, bonus, strict=True))
-        truncated = not over and self.max_cycles is not None and self.steps >= self.max_cycles
-        agents = self.possible_agents
-        obs = self._observations()
-        rewards = dict(zip(agents, gains, strict=True))
-        terminations = dict.fromkeys(agents, over)
-        truncations = dict.fromkeys(agents, truncated)
-        infos: dict[str, Any] = {a: {} for a in agents}
-        if over or truncated:
-            self.agents = []
-        if self.render_mode == "human":
-            self.render()
-        return obs, rewards, terminations, truncations, infos
-
-    def render(self) -> str | None:
-        """The public position as text (``ansi`` returns it, ``human`` prints it): the engine's description
-        without its notation line, which holds every hand."""
-        if self.state is None:
-            return None
-        text = "\n".join(
-            line for line in GAME.describe_state(self.state) if not line.lstrip().startswith("Position:")
-        )
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        """Nothing to release."""
+def env(
+    players: int = 4,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    rank_bonus: float = 0.0,
+    max_cycles: int | None = None,
+    render_mode: str | None = None,
+    illegal_reward: float | None = None,
+) -> Any:
+    """:func:`raw_env` wrapped as PettingZoo wraps its classic games (:func:`~engine.envs.aec.wrap`;
+    ``illegal_reward``: end the game on an illegal action with that reward instead of raising)."""
+    return wrap(
+        raw_env(
+            players, variant, options, rank_bonus=rank_bonus, max_cycles=max_cycles, render_mode=render_mode
+        ),
+        illegal_reward,
+    )
 
 
 def parallel_env(
@@ -249,11 +118,13 @@ def parallel_env(
     rank_bonus: float = 0.0,
     max_cycles: int | None = None,
     render_mode: str | None = None,
-) -> Take6ParallelEnv:
+) -> ParallelTurnEnv:
     """The Parallel environment of 6 nimmt! (same arguments as :func:`raw_env`; ``max_cycles`` counts
-    parallel steps)."""
-    return Take6ParallelEnv(
+    parallel steps); the seats without a choice send :data:`WAIT`."""
+    return ParallelTurnEnv(
         Take6Adapter(players, variant, options),
+        name=NAME,
+        wait=WAIT,
         rank_bonus=rank_bonus,
         max_cycles=max_cycles,
         render_mode=render_mode,
