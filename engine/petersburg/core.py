@@ -941,9 +941,23 @@ def _final_scoring(s: list[Any], log: Log) -> State:
     return State._make(s)
 
 
+def tiebreak_money(state: State, p: int) -> int:
+    """The roubles of seat ``p`` that break a tie on VP (SP-END-8): all of them, as they are kept (SP-END-6);
+    with the option ``keep_roubles=false`` only those left once each full 10 is paid in for its VP.
+
+    >>> from engine.petersburg import GAME
+    >>> tiebreak_money(GAME.new_game(2, seed=1, options={"keep_roubles": False}), 0)
+    5
+    """
+    if dict(state.rules.options).get("keep_roubles", True):
+        return int(state.money[p])
+    return int(state.money[p] % FINAL["roubles_per_vp"])
+
+
 def standings(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(ranking best first, winners): most VP, then most roubles (SP-END-8); still tied: shared (SP-END-9)."""
-    key = {p: (state.vp[p], state.money[p]) for p in range(state.players)}
+    """(ranking best first, winners): most VP, then most roubles (SP-END-8, the roubles counted by
+    :func:`tiebreak_money`); still tied: shared (SP-END-9)."""
+    key = {p: (state.vp[p], tiebreak_money(state, p)) for p in range(state.players)}
     ranking = tuple(sorted(range(state.players), key=lambda p: (-key[p][0], -key[p][1], p)))
     best = key[ranking[0]]
     winners = tuple(p for p in ranking if key[p] == best)

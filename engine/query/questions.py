@@ -254,8 +254,9 @@ def _disputed(game: str | None) -> Answer:
     clauses = rulesref.disputed(game)
     steps = []
     for c in clauses:
-        other = f" Other reading: {c.alternative}." if c.alternative else " No variant reads it otherwise."
-        steps.append(Step.of(c.id, f"why: {c.ruling}{other}"))
+        other = f" Selected by: {c.alternative}." if c.alternative else " No variant reads it otherwise."
+        rejected = f" Rejected reading: {c.rejects}" if c.rejects else ""
+        steps.append(Step.of(c.id, f"why: {c.ruling}{rejected}{other}"))
     return Answer(
         kind="disputed", game=game, question="Where do the seeds disagree or fall silent, and how does the "
         "engine rule?", summary=f"{len(clauses)} ruling(s): " + ", ".join(c.id for c in clauses),
