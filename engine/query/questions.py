@@ -185,23 +185,34 @@ def _search(text: list[str], game: str | None, kind: list[str], limit: int | Non
     counts = {k: sum(1 for h in hits if h.kind == k) for k in ("card", "clause", "seed")}
     labels = {"card": "card(s)", "clause": "clause(s)", "seed": "seed passage(s)"}
     found = [f"{n} {labels[k]}" for k, n in counts.items() if n]
-    summary = ", ".join(found) if found else "nothing matches every word"
+    summary = ", ".join(found) if found else "nothing matches any word"
+    terms = search.query_terms(query)
+    notes = [f"Looked for: {', '.join(terms)} (ranked by how many of them match)."]
+    tips = search.suggest(query, game)
+    if tips:
+        best = tips[0]
+        summary += f"; the '{best.kind}' question answers it: {best.command}"
+        for tip in tips:
+            how = "ready to run" if tip.ready else "an example to adapt"
+            notes.append(f"ask {tip.kind} ({', '.join(tip.because)}): {tip.command}  [{how}]")
     return Answer(
         kind="search", game=game, question=f"Where do the rules or the seeds mention {query!r}?",
         summary=summary, value=[h.to_json() for h in hits], headers=("kind", "where", "text") if hits else (),
-        rows=rows,
+        rows=rows, notes=notes,
     )
 
 
 register(Question(
-    "search", None, "keyword search over clauses, card names (all languages) and seed passages",
-    (Param("text", str, "words to look for", many=True),
+    "search", None, "plain-language search over clauses, card names (all languages) and seed passages; "
+    "names the ask question that answers it",
+    (Param("text", str, "a question or words to look for", many=True),
      GAME_PARAM,
      Param("kind", str, "only these kinds (card, clause, seed)", required=False, many=True,
            choices=("card", "clause", "seed")),
      Param("limit", int, "at most this many hits per kind (default 10)", required=False)),
     _search,
-    ("arbiter ask search Zar Peter", "arbiter ask search 6th card --game take6"),
+    ("arbiter ask search Zar Peter", "arbiter ask search 6th card --game take6",
+     "arbiter ask search can I pass again", "arbiter ask search who wins with 23 23 VP and 30 19 roubles"),
 ))
 
 
