@@ -245,6 +245,8 @@ def _rule(clause_id: str) -> Answer:
     notes = []
     if c.ruling:
         notes.append(f"Ruling: {c.ruling}")
+        if c.rejects:
+            notes.append(f"Rejected reading: {c.rejects}")
         if c.alternative:
             notes.append(f"Other reading: variant/option {c.alternative!r}.")
     return Answer(
