@@ -506,7 +506,9 @@ def wording_allowance() -> WordingAllowance:
     doc = read_toml(spec_dir() / "wording.toml")
     for name in doc:
         if name not in ("stop", "synonyms", "translations"):
-            raise SpecError(f"wording.toml: unknown top-level key {name!r} (known: stop, synonyms, translations)")
+            raise SpecError(
+                f"wording.toml: unknown top-level key {name!r} (known: stop, synonyms, translations)"
+            )
     stop = doc.get("stop", {}).get("words", [])
     groups = doc.get("synonyms", {}).get("groups", [])
     if not isinstance(stop, list) or not all(isinstance(w, str) for w in stop):
@@ -522,12 +524,13 @@ def wording_allowance() -> WordingAllowance:
     for lang, table in doc.get("translations", {}).items():
         if not isinstance(table, dict):
             raise SpecError(f"wording.toml [translations.{lang}]: expected a table")
-        pairs = []
+        pairs: list[tuple[str, frozenset[str]]] = []
         for key, english in table.items():
             if not isinstance(english, list) or not all(isinstance(w, str) for w in english):
                 raise SpecError(f"wording.toml [translations.{lang}] {key!r}: expected a list of words")
             folded = lint_words(key)
-            pairs.append((folded[0] if folded else key, frozenset(stem(w) for e in english for w in lint_words(e))))
+            carried = frozenset(stem(w) for e in english for w in lint_words(e))
+            pairs.append((folded[0] if folded else key, carried))
         translations[lang] = tuple(pairs)
     return WordingAllowance(
         frozenset(stem(w) for s in stop for w in lint_words(s)),
@@ -612,5 +615,7 @@ def check_wording(book: Iterable[Clause]) -> list[str]:
         extra = unquoted_words(c)
         if extra and not c.disputed:
             words = ", ".join(repr(w) for w in extra)
-            out.append(f"{c.id}: the wording adds {words} to its quotes; reword it to them or mark it as a ruling")
+            out.append(
+                f"{c.id}: the wording adds {words} to its quotes; reword it to them or mark it as a ruling"
+            )
     return out

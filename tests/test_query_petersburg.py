@@ -151,7 +151,9 @@ def test_cost_and_final_read_a_position() -> None:
     ("first", "1 R per red card", "SP-MARI-1", "SP-MARI-2"),
     ("second", "1 VP per red card", "SP-MARI-2", "SP-MARI-1"),
 ])
-def test_card_summary_states_its_own_scoring_per_edition(edition: str, pays: str, own: str, other: str) -> None:
+def test_card_summary_states_its_own_scoring_per_edition(
+    edition: str, pays: str, own: str, other: str
+) -> None:
     """SP-MARI-1, SP-MARI-2, SP-SCORE-2: the Mariinskij Theater's summary states its own scoring in each
     edition (+1 R per red card in the first, +1 VP in the second), cites its own clause and the building
     scoring, and no other card's rule (not the Tax Man's, not the other edition's)."""
@@ -169,6 +171,8 @@ def test_card_summary_states_an_effect_and_no_scoring() -> None:
     from engine.query.cli import answer_for_command
 
     pub = answer_for_command("arbiter ask card Pub")
-    assert "scores nothing at the building scoring" in pub.summary and "up to 5 VP at 2 roubles" in pub.summary
+    assert "scores nothing at the building scoring" in pub.summary
+    assert "up to 5 VP at 2 roubles" in pub.summary
     smelter = answer_for_command('arbiter ask card "Gold Smelter"')
-    assert "3 R at the worker scoring" in smelter.summary and "1 rouble less for every red card" in smelter.summary
+    assert "3 R at the worker scoring" in smelter.summary
+    assert "1 rouble less for every red card" in smelter.summary

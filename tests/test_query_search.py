@@ -74,7 +74,8 @@ def test_search_ranks_the_aristocrat_phase_purchase() -> None:
 @pytest.mark.parametrize(("question", "kind", "command"), [
     ("who wins with VP 23 23 and roubles 30 19?", "standings",
      "arbiter ask standings petersburg --scores 23 23 --money 30 19"),
-    ("who wins 6 nimmt with 40 12 70 bullheads", "standings", "arbiter ask standings take6 --scores 40 12 70"),
+    ("who wins 6 nimmt with 40 12 70 bullheads", "standings",
+     "arbiter ask standings take6 --scores 40 12 70"),
     ("how many bullheads is the 55 worth", "bullheads", "arbiter ask bullheads 55"),
     ("can the gold smelter displace czar and carpenter", "displace",
      'arbiter ask displace "Gold Smelter" "Czar and Carpenter"'),

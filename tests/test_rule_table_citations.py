@@ -168,7 +168,8 @@ def test_wording_lint_reads_german_and_russian_quotes_through_the_allowance() ->
     gives (25 Rubel -> 25 roubles) and nothing else (a word no quote word translates stays flagged)."""
     from engine.spec import unquoted_words
 
-    german = _demo("Every player has 25 roubles.", "Jeder Spieler besitzt ein Startkapital von 25 Rubel", "001")
+    quote = "Jeder Spieler besitzt ein Startkapital von 25 Rubel"
+    german = _demo("Every player has 25 roubles.", quote, "001")
     assert unquoted_words(german) == ()
     assert unquoted_words(_demo("Every player has 25 secret roubles.", "von 25 Rubel", "001")) == ("secret",)
     book = load_clauses("take6")

@@ -484,8 +484,8 @@ def _diagnose(s: State, a: Any) -> Any:
         raise IllegalAction("SP-OBS-4", "cannot pass with a drawn card pending")  # pragma: no cover
     if isinstance(a, Discard):
         if s.drawn < 0:  # a turn is one of the four actions; only an Observatory's draw is discarded
-            raise IllegalAction("SP-TURN-1", "a turn buys, takes into hand, plays from hand or passes: no card "
-                                "is discarded but one drawn with an Observatory (SP-OBS-4)")
+            raise IllegalAction("SP-TURN-1", "a turn buys, takes into hand, plays from hand or passes: no "
+                                "card is discarded but one drawn with an Observatory (SP-OBS-4)")
         k = _kind(rs, a.card, "SP-OBS-4")
         if k != s.drawn:
             raise IllegalAction("SP-OBS-4", f"the drawn card is {rs.names[s.drawn]}, not {rs.names[k]}")

@@ -368,14 +368,17 @@ def _card(name: str, variant: str | None) -> Answer:
                      f"{'y' if c.copies == 1 else 'ies'}")]
     steps.append(Step.of(_SCORE_CLAUSE[c.colour], f"{c.name} {scoring}"))
     if c.colour == "red":
-        steps.append(Step.of("SP-END-4", "it counts toward the aristocrat variety bonus at the final scoring"))
+        steps.append(Step.of("SP-END-4", "it counts toward the aristocrat variety bonus at the final "
+                             "scoring"))
     # the card's own rules: the clauses that name it, in this edition (a first-edition rule the edition's
     # delta replaced, e.g. the Mariinskij Theater's roubles in the second edition, is not its rule here)
     first = _catalog().ruleset("first").cards[k].clause
     _cards, clauses = mentions(c.key, game=GAME)
     for clause in clauses:
         cid = clause.id
-        if cid in (c.clause, _SCORE_CLAUSE[c.colour]) or (clause.variants and rs.variant not in clause.variants):
+        if cid in (c.clause, _SCORE_CLAUSE[c.colour]):
+            continue
+        if clause.variants and rs.variant not in clause.variants:
             continue
         if cid == first and first != c.clause:
             continue

@@ -159,7 +159,8 @@ def _load_game_questions() -> None:
     _LOADED.append(True)
     import importlib
 
-    for name in ("engine.query.take6_questions", "engine.query.petersburg_questions", "engine.query.standings"):
+    for name in ("engine.query.take6_questions", "engine.query.petersburg_questions",
+                 "engine.query.standings"):
         importlib.import_module(name)
 
 

@@ -372,7 +372,8 @@ class Suggestion:
 
     def to_json(self) -> dict[str, object]:
         """JSON form."""
-        return {"kind": self.kind, "command": self.command, "ready": self.ready, "because": list(self.because)}
+        return {"kind": self.kind, "command": self.command, "ready": self.ready,
+                "because": list(self.because)}
 
 
 # kind -> (the game it belongs to or None, words that point to it); checked in this order on a tie

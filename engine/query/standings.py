@@ -68,7 +68,8 @@ def _take6(position: str | None, scores: list[int], money: list[int], variant: s
     scoring = importlib.import_module("engine.take6.scoring")
     notes: list[str] = []
     if position is not None:
-        state = importlib.import_module("engine.positions").load_position("take6", position, source="position")
+        load = importlib.import_module("engine.positions").load_position
+        state = load("take6", position, source="position")
         rules = state.rules
         taken = tuple(int(x) for x in state.penalties)
         over = state.phase == "over"
@@ -102,8 +103,8 @@ def _take6(position: str | None, scores: list[int], money: list[int], variant: s
     if rules.end == "threshold":
         reached = [p for p in range(len(taken)) if taken[p] >= rules.threshold]
         if reached:
-            steps.append(Step.of("T6-END-1", f"{_names(reached)} reached {rules.threshold} bullheads: the game "
-                                 "ends after that round", rules.threshold))
+            steps.append(Step.of("T6-END-1", f"{_names(reached)} reached {rules.threshold} bullheads: the "
+                                 "game ends after that round", rules.threshold))
         else:
             steps.append(Step.of("T6-END-1", f"no total has reached {rules.threshold}: the game goes on "
                                  "(standings so far)", rules.threshold))
@@ -205,7 +206,7 @@ def _petersburg(position: str | None, scores: list[int], money: list[int], varia
                   headers=("place", "seat", "VP", "roubles", "tie-break", ""), rows=rows, notes=notes)
 
 
-def standings(game: str, position: str | None, scores: list[int], money: list[int], variant: str | None,
+def standings(game: str, *, position: str | None, scores: list[int], money: list[int], variant: str | None,
               option: list[str]) -> Answer:
     """Rank every seat of ``game`` from a position or from plain scores (and roubles), tie-breaks cited."""
     if (position is None) == (not scores):

@@ -223,8 +223,9 @@ def end_answer(variant: str | None, options: Mapping[str, Any]) -> Answer:
         steps.append(Step.of("T6-END-1", "the game ends after a round in which a total reaches "
                              f"{r.threshold}", r.threshold))
         if r.display == "countdown":
-            summary = (f"after the round in which some player is at {r.countdown_from - r.threshold} points or "
-                       f"below ({r.threshold} bullheads taken); the most points left wins, ties share")
+            left = r.countdown_from - r.threshold
+            summary = (f"after the round in which some player is at {left} points or below "
+                       f"({r.threshold} bullheads taken); the most points left wins, ties share")
         else:
             summary = (f"after the round in which some player's total reaches {r.threshold} bullheads; "
                        f"the {r.winner} total wins, ties share")
