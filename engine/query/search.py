@@ -470,6 +470,10 @@ _TEMPLATES = {
 }
 
 
+_READY = {"displace": "arbiter ask displace {c0} {c1}", "card": "arbiter ask card {c0}",
+          "end": "arbiter ask end {g}", "variants": "arbiter ask variants {g}"}
+
+
 def _command(kind: str, game: str | None, numbers: list[int], cards: list[str],
              wset: set[str]) -> tuple[str, bool]:
     g = game or "petersburg"
@@ -493,10 +497,9 @@ def _command(kind: str, game: str | None, numbers: list[int], cards: list[str],
         owns = " --owns " + " ".join(_q(c) for c in cards[1:]) if len(cards) > 1 else ""
         row = " --row lower" if "lower" in wset else ""
         return f"arbiter ask cost {_q(cards[0])}{owns}{row}", True
-    if kind == "displace":
-        return f"arbiter ask displace {_q(cards[0])} {_q(cards[1])}", True
-    if kind == "card":
-        return f"arbiter ask card {_q(cards[0])}", True
+    if kind in _READY:
+        quoted = [_q(c) for c in cards] + ["", ""]
+        return _READY[kind].format(g=g, c0=quoted[0], c1=quoted[1]), True
     if kind == "handlimit":
         owns = " --owns " + " ".join(_q(c) for c in cards) if cards else ""
         return f"arbiter ask handlimit{owns}", True
@@ -505,10 +508,6 @@ def _command(kind: str, game: str | None, numbers: list[int], cards: list[str],
         if n is not None:
             return f"arbiter ask setup {g} {n}", True
         return f"arbiter ask setup {g} 4", False
-    if kind == "end":
-        return f"arbiter ask end {g}", True
-    if kind == "variants":
-        return f"arbiter ask variants {g}", True
     if kind == "disputed":
         return "arbiter ask disputed" + (f" --game {game}" if game else ""), True
     return _TEMPLATES.get(kind, f"arbiter ask {kind} --help"), False
