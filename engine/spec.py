@@ -458,7 +458,7 @@ class WordingAllowance:
 
     stop: frozenset[str]
     synonyms: Mapping[str, frozenset[str]]
-    translations: Mapping[str, tuple[tuple[str, frozenset[str]], ...]]
+    translations: Mapping[str, tuple[tuple[tuple[str, ...], frozenset[str]], ...]]
 
 
 CLAUSE_ID_IN_TEXT = re.compile(r"\b(?:T6|SP)-[A-Z0-9]+(?:-[A-Z0-9]+)*-\d+\b")
@@ -520,17 +520,17 @@ def wording_allowance() -> WordingAllowance:
         stems = {stem(w) for g in group for w in lint_words(g)}
         for s in stems:
             synonyms.setdefault(s, set()).update(stems)
-    translations: dict[str, tuple[tuple[str, frozenset[str]], ...]] = {}
+    translations: dict[str, tuple[tuple[tuple[str, ...], frozenset[str]], ...]] = {}
     for lang, table in doc.get("translations", {}).items():
         if not isinstance(table, dict):
             raise SpecError(f"wording.toml [translations.{lang}]: expected a table")
-        pairs: list[tuple[str, frozenset[str]]] = []
+        pairs: list[tuple[tuple[str, ...], frozenset[str]]] = []
         for key, english in table.items():
             if not isinstance(english, list) or not all(isinstance(w, str) for w in english):
                 raise SpecError(f"wording.toml [translations.{lang}] {key!r}: expected a list of words")
             folded = lint_words(key)
             carried = frozenset(stem(w) for e in english for w in lint_words(e))
-            pairs.append((folded[0] if folded else key, carried))
+            pairs.append((folded or (key,), carried))
         translations[lang] = tuple(pairs)
     return WordingAllowance(
         frozenset(stem(w) for s in stop for w in lint_words(s)),
@@ -587,7 +587,9 @@ def unquoted_words(clause: Clause) -> tuple[str, ...]:
         carried |= allow.synonyms.get(s, frozenset())
     for lang, ws in foreign:
         for key, english in allow.translations[lang]:
-            if any(w.startswith(key) for w in ws):
+            n = len(key)
+            if any(all(w.startswith(k) for w, k in zip(ws[i:i + n], key, strict=True))
+                   for i in range(len(ws) - n + 1)):
                 carried |= english
                 for e in english:
                     carried |= allow.synonyms.get(e, frozenset())

@@ -90,3 +90,11 @@ def test_the_assistant_tool_gives_the_same_answer() -> None:
                                "option": ["keep_roubles=false"]})
     assert r.data["value"]["winners"] == [1]
     assert "SP-END-6" in r.data["clauses"]
+
+
+@pytest.mark.parametrize("variant", ["first", "second"])
+def test_petersburg_standings_in_both_editions(variant: str) -> None:
+    """SP-END-8, SP-VARIANT-1: both editions rank by VP, then roubles."""
+    a = ask("standings", {"game": "petersburg", "scores": [10, 12, 12], "money": [0, 4, 7],
+                          "variant": variant})
+    assert a.value["ranking"] == [2, 1, 0] and a.value["variant"] == variant
