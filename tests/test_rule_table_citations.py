@@ -143,9 +143,9 @@ def test_every_table_row_cites_a_clause_about_it(game: str) -> None:
 def _demo(text: str, quote: str, seed: str = "003", **extra: str) -> Any:
     from engine.spec import parse_clauses
 
-    row = {"id": "SP-DEMO-1", "topic": "demo", "text": text,
+    row = {"id": "T6-DEMO-1", "topic": "demo", "text": text,
            "cites": [{"seed": seed, "where": "demo", "quote": quote}], **extra}
-    return parse_clauses("petersburg", {"clause": [row]})["SP-DEMO-1"]
+    return parse_clauses("take6", {"clause": [row]})["T6-DEMO-1"]
 
 
 def test_wording_beyond_its_quotes_is_flagged_unless_marked_as_a_ruling() -> None:
@@ -156,7 +156,7 @@ def test_wording_beyond_its_quotes_is_flagged_unless_marked_as_a_ruling() -> Non
     quote = "Money: For each full 10 rubles you have left, you earn 1 point."
     added = _demo("1 VP for each full 10 roubles (the roubles are kept).", quote)
     assert unquoted_words(added) == ("kept",)
-    assert check_wording([added]) and "SP-DEMO-1" in check_wording([added])[0]
+    assert check_wording([added]) and "T6-DEMO-1" in check_wording([added])[0]
     marked = _demo("1 VP for each full 10 roubles (the roubles are kept).", quote, ruling="why",
                    rejects="the other reading")
     assert check_wording([marked]) == []

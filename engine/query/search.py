@@ -132,8 +132,8 @@ def query_terms(text: str) -> tuple[str, ...]:
     """The words of a question that can match a rule: stop and filler words dropped (all of them kept when
     nothing else is left).
 
-    >>> query_terms("Can I pass again after passing?")
-    ('pass', 'passing')
+    >>> query_terms("Can I pass again, after passing?")
+    ('pass', 'again', 'passing')
     """
     all_words = words(text)
     kept = tuple(dict.fromkeys(w for w in all_words if w not in STOP and w not in FILLER))
