@@ -280,7 +280,7 @@ def _disputed(game: str | None) -> Answer:
 
 register(Question(
     "disputed", None,
-    "the rulings where the seeds disagree or are silent, with the variant for the other reading",
+    "the rulings where the seeds disagree or are silent: the reading each rejects and the option for it",
     (GAME_PARAM,),
     _disputed,
     ("arbiter ask disputed --game petersburg",),
