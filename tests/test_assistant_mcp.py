@@ -48,6 +48,7 @@ GOOD_CALLS: dict[str, dict[str, Any]] = {
     "ask_handlimit": {"owns": ["Warehouse"]},
     "ask_pub": {"money": 9, "owns": ["Pub"]},
     "ask_final": {"owns": ["Author", "Administrator", "Pope"], "money": 27, "hand": ["Market"]},
+    "ask_standings": {"game": "petersburg", "scores": [23, 23], "money": [30, 19]},
     "explain_action": {
         "game": "petersburg",
         "position": f"@{SP_STATE}",
@@ -85,6 +86,7 @@ BAD_CALLS: dict[str, tuple[dict[str, Any], str]] = {
     "ask_handlimit": ({"owns": ["Nope"]}, "owns"),
     "ask_pub": ({"owns": ["Pub"]}, "money"),
     "ask_final": ({"money": "lots"}, "money"),
+    "ask_standings": ({"game": "petersburg", "scores": [23, 23], "money": [30]}, "money"),
     "explain_action": ({"game": "take6", "position": {"game": "take6"}, "action": {}}, "position"),
     "legal_actions": ({"game": "take6", "position": "{not json"}, "position"),
     "card_cost": ({"position": f"@{SP_STATE}", "player": 7, "card": "Market"}, "player"),

@@ -24,6 +24,24 @@ def test_at_least_thirty_questions_per_game() -> None:
     assert len(set(questions)) == len(questions), "a question is asked twice"
 
 
+def test_at_least_120_answered_questions_covering_the_hard_points() -> None:
+    """The FAQ answers at least 120 questions, each with its command, and covers who wins (standings in
+    both games, both readings of the money tie-break, SP-END-6), every game's rulings (disputed), a
+    question typed in plain words (search naming the ask command), a single-card turn and the countdown."""
+    assert len(ENTRIES) >= 120
+    commands = [e.command for e in ENTRIES]
+    standings = [c for c in commands if c.startswith("arbiter ask standings petersburg")]
+    assert any("keep_roubles=false" in c for c in standings)
+    assert any("keep_roubles" not in c for c in standings)
+    for game in ("take6", "petersburg"):
+        assert f"arbiter ask disputed --game {game}" in commands
+        assert any(c.startswith(f"arbiter ask standings {game}") for c in commands)
+    assert any(c.startswith("arbiter ask search") and e.summary and "arbiter ask" in e.summary
+               for e, c in zip(ENTRIES, commands, strict=True))
+    assert "arbiter ask turn --rows 20 30 40 50 --cards 45" in commands
+    assert any("--variant countdown" in c for c in commands)
+
+
 @pytest.mark.parametrize("entry", ENTRIES, ids=[f"line{e.line}" for e in ENTRIES])
 def test_faq_answer_still_holds(entry: FaqEntry) -> None:
     """The block's command gives the stated value / clauses / summary, or the stated refusal."""

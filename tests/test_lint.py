@@ -30,3 +30,13 @@ def test_ruff_is_clean() -> None:
     """ruff check reports nothing."""
     proc = subprocess.run([*_tool("ruff"), "check", *PATHS], cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_clause_wording_says_no_more_than_its_quotes() -> None:
+    """The wording lint of the rule tables: every clause whose wording adds words its quotes do not carry
+    is marked as a ruling (engine.spec.check_wording), and every ruling names the reading it rejects."""
+    from engine.spec import all_clauses, check_wording
+
+    book = all_clauses()
+    assert check_wording(book.values()) == []
+    assert [c.id for c in book.values() if c.disputed and not c.rejects] == []

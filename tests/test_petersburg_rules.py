@@ -701,7 +701,7 @@ def test_observatory_card_is_bought_taken_or_discarded() -> None:
     assert n(taken, taken.hands[0]) == ["Market"]
     dropped = GAME.apply(s, Discard(0, "Market"))
     assert dropped.discard[-1] == s.drawn and dropped.drawn == -1
-    rejects(bought._replace(turn=0), Discard(0, "Market"), "SP-OBS-4")
+    rejects(bought._replace(turn=0), Discard(0, "Market"), "SP-TURN-1")  # no draw: not a turn
 
 
 def test_turned_observatory_scores_nothing_cannot_be_displaced_and_turns_back() -> None:

@@ -246,10 +246,13 @@ def test_phase_table() -> None:
 
 
 def test_options_table() -> None:
-    """SP-COST-5, SP-VARIANT-2: the one option switches the trading-card reduction ruling, default on."""
-    assert set(OPTIONS) == {"trading_discount"}
+    """SP-COST-5, SP-END-6, SP-VARIANT-2: each option switches a ruling (the trading-card reduction, the
+    roubles kept after the final scoring), both default on."""
+    assert set(OPTIONS) == {"trading_discount", "keep_roubles"}
     assert OPTIONS["trading_discount"].default is True
     assert OPTIONS["trading_discount"].clause == "SP-COST-5"
+    assert OPTIONS["keep_roubles"].default is True
+    assert OPTIONS["keep_roubles"].clause == "SP-END-6"
 
 
 def test_names_table() -> None:

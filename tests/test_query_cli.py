@@ -183,3 +183,25 @@ def test_installed_command_runs_ask() -> None:
     assert ok.returncode == 0 and "28 VP" in ok.stdout
     bad = run("ask", "bonus", "seven")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_explain_accepts_brief(capsys: pytest.CaptureFixture[str]) -> None:
+    """SP-BUY-2: ``arbiter explain ... --brief`` prints only the question and the answer, as ``ask`` does."""
+    from engine.cli import main
+
+    action = '{"type": "buy", "player": 0, "card": "Market", "source": "upper"}'
+    state = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "petersburg-state.json")
+    assert main(["explain", "petersburg", "--state", state, "--action", action, "--brief"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Q: ") and out[1].startswith("A: legal") and len(out) == 2
+
+
+def test_discard_without_a_draw_is_refused_by_the_turn_rule() -> None:
+    """SP-TURN-1: a discard with no Observatory draw pending is not one of a turn's actions; the refusal
+    names the turn rule, not the Observatory's."""
+    from engine.query.cli import answer_for_command
+
+    state = Path(__file__).resolve().parent.parent / "docs" / "examples" / "petersburg-state.json"
+    a = answer_for_command(f"arbiter explain petersburg --state {state} --action "
+                           "'{\"type\": \"discard\", \"player\": 0, \"card\": \"Market\"}'")
+    assert a.value["legal"] is False and a.value["clause"] == "SP-TURN-1"

@@ -145,3 +145,34 @@ def test_cost_and_final_read_a_position() -> None:
     final = ask("final", {"position": text, "seat": 0})
     assert (final.value["distinct_uncapped"], final.value["hand"]) == (2, -5)
     assert ask("handlimit", {"position": text.replace("GoldMiner", "Warehouse"), "seat": 1}).value == 4
+
+
+@pytest.mark.parametrize(("edition", "pays", "own", "other"), [
+    ("first", "1 R per red card", "SP-MARI-1", "SP-MARI-2"),
+    ("second", "1 VP per red card", "SP-MARI-2", "SP-MARI-1"),
+])
+def test_card_summary_states_its_own_scoring_per_edition(
+    edition: str, pays: str, own: str, other: str
+) -> None:
+    """SP-MARI-1, SP-MARI-2, SP-SCORE-2: the Mariinskij Theater's summary states its own scoring in each
+    edition (+1 R per red card in the first, +1 VP in the second), cites its own clause and the building
+    scoring, and no other card's rule (not the Tax Man's, not the other edition's)."""
+    from engine.query.cli import answer_for_command
+
+    a = answer_for_command(f'arbiter ask card "Mariinskij Theater" --variant {edition}')
+    assert pays in a.summary and "building scoring" in a.summary and "income none" not in a.summary
+    assert a.clauses[:2] == (own, "SP-SCORE-2")
+    assert other not in a.clauses and "SP-TAX-1" not in a.clauses
+
+
+def test_card_summary_states_an_effect_and_no_scoring() -> None:
+    """SP-PUB-1, SP-WAREHOUSE-1, SP-COST-4: cards without income say they score nothing and what their
+    effect does."""
+    from engine.query.cli import answer_for_command
+
+    pub = answer_for_command("arbiter ask card Pub")
+    assert "scores nothing at the building scoring" in pub.summary
+    assert "up to 5 VP at 2 roubles" in pub.summary
+    smelter = answer_for_command('arbiter ask card "Gold Smelter"')
+    assert "3 R at the worker scoring" in smelter.summary
+    assert "1 rouble less for every red card" in smelter.summary

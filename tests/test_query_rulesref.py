@@ -96,6 +96,17 @@ def test_disputed_lists_exactly_the_rulings() -> None:
         assert cid in lines
 
 
+def test_disputed_names_every_rulings_rejected_reading() -> None:
+    """SP-END-6: ``rules --disputed`` gives each ruling with the reading it rejects and the option that
+    selects that reading (the money tie-break: keep_roubles=false)."""
+    text = " ".join("\n".join(rulesref.disputed_lines(rulesref.disputed(), width=400)).split())
+    for c in rulesref.disputed():
+        assert c.rejects and " ".join(c.rejects.split()) in text, c.id
+    block = text[text.index("SP-END-6"):]
+    assert "rejects: The tournament reading" in block
+    assert "selected by: variant/option 'option keep_roubles=false'" in block
+
+
 def test_docs_pages_hold_every_clause_and_ruling() -> None:
     """Each game's page shows every clause id and quote; the disputed page lists every ruling."""
     pages = rulesref.docs_pages()

@@ -48,9 +48,58 @@ def test_russian_card_name_resolves() -> None:
     assert [c.key for c in search.find_cards("Склад")][:1] == ["Warehouse"]
 
 
-def test_every_word_must_match() -> None:
-    """A query with a word found nowhere finds nothing (search is an AND of the words)."""
-    assert search.search("bullheads zzzzqqq") == []
+def test_a_word_found_nowhere_does_not_hide_the_others() -> None:
+    """Hits are ranked by how many query words they match: a word found nowhere finds nothing alone, and
+    beside a real word it only lowers no hit's rank."""
+    assert search.search("zzzzqqq") == []
+    hits = search.search("bullheads zzzzqqq", kinds=["clause"])
+    assert hits and all(h.matched == 1 for h in hits)
+
+
+def test_a_question_as_a_player_types_it() -> None:
+    """SP-PHASE-4: "can I pass again" drops the filler words and ranks first the clause matching both
+    'pass' (as 'passed') and 'again' (as 'subsequent'); the words looked for are reported."""
+    assert search.query_terms("Can I pass again?") == ("pass", "again")
+    hits = search.search("can I pass again", kinds=["clause"])
+    assert hits[0].ref == "SP-PHASE-4" and hits[0].matched == 2
+    assert [h.matched for h in hits] == sorted((h.matched for h in hits), reverse=True)
+
+
+def test_search_ranks_the_aristocrat_phase_purchase() -> None:
+    """SP-PHASE-5: "may a building be bought in the aristocrat phase" finds the clause that says so first."""
+    hits = search.search("may I buy a building in the aristocrat phase", kinds=["clause"], limit=3)
+    assert "SP-PHASE-5" in [h.ref for h in hits]
+
+
+@pytest.mark.parametrize(("question", "kind", "command"), [
+    ("who wins with VP 23 23 and roubles 30 19?", "standings",
+     "arbiter ask standings petersburg --scores 23 23 --money 30 19"),
+    ("who wins 6 nimmt with 40 12 70 bullheads", "standings",
+     "arbiter ask standings take6 --scores 40 12 70"),
+    ("how many bullheads is the 55 worth", "bullheads", "arbiter ask bullheads 55"),
+    ("can the gold smelter displace czar and carpenter", "displace",
+     'arbiter ask displace "Gold Smelter" "Czar and Carpenter"'),
+    ("what does a Market cost", "cost", "arbiter ask cost Market"),
+    ("how is a 3 player game set up", "setup", "arbiter ask setup petersburg 3"),
+    ("bonus for 7 different aristocrats", "bonus", "arbiter ask bonus 7"),
+    ("Zar Peter", "card", 'arbiter ask card "Czar and Carpenter"'),
+])
+def test_search_names_the_ask_kind_and_a_ready_command(question: str, kind: str, command: str) -> None:
+    """A question names the ask kind that answers it and a command built from its numbers and cards."""
+    first = search.suggest(question)[0]
+    assert (first.kind, first.command, first.ready) == (kind, command, True)
+
+
+def test_every_suggested_command_runs() -> None:
+    """Every command a suggestion gives (ready or an example) parses and is answered by arbiter ask."""
+    from engine.query.cli import answer_for_command
+
+    questions = ["who wins a tie", "where does 33 go", "what happens at a whole turn", "pub", "final scoring",
+                 "hand limit with the warehouse", "which variants", "where do the seeds disagree",
+                 "when does 6 nimmt end", "how many bullheads"]
+    for q in questions:
+        for tip in search.suggest(q):
+            answer_for_command(tip.command)
 
 
 def test_empty_query_is_refused() -> None:

@@ -125,3 +125,20 @@ def test_setup_answers_come_from_rules_for() -> None:
             value = ask("setup", {"game": "take6", "players": players, "variant": variant}).value
             assert value["hand_size"] == r.hand_size and value["rows"] == r.rows
             assert value["deck_size"] == len(r.deck) and value["left_over"] == len(r.deck) - r.cards_dealt
+
+
+def test_turn_accepts_a_single_card() -> None:
+    """T6-PLACE-1: ``ask turn`` with one card answers where it goes (the placement function's answer)."""
+    from engine.query.cli import answer_for_command
+
+    a = answer_for_command("arbiter ask turn --rows 20 30 40 50 --cards 45")
+    assert a.kind == "turn" and a.value["row"] == 2 and "T6-PLACE-1" in a.clauses
+
+
+def test_countdown_end_speaks_of_points_left() -> None:
+    """T6-COUNT-1: the countdown's end summary says the most points left wins, as players count."""
+    from engine.query.cli import answer_for_command
+
+    a = answer_for_command("arbiter ask end take6 --variant countdown")
+    assert "most points left wins" in a.summary and "lowest total" not in a.summary
+    assert "T6-COUNT-1" in a.clauses

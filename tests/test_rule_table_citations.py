@@ -138,3 +138,50 @@ def test_every_table_row_cites_a_clause_about_it(game: str) -> None:
                 )
                 checked += 1
     assert checked >= 10
+
+
+def _demo(text: str, quote: str, seed: str = "003", **extra: str) -> Any:
+    from engine.spec import parse_clauses
+
+    row = {"id": "T6-DEMO-1", "topic": "demo", "text": text,
+           "cites": [{"seed": seed, "where": "demo", "quote": quote}], **extra}
+    return parse_clauses("take6", {"clause": [row]})["T6-DEMO-1"]
+
+
+def test_wording_beyond_its_quotes_is_flagged_unless_marked_as_a_ruling() -> None:
+    """SP-END-6: a wording that adds to its quote ('the roubles are kept') is flagged by the lint; marked as
+    a ruling it passes; reworded to the quote it passes."""
+    from engine.spec import check_wording, unquoted_words
+
+    quote = "Money: For each full 10 rubles you have left, you earn 1 point."
+    added = _demo("1 VP for each full 10 roubles (the roubles are kept).", quote)
+    assert unquoted_words(added) == ("kept",)
+    assert check_wording([added]) and "T6-DEMO-1" in check_wording([added])[0]
+    marked = _demo("1 VP for each full 10 roubles (the roubles are kept).", quote, ruling="why",
+                   rejects="the other reading")
+    assert check_wording([marked]) == []
+    assert check_wording([_demo("1 VP for each full 10 roubles left.", quote)]) == []
+
+
+def test_wording_lint_reads_german_and_russian_quotes_through_the_allowance() -> None:
+    """SP-SETUP-2, T6-END-2: a German or Russian quote carries the English words its translation allowance
+    gives (25 Rubel -> 25 roubles) and nothing else (a word no quote word translates stays flagged)."""
+    from engine.spec import unquoted_words
+
+    quote = "Jeder Spieler besitzt ein Startkapital von 25 Rubel"
+    german = _demo("Every player has 25 roubles.", quote, "001")
+    assert unquoted_words(german) == ()
+    assert unquoted_words(_demo("Every player has 25 secret roubles.", "von 25 Rubel", "001")) == ("secret",)
+    book = load_clauses("take6")
+    assert unquoted_words(book["T6-END-2"]) == ()
+    assert "kept" in unquoted_words(load_clauses("petersburg")["SP-END-6"])
+
+
+def test_the_money_tie_break_ruling_has_an_option_for_the_other_reading() -> None:
+    """SP-END-6, SP-END-8: the roubles-kept reading is a named ruling listed as disputed, and the option
+    keep_roubles=false selects the tournament reading (ties on the roubles left after converting)."""
+    clause = load_clauses("petersburg")["SP-END-6"]
+    assert clause.disputed and clause.rejects and clause.alternative == "option keep_roubles=false"
+    from engine.petersburg.catalog import OPTIONS
+
+    assert OPTIONS["keep_roubles"].clause == "SP-END-6"

@@ -10,7 +10,8 @@ breaks is reported with its clause id.
 The tools, by purpose:
 
 * ``search_rules``, ``get_rule`` — find rules in every language of the seeds; one clause in full;
-* ``ask_<kind>`` — one tool per ``arbiter ask`` question kind (``ask_cost``, ``ask_row`` ...);
+* ``ask_<kind>`` — one tool per ``arbiter ask`` question kind (``ask_cost``, ``ask_row`` ...;
+  ``ask_standings``: who wins, every seat ranked with the tie-break rules);
 * ``explain_action``, ``legal_actions``, ``card_cost`` — about a position (the game's JSON state);
 * ``check_record``, ``record_position`` — replay a game record: its first divergence, or its position
   after N actions;

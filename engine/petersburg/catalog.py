@@ -469,7 +469,7 @@ def _game_tables() -> tuple[dict[str, Any], dict[str, str], dict[str, OptionSpec
         key="name",
         allowed_top=("game", "variant"),
     )
-    known_options = {"trading_discount"}
+    known_options = {"trading_discount", "keep_roubles"}
     for o in options:
         if o["name"] not in known_options:
             raise SpecError(

@@ -483,8 +483,9 @@ def _diagnose(s: State, a: Any) -> Any:
     if isinstance(a, Pass):
         raise IllegalAction("SP-OBS-4", "cannot pass with a drawn card pending")  # pragma: no cover
     if isinstance(a, Discard):
-        if s.drawn < 0:
-            raise IllegalAction("SP-OBS-4", "there is no drawn card to discard")
+        if s.drawn < 0:  # a turn is one of the four actions; only an Observatory's draw is discarded
+            raise IllegalAction("SP-TURN-1", "a turn buys, takes into hand, plays from hand or passes: no "
+                                "card is discarded but one drawn with an Observatory (SP-OBS-4)")
         k = _kind(rs, a.card, "SP-OBS-4")
         if k != s.drawn:
             raise IllegalAction("SP-OBS-4", f"the drawn card is {rs.names[s.drawn]}, not {rs.names[k]}")
@@ -941,9 +942,23 @@ def _final_scoring(s: list[Any], log: Log) -> State:
     return State._make(s)
 
 
+def tiebreak_money(state: State, p: int) -> int:
+    """The roubles of seat ``p`` that break a tie on VP (SP-END-8): all of them, as they are kept (SP-END-6);
+    with the option ``keep_roubles=false`` only those left once each full 10 is paid in for its VP.
+
+    >>> from engine.petersburg import GAME
+    >>> tiebreak_money(GAME.new_game(2, seed=1, options={"keep_roubles": False}), 0)
+    5
+    """
+    if dict(state.rules.options).get("keep_roubles", True):
+        return int(state.money[p])
+    return int(state.money[p] % FINAL["roubles_per_vp"])
+
+
 def standings(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(ranking best first, winners): most VP, then most roubles (SP-END-8); still tied: shared (SP-END-9)."""
-    key = {p: (state.vp[p], state.money[p]) for p in range(state.players)}
+    """(ranking best first, winners): most VP, then most roubles (SP-END-8, the roubles counted by
+    :func:`tiebreak_money`); still tied: shared (SP-END-9)."""
+    key = {p: (state.vp[p], tiebreak_money(state, p)) for p in range(state.players)}
     ranking = tuple(sorted(range(state.players), key=lambda p: (-key[p][0], -key[p][1], p)))
     best = key[ranking[0]]
     winners = tuple(p for p in ranking if key[p] == best)

@@ -96,7 +96,8 @@ class PetersburgGame:
         if not state.over:
             raise IllegalAction("SP-END-1", "the game is not over")
         ranking, winners = core.standings(state)
-        return Result(scores=state.vp, winners=winners, ranking=ranking, tiebreak=state.money)
+        tiebreak = tuple(core.tiebreak_money(state, p) for p in range(state.players))
+        return Result(scores=state.vp, winners=winners, ranking=ranking, tiebreak=tiebreak)
 
     # ------------------------------------------------------------------------------------------- views
     def observation(self, state: State, player: int) -> dict[str, Any]:

@@ -273,7 +273,7 @@ def run_explain(args: argparse.Namespace) -> int:
     if args.json:
         print(dumps(answer.to_json()))
     else:
-        _emit(render_answer(answer))
+        _emit(render_answer(answer, brief=args.brief))
     return 0
 
 
@@ -294,6 +294,7 @@ def _register_explain(sub: Any) -> None:
     p.add_argument("--vector", metavar="FILE", help="with --case: an exported vector file (<game>.jsonl)")
     p.add_argument("--action", required=True, metavar="JSON|FILE", help="the action, in the game's JSON form")
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
+    p.add_argument("--brief", action="store_true", help="print only the question and the answer")
     p.set_defaults(run=run_explain)
 
 

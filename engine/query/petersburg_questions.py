@@ -306,19 +306,59 @@ register(Question(
 # card facts
 
 
+_PHASE_OF_COLOUR = {"green": "worker", "blue": "building", "red": "aristocrat"}
+_SCORE_CLAUSE = {"green": "SP-SCORE-1", "blue": "SP-SCORE-2", "red": "SP-SCORE-3"}
+_KINDS = {"green": "green card (workers and green trading cards)", "blue": "blue card (buildings and blue "
+          "trading cards)", "red": "red card (aristocrats and red trading cards)"}
+
+
+def _effect_text(effect: str | None, params: Mapping[str, Any]) -> str:
+    """What a card's effect does, in words, from its parameters (``""`` without an effect)."""
+    if effect == "displace_value":
+        return f"counts as {params['value']} roubles when a trading card displaces it"
+    if effect == "hand_limit":
+        return f"its owner may hold up to {params['limit']} cards in hand"
+    if effect == "pub":
+        return (f"right after each building scoring its owner may buy up to {params['max_vp']} VP at "
+                f"{params['roubles_per_vp']} roubles each")
+    if effect == "observatory":
+        return (f"once in the {params['phase']} phase its owner may turn it as their action to draw the top "
+                "card of a stack (not a stack's last), then buy it, take it into hand or discard it; turned, "
+                "it scores no VP that round")
+    if effect == "cost_reduction":
+        return f"its owner pays {params['amount']} rouble less for every {params['colour']} card"
+    return ""
+
+
+def card_scoring(c: Any) -> str:
+    """When and how a card scores, by its colour's phase: printed income and per-card income."""
+    parts = []
+    if c.roubles:
+        parts.append(f"{c.roubles} R")
+    if c.vp:
+        parts.append(f"{c.vp} VP")
+    params = dict(c.params)
+    if c.effect == "per_card_income":
+        each = " + ".join(x for x in (f"{params['roubles']} R" if params["roubles"] else "",
+                                      f"{params['vp']} VP" if params["vp"] else "") if x)
+        parts.append(f"{each} per {_KINDS[params['count_colour']]} its owner has")
+    phase = _PHASE_OF_COLOUR[c.colour]
+    if not parts:
+        return f"scores nothing at the {phase} scoring"
+    return f"scores {' + '.join(parts)} at the {phase} scoring"
+
+
 def _card(name: str, variant: str | None) -> Answer:
+    from engine.query.search import mentions
+
     rs = _ruleset(variant, {})
     k = kind_of(rs, name, "name")
     c = rs.cards[k]
     names = _catalog().card_names().get(c.key)
-    income = []
-    if c.roubles:
-        income.append(f"{c.roubles} R")
-    if c.vp:
-        income.append(f"{c.vp} VP")
-    effect = f"{c.effect} ({', '.join(f'{a}={b}' for a, b in c.params)})" if c.effect else "—"
-    rows = [["stack", c.stack], ["colour", c.colour], ["cost", str(c.cost)],
-            ["income", " + ".join(income) or "—"], ["copies", str(c.copies)], ["effect", effect]]
+    scoring = card_scoring(c)
+    effect = _effect_text(c.effect, dict(c.params))
+    rows = [["stack", c.stack], ["colour", c.colour], ["cost", str(c.cost)], ["scoring", scoring],
+            ["effect", effect or "—"], ["copies", str(c.copies)]]
     if c.trading:
         rows.append(["displaces", ", ".join(sorted({rs.names[t] for t in rs.targets_of[k]}))])
     if names is not None:
@@ -326,17 +366,34 @@ def _card(name: str, variant: str | None) -> Answer:
     book = load_clauses(GAME)
     steps = [Step.of(c.clause, f"{c.name}: {c.stack} card, cost {c.cost}, {c.copies} cop"
                      f"{'y' if c.copies == 1 else 'ies'}")]
-    if c.effect:
-        for cid, clause in book.items():
-            if f"effect {c.effect}" in clause.text and cid != c.clause:
-                steps.append(Step.of(cid, f"effect {c.effect}"))
+    steps.append(Step.of(_SCORE_CLAUSE[c.colour], f"{c.name} {scoring}"))
+    if c.colour == "red":
+        steps.append(Step.of("SP-END-4", "it counts toward the aristocrat variety bonus at the final "
+                             "scoring"))
+    # the card's own rules: the clauses that name it, in this edition (a first-edition rule the edition's
+    # delta replaced, e.g. the Mariinskij Theater's roubles in the second edition, is not its rule here)
+    first = _catalog().ruleset("first").cards[k].clause
+    _cards, clauses = mentions(c.key, game=GAME)
+    for clause in clauses:
+        cid = clause.id
+        if cid in (c.clause, _SCORE_CLAUSE[c.colour]):
+            continue
+        if clause.variants and rs.variant not in clause.variants:
+            continue
+        if cid == first and first != c.clause:
+            continue
+        steps.append(Step.of(cid, book[cid].topic))
+    income = " + ".join(x for x in (f"{c.roubles} R" if c.roubles else "", f"{c.vp} VP" if c.vp else "") if x)
     value = {"key": c.key, "name": c.name, "stack": c.stack, "colour": c.colour, "cost": c.cost,
              "roubles": c.roubles, "vp": c.vp, "copies": c.copies, "effect": c.effect,
-             "trading": c.trading}
-    return Answer(kind="card", game=GAME, question=f"What is the card {c.name}?",
-                  summary=f"{c.colour} {c.stack} card, cost {c.cost}, income {' + '.join(income) or 'none'}, "
-                          f"{c.copies} in the stack",
-                  value=value, headers=("fact", "value"), rows=rows, steps=steps)
+             "trading": c.trading, "scoring": scoring, "effect_text": effect or None,
+             "income": income or None}
+    summary = f"{c.colour} {c.stack} card, cost {c.cost}; {scoring}"
+    if effect:
+        summary += f"; {effect}"
+    summary += f"; {c.copies} in the stack"
+    return Answer(kind="card", game=GAME, question=f"What is the card {c.name} ({rs.variant} edition)?",
+                  summary=summary, value=value, headers=("fact", "value"), rows=rows, steps=steps)
 
 
 register(Question(

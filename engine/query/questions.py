@@ -18,6 +18,7 @@ engine.errors.InputError: txt: unknown parameter of 'search' (known: text, game,
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -159,6 +160,8 @@ def _load_game_questions() -> None:
     _LOADED.append(True)
     for game in game_names():
         facet_module(game, "questions")
+    for name in ("engine.query.standings",):  # interim: replaced by per-game standings handlers
+        importlib.import_module(name)
 
 
 def all_questions() -> dict[str, Question]:
@@ -183,23 +186,34 @@ def _search(text: list[str], game: str | None, kind: list[str], limit: int | Non
     counts = {k: sum(1 for h in hits if h.kind == k) for k in ("card", "clause", "seed")}
     labels = {"card": "card(s)", "clause": "clause(s)", "seed": "seed passage(s)"}
     found = [f"{n} {labels[k]}" for k, n in counts.items() if n]
-    summary = ", ".join(found) if found else "nothing matches every word"
+    summary = ", ".join(found) if found else "nothing matches any word"
+    terms = search.query_terms(query)
+    notes = [f"Looked for: {', '.join(terms)} (ranked by how many of them match)."]
+    tips = search.suggest(query, game)
+    if tips:
+        best = tips[0]
+        summary += f"; the '{best.kind}' question answers it: {best.command}"
+        for tip in tips:
+            how = "ready to run" if tip.ready else "an example to adapt"
+            notes.append(f"ask {tip.kind} ({', '.join(tip.because)}): {tip.command}  [{how}]")
     return Answer(
         kind="search", game=game, question=f"Where do the rules or the seeds mention {query!r}?",
         summary=summary, value=[h.to_json() for h in hits], headers=("kind", "where", "text") if hits else (),
-        rows=rows,
+        rows=rows, notes=notes,
     )
 
 
 register(Question(
-    "search", None, "keyword search over clauses, card names (all languages) and seed passages",
-    (Param("text", str, "words to look for", many=True),
+    "search", None, "plain-language search over clauses, card names (all languages) and seed passages; "
+    "names the ask question that answers it",
+    (Param("text", str, "a question or words to look for", many=True),
      GAME_PARAM,
      Param("kind", str, "only these kinds (card, clause, seed)", required=False, many=True,
            choices=("card", "clause", "seed")),
      Param("limit", int, "at most this many hits per kind (default 10)", required=False)),
     _search,
-    ("arbiter ask search Zar Peter", "arbiter ask search 6th card --game take6"),
+    ("arbiter ask search Zar Peter", "arbiter ask search 6th card --game take6",
+     "arbiter ask search can I pass again", "arbiter ask search who wins with 23 23 VP and 30 19 roubles"),
 ))
 
 
@@ -232,6 +246,8 @@ def _rule(clause_id: str) -> Answer:
     notes = []
     if c.ruling:
         notes.append(f"Ruling: {c.ruling}")
+        if c.rejects:
+            notes.append(f"Rejected reading: {c.rejects}")
         if c.alternative:
             notes.append(f"Other reading: variant/option {c.alternative!r}.")
     return Answer(
@@ -252,8 +268,9 @@ def _disputed(game: str | None) -> Answer:
     clauses = rulesref.disputed(game)
     steps = []
     for c in clauses:
-        other = f" Other reading: {c.alternative}." if c.alternative else " No variant reads it otherwise."
-        steps.append(Step.of(c.id, f"why: {c.ruling}{other}"))
+        other = f" Selected by: {c.alternative}." if c.alternative else " No variant reads it otherwise."
+        rejected = f" Rejected reading: {c.rejects}" if c.rejects else ""
+        steps.append(Step.of(c.id, f"why: {c.ruling}{rejected}{other}"))
     return Answer(
         kind="disputed", game=game, question="Where do the seeds disagree or fall silent, and how does the "
         "engine rule?", summary=f"{len(clauses)} ruling(s): " + ", ".join(c.id for c in clauses),
@@ -263,7 +280,7 @@ def _disputed(game: str | None) -> Answer:
 
 register(Question(
     "disputed", None,
-    "the rulings where the seeds disagree or are silent, with the variant for the other reading",
+    "the rulings where the seeds disagree or are silent: the reading each rejects and the option for it",
     (GAME_PARAM,),
     _disputed,
     ("arbiter ask disputed --game petersburg",),

@@ -202,6 +202,7 @@ def clause_json(clause: Clause, *, checks: Sequence[Check] = ()) -> dict[str, An
         "text": clause.text,
         "cites": [cite_json(c) for c in clause.cites],
         "ruling": clause.ruling,
+        "rejects": clause.rejects,
         "alternative": clause.alternative,
         "variants": list(clause.variants),
         "checked_by": [c.to_json() for c in checks],
@@ -241,6 +242,8 @@ def clause_lines(clause: Clause, *, width: int, checks: Sequence[Check] = ()) ->
         out.append("")
         lead = "  Ruling (seeds disagree or are silent): "
         out.extend(wrap(clause.ruling, width, indent="    ", first=lead))
+        if clause.rejects:
+            out.extend(wrap(clause.rejects, width, indent="    ", first="  Rejected reading: "))
         if clause.alternative:
             out.append(f"  Other reading: variant/option {clause.alternative!r}")
     out.append("")
@@ -262,9 +265,10 @@ def clause_lines(clause: Clause, *, width: int, checks: Sequence[Check] = ()) ->
 
 
 def disputed_rows(clauses: Iterable[Clause]) -> list[list[str]]:
-    """Rows ``[id, ruling (what the engine does), why, other reading]`` of the disputed table."""
-    return [[c.id, c.text, c.ruling or "", c.alternative or "(none: no variant reads it otherwise)"]
-            for c in clauses if c.disputed]
+    """Rows ``[id, ruling (what the engine does), why, rejected reading, option for it]`` of the disputed
+    table."""
+    return [[c.id, c.text, c.ruling or "", c.rejects or "",
+             c.alternative or "(none: no variant reads it otherwise)"] for c in clauses if c.disputed]
 
 
 def disputed_lines(clauses: Sequence[Clause], *, width: int) -> list[str]:
@@ -278,8 +282,9 @@ def disputed_lines(clauses: Sequence[Clause], *, width: int) -> list[str]:
         out.append(f"{c.id}  ({c.game} · {c.topic})")
         out.extend(wrap(c.text, width, indent="      ", first="  rule: "))
         out.extend(wrap(c.ruling or "", width, indent="      ", first="  why:  "))
+        out.extend(wrap(c.rejects or "(not stated)", width, indent="      ", first="  rejects: "))
         alt = f"variant/option {c.alternative!r}" if c.alternative else "none (no variant reads it otherwise)"
-        out.append(f"  other reading: {alt}")
+        out.append(f"  selected by: {alt}")
         seeds = ", ".join(dict.fromkeys(f"{x.seed} ({x.where})" for x in c.cites))
         out.extend(wrap(seeds, width, indent="      ", first="  seeds: "))
     if not out:
@@ -306,6 +311,8 @@ def _md_clause(c: Clause) -> list[str]:
         out += [f"*Applies only in:* {', '.join(f'`{v}`' for v in c.variants)}", ""]
     if c.ruling is not None:
         out += [f"**Ruling** (the seeds disagree or are silent): {' '.join(c.ruling.split())}", ""]
+        if c.rejects:
+            out += [f"*Rejected reading:* {' '.join(c.rejects.split())}", ""]
         if c.alternative:
             out += [f"*Other reading:* variant/option `{c.alternative}`", ""]
     for cite in c.cites:
@@ -347,13 +354,13 @@ def _disputed_page(clauses: Sequence[Clause]) -> str:
                "`ruling`: the engine's reading, why, and (where one exists) the variant or option that "
                "selects the other reading. The same table prints with `arbiter rules --disputed`.")
     out.append("")
-    out.append("| clause | game | what the engine does | why | other reading |")
-    out.append("|---|---|---|---|---|")
+    out.append("| clause | game | what the engine does | why | rejected reading | selected by |")
+    out.append("|---|---|---|---|---|---|")
     for c in clauses:
         if c.disputed:
             alt = f"`{c.alternative}`" if c.alternative else "—"
             out.append(f"| [{c.id}]({c.game}.md#{c.id.lower()}) | {c.game} | {_md_escape(c.text)} | "
-                       f"{_md_escape(c.ruling or '')} | {alt} |")
+                       f"{_md_escape(c.ruling or '')} | {_md_escape(c.rejects or '')} | {alt} |")
     return "\n".join(out).rstrip() + "\n"
 
 

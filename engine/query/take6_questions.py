@@ -15,6 +15,8 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
+import attrs
+
 from engine.errors import InputError, RuleViolation
 from engine.game import Game
 from engine.query.explain import Explanation, register_explainer
@@ -141,6 +143,10 @@ register(Question(
 def _turn(rows: list[list[int]], cards: list[int], choose: list[str], variant: str | None,
           option: list[str], *, position: str | None = None) -> Answer:
     options = _parse_options(option)
+    if len(cards) == 1 and not choose:  # one card alone: its placement, by the same placement function
+        single = _row(cards[0], rows, variant, option, position)
+        return attrs.evolve(single, kind="turn", notes=(*single.notes, "One card: where it goes on these "
+                            "rows; give every player's card to resolve a whole turn."))
     if position is not None:
         rows, variant, options = _position_rows(position)
     return resolve_turn(rows, cards, choose, variant, options)
@@ -216,8 +222,13 @@ def end_answer(variant: str | None, options: Mapping[str, Any]) -> Answer:
         steps.append(Step.of("T6-ROUND-2", "each round's bullheads are added to the players' totals"))
         steps.append(Step.of("T6-END-1", "the game ends after a round in which a total reaches "
                              f"{r.threshold}", r.threshold))
-        summary = (f"after the round in which some player's total reaches {r.threshold} bullheads; "
-                   f"the {r.winner} total wins, ties share")
+        if r.display == "countdown":
+            left = r.countdown_from - r.threshold
+            summary = (f"after the round in which some player is at {left} points or below "
+                       f"({r.threshold} bullheads taken); the most points left wins, ties share")
+        else:
+            summary = (f"after the round in which some player's total reaches {r.threshold} bullheads; "
+                       f"the {r.winner} total wins, ties share")
     else:
         steps.append(Step.of("T6-KIDS-3", f"the game is {r.rounds} round; it ends when every pile is "
                              "played out", r.rounds))

@@ -12,7 +12,7 @@ from engine.game import Result
 from engine.take6.model import State
 from engine.take6.rules import BULLHEADS, Rules
 
-__all__ = ["bullheads_of", "result_of"]
+__all__ = ["bullheads_of", "rank", "result_of"]
 
 _BH = BULLHEADS
 
@@ -25,7 +25,11 @@ def bullheads_of(cards: Sequence[int]) -> int:
 def result_of(s: State, rules: Rules) -> Result:
     """Scores are bullheads taken; the lowest wins (T6-END-2; kids: the highest, T6-KIDS-4); ties share
     (T6-END-3) and the ranking lists tied seats by seat."""
-    scores = s.penalties
+    return rank(s.penalties, rules)
+
+
+def rank(scores: tuple[int, ...], rules: Rules) -> Result:
+    """The result of the bullheads each seat took, by the variant's winner rule (see :func:`result_of`)."""
     if rules.winner == "lowest":
         ranking = tuple(sorted(range(rules.players), key=lambda p: (scores[p], p)))
     else:
