@@ -646,7 +646,7 @@ def unquoted_words(clause: Clause) -> tuple[str, ...]:
                 for e in english:
                     carried |= allow.synonyms.get(e, frozenset())
     out: list[str] = []
-    names = _identifiers(clause.game) if clause.game in GAME_PREFIX else frozenset()
+    names = _identifiers(clause.game) if clause.game in clause_games() else frozenset()
     for w in lint_words(CLAUSE_ID_IN_TEXT.sub(" ", clause.text)):
         s = stem(w)
         if s in allow.stop or s in carried or s in names or "_" in w or w in out:
