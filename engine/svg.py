@@ -84,7 +84,7 @@ def text_width(text: str, size: float, weight: str = "normal") -> float:
     """The width in pixels of ``text`` set in DejaVu Sans at ``size`` px (``weight`` normal or bold).
 
     >>> round(text_width("Customs House", 11, "bold"), 1)
-    89.2
+    95.7
     """
     table = _WIDTHS["bold" if weight == "bold" else "normal"]
     widest = _WIDEST["bold" if weight == "bold" else "normal"]
