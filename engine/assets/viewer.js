@@ -20,7 +20,8 @@
     el("counter").textContent = `step ${current} / ${steps.length - 1}`;
     el("slider").value = current;
     el("step-title").textContent = s.title;
-    el("action").textContent = s.action ? JSON.stringify(s.action) : "";
+    // spaced JSON, which wraps between its fields
+    el("action").textContent = s.action ? JSON.stringify(s.action, null, 1).replace(/\n\s*/g, " ") : "";
     el("narration").innerHTML = s.narration
       .map((l) => `<p class="${/^\s/.test(l) ? "sub" : ""}">${linkify(l.trim())}</p>`).join("");
     if (s.comment) el("narration").innerHTML += `<p class="comment">record comment: ${linkify(s.comment)}</p>`;

@@ -308,7 +308,7 @@ def _question_tool(q: Question, name: str, title: str, extra: str = "") -> Tool:
     game = f" ({get_game(q.game).title} only)" if q.game else ""
     needs = [p.name for p in q.params if p.required]
     takes = [p.name for p in q.params if not p.required]
-    arguments = (f" Give {', '.join(needs)}" if needs else " No argument is needed") + (
+    arguments = (f"Give {', '.join(needs)}" if needs else "No argument is needed") + (
         f"; optional: {', '.join(takes)}." if takes else "."
     )
     description = f"{q.help[0].upper()}{q.help[1:]}{game}. {extra}{arguments}"
