@@ -35,7 +35,7 @@ class InputError(ArbiterError, ValueError):
 
 
 class NotAnAction(InputError, TypeError):
-    """``apply`` was given something that is not an action value (a dict, a string): a type error, not a
+    """``apply`` was given an action's JSON form (a dict) instead of an action value: a type error, not a
     rules violation; the game's ``action_from_json`` builds the action from its JSON form.
 
     >>> err = NotAnAction("take6", {"type": "select", "player": 0, "card": 3})

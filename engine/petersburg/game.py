@@ -23,14 +23,12 @@ from engine.errors import IllegalAction, IllegalSetup, NotAnAction
 from engine.game import Result
 from engine.petersburg import codec, core, narration, notation
 from engine.petersburg.catalog import GAME_META, OPTIONS, VARIANTS, ruleset
-from engine.petersburg.model import ACTION_TYPES, State
+from engine.petersburg.model import State
 from engine.petersburg.observation import observation
 from engine.petersburg.setup import initial_state, seeded_setup, setup_spec
 from engine.spec import ClauseBook, load_clauses
 
 __all__ = ["GAME", "PetersburgGame"]
-
-_ACTIONS = frozenset(ACTION_TYPES.values())
 
 
 class PetersburgGame:
@@ -83,8 +81,8 @@ class PetersburgGame:
 
     def apply(self, state: State, action: Any) -> State:
         """Checked tier: raises IllegalAction / NotYourTurn / GameOver naming the clause (NotAnAction, a
-        TypeError, for a value that is no action: a dict is read by ``action_from_json``)."""
-        if type(action) not in _ACTIONS:
+        TypeError, for an action's JSON form: ``action_from_json`` reads it)."""
+        if isinstance(action, Mapping):
             raise NotAnAction(self.name, action)
         return core.transition(state, core.check(state, action))
 

@@ -30,7 +30,7 @@ from engine.spec import ClauseBook
 from engine.take6 import codec, notation
 from engine.take6.deal import check_setup, deal_order, deal_round, derived_seed, with_seed
 from engine.take6.layout import DRAFT, FLIP, TAKES, ZEROS, new
-from engine.take6.model import Action, Deal, Draft, DraftStart, Flip, Select, Setup, State, TakeRow
+from engine.take6.model import Action, Select, Setup, State, TakeRow
 from engine.take6.narration import describe_state
 from engine.take6.observation import observation
 from engine.take6.rules import CLAUSES, GAME_INFO, OPTIONS, VARIANTS, rules_for
@@ -113,8 +113,8 @@ class Take6:
             card = action.card
             if p.__class__ is int and card.__class__ is int and p in state[11] and card in state[8][p]:
                 return self.apply_unchecked(state, action)
-        if not isinstance(action, Select | TakeRow | Draft | Flip | Deal | DraftStart):
-            raise NotAnAction(self.name, action)  # a dict is a type error, not a rules violation
+        if isinstance(action, Mapping):
+            raise NotAnAction(self.name, action)  # a JSON form is a type error, not a rules violation
         check(state, action)
         return step(state, action)
 
