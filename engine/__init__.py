@@ -37,6 +37,3 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
-
-# States draw themselves in notebooks (``_repr_svg_``); the pictures module attaches the method.
-import engine.svg  # noqa: F401  (imported for its effect)

@@ -109,7 +109,13 @@ def register(sub: Any) -> None:
     """Add ``bench`` to the command line."""
     from engine.conformance.cli_fuzz import positive
 
-    p = sub.add_parser("bench", help="speed figures (median CPU time over repeated runs): games, check, fuzz")
+    p = sub.add_parser(
+        "bench",
+        help="speed figures (median CPU time over repeated runs): games, check, fuzz, envs",
+        description="Speed figures, as median CPU time over repeated runs with the spread: a game's "
+        "playouts (GAME), record checking (check), fuzz campaigns (fuzz), or the PettingZoo environments "
+        "beside the bare engine loop (envs, needs the pettingzoo extra).",
+    )
     choices: Sequence[str] = (*game_names(), *SUITES)
     p.add_argument(
         "game",
@@ -120,7 +126,7 @@ def register(sub: Any) -> None:
     p.add_argument("--players", type=int, action="append", help="player count (repeatable)")
     p.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per line, all runs (default 3)")
     p.add_argument("--repeat", type=positive(int, "--repeat"), default=5, help="runs per line (default 5)")
-    p.add_argument("--variant", default=None)
+    p.add_argument("--variant", default=None, help="a game's variant (default: the standard game)")
     p.add_argument(
         "--games", type=positive(int, "--games"), default=48, help="fuzz: games per campaign (default 48)"
     )

@@ -46,6 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="arbiter",
         description="Reference rules engine for 6 nimmt! (Take 6!) and Saint Petersburg.",
     )
+    from engine import __version__
+
+    parser.add_argument("--version", action="version", version=f"arbiter {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMAND_MODULES:

@@ -34,6 +34,23 @@ class InputError(ArbiterError, ValueError):
         self.message = message
 
 
+class NotAnAction(InputError, TypeError):
+    """``apply`` was given an action's JSON form (a dict) instead of an action value: a type error, not a
+    rules violation; the game's ``action_from_json`` builds the action from its JSON form.
+
+    >>> err = NotAnAction("take6", {"type": "select", "player": 0, "card": 3})
+    >>> isinstance(err, TypeError), err.field
+    (True, 'action')
+    >>> print(err.message)
+    expected a take6 action value, got a dict: build it with get_game('take6').action_from_json(...)
+    """
+
+    def __init__(self, game: str, action: object) -> None:
+        got = type(action).__name__
+        build = f"get_game({game!r}).action_from_json(...)"
+        super().__init__("action", f"expected a {game} action value, got a {got}: build it with {build}")
+
+
 class RuleViolation(ArbiterError, ValueError):
     """An action or a set-up breaks a rule; ``clause`` is the id of the rule (e.g. ``T6-PLACE-2``)."""
 

@@ -209,8 +209,8 @@ class Facets:
     imported only when asked for (:func:`facet_module`), so a game package never imports the layers built on
     it and ``import engine`` loads none of them: ``kit`` exports ``KIT`` (the conformance kit),
     ``fuzz_setups`` exports ``SETUPS`` (the set-ups a fuzzing campaign draws), ``questions`` registers the
-    game's ``ask`` questions and explainer when imported, ``drawing`` exports ``board_svg``.  A game's
-    clause-id prefix is data: the ``prefix`` key of its ``spec/<game>/clauses.toml``
+    game's ``ask`` questions and explainer when imported, ``drawing`` exports ``draw`` (the game's
+    picture).  A game's clause-id prefix is data: the ``prefix`` key of its ``spec/<game>/clauses.toml``
     (:func:`engine.spec.clause_prefix`).
 
     >>> facets("petersburg").title, facets("take6").default_players

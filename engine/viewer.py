@@ -49,6 +49,7 @@ from attrs import field, frozen
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
 from engine.show import write_output
+from engine.svg import plural
 
 __all__ = ["Replay", "Step", "build_replay", "register", "replay_html", "run"]
 
@@ -130,7 +131,10 @@ def _picture(game: str, state: Any, viewer: int | None) -> str:
 
 def _describe(g: Game, action: dict[str, Any]) -> str:
     rest = ", ".join(f"{k} {v}" for k, v in action.items() if k not in ("type", "player") and v is not None)
-    return f"P{action.get('player')} {action.get('type', '?')}" + (f": {rest}" if rest else "")
+    who = "chance" if action.get("player") is None else f"P{action.get('player')}"
+    if len(rest) > 60:
+        rest = rest[:57] + "..."
+    return f"{who} {action.get('type', '?')}" + (f": {rest}" if rest else "")
 
 
 def build_replay(
@@ -140,6 +144,7 @@ def build_replay(
 
     ``viewer`` draws every picture as that seat sees it.
     """
+    from engine.conformance.check import _start as start_of
     from engine.conformance.check import check_record
     from engine.conformance.kits import get_kit
     from engine.conformance.records import ActionLine, Header, ResultLine, iter_record
@@ -168,12 +173,8 @@ def build_replay(
         return Replay(
             label, header.game, header.variant, header.players, (step,), 0, divergence, report.status
         )
-    state = g.new_game(
-        header.players,
-        variant=header.variant,
-        options=header.options,
-        setup=get_kit(header.game).setup_from_json(header.setup),
-    )
+    kit = get_kit(header.game)
+    _game, _kit, state = start_of(header, label)  # the checker's own start: set-up, position, or none
     steps = [
         Step(
             0,
@@ -218,7 +219,9 @@ def build_replay(
             raise InputError("RECORD", f"{label}: action {line.index} is refused: {exc}") from None
         narration = g.narrate(before, action, state)
         chain = explain(header.game, before, action_json).clauses
-        clauses = tuple(dict.fromkeys([*_clauses_in(narration), *chain]))
+        # a player's action: also the clause that allows its kind (a pass: SP-TURN-3, a buy: SP-BUY-1)
+        allows = [kit.legal_clause(action)] if line.player is not None else []
+        clauses = tuple(dict.fromkeys([*_clauses_in(narration), *chain, *allows]))
         steps.append(
             Step(
                 len(steps),
@@ -322,9 +325,51 @@ def _clause_entries(replay: Replay) -> dict[str, Any]:
     return out
 
 
+# Characters escaped in the page's embedded JSON: with no ``<`` no string can end the script element
+# (``</script>``) or open the script-data states a ``<!--<script>`` puts the HTML parser in; ``>`` and
+# ``&`` for good measure; U+2028/2029 break older JavaScript string literals.
+_SCRIPT_ESCAPES = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
+
+
 def _script_json(data: Any) -> str:
-    """JSON safe inside a ``<script>`` element (no ``</`` can close it)."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    """JSON safe inside a ``<script>`` element: every ``<``, ``>``, ``&``, U+2028 and U+2029 is written as a
+    ``\\uXXXX`` escape (inside JSON strings, the only place they can occur), so the element's text is the
+    JSON exactly and nothing in it can end the element or change how the HTML parser reads it.
+
+    >>> _script_json({"comment": "<!--<script>"})
+    '{"comment":"\\\\u003c!--\\\\u003cscript\\\\u003e"}'
+    """
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_SCRIPT_ESCAPES)
+
+
+_SVG_PARTS = re.compile(r"<text[^<>]*>[^<>]*</text>|<[^<>]*>|[^<>]+")
+
+
+def _shared_pictures(steps: Iterable[Step]) -> tuple[list[str], list[list[Any]]]:
+    """The pictures of the steps as one table of distinct SVG elements and, per step, the runs of the table
+    it is made of (``k``: element k; ``[k, m]``: elements k..k+m-1): successive positions share most of
+    their elements, so a long game's page stays small.
+
+    >>> pictures = [Step(0, "a", "<svg><g>x</g></svg>"), Step(1, "b", "<svg><g>y</g></svg>")]
+    >>> _shared_pictures(pictures)
+    (['<svg>', '<g>', 'x', '</g>', '</svg>', 'y'], [[[0, 5]], [[0, 2], 5, [3, 2]]])
+    """
+    table: dict[str, int] = {}
+    out: list[list[Any]] = []
+    for step in steps:
+        parts = _SVG_PARTS.findall(step.svg)
+        assert "".join(parts) == step.svg, "an SVG element the viewer cannot split"
+        ids = [table.setdefault(part, len(table)) for part in parts]
+        runs: list[Any] = []
+        i = 0
+        while i < len(ids):
+            j = i
+            while j + 1 < len(ids) and ids[j + 1] == ids[j] + 1:
+                j += 1
+            runs.append(ids[i] if i == j else [ids[i], j - i + 1])
+            i = j + 1
+        out.append(runs)
+    return list(table), out
 
 
 def _asset(name: str) -> str:
@@ -366,8 +411,27 @@ def _divergence_panel(div: dict[str, Any] | None) -> str:
     else:
         where = "the set-up" if div["kind"] == "setup" else "the result line"
     fact = f" ({e(div['fact'])})" if div.get("fact") else ""
-    record = f'<div id="side-record"><h3>The record says</h3><code>{e(div["record"])}</code></div>'
-    rules = f'<div id="side-rules"><h3>The rules say</h3><code data-linkify>{e(div["rules"])}</code></div>'
+    said, says = e(div["record"]), f"<span data-linkify>{e(div['rules'])}</span>"
+    if div.get("fact") == "legal" and ("missing" in div or "extra" in div):
+        # a legal-set claim: each side's actions one per line, as readable JSON (it wraps at its spaces)
+        def listed(items: list[dict[str, Any]], why: bool) -> str:
+            rows = "".join(
+                f"<li><code>{e(json.dumps(x['action'], ensure_ascii=False))}</code> <span data-linkify>"
+                f"({e(x['clause'] or '')}{': ' + e(x['reason']) if why and x.get('reason') else ''})"
+                "</span></li>"
+                for x in items
+            )
+            return f'<ul class="actions">{rows}</ul>' if rows else ""
+
+        head = div["record"].split(": ", 1)[0]
+        said = (
+            f"{e(head)}; the rules refuse:{listed(div.get('extra', []), True)}"
+            if div.get("extra")
+            else e(head)
+        )
+        says += f"; the record omits:{listed(div.get('missing', []), False)}" if div.get("missing") else ""
+    record = f'<div id="side-record"><h3>The record says</h3><div class="said">{said}</div></div>'
+    rules = f'<div id="side-rules"><h3>The rules say</h3><div class="said">{says}</div></div>'
     why = f"<p data-linkify><b>Why:</b> {e(div['reason'])} — {e(', '.join(div['clauses']))}</p>"
     return (
         f'<section id="divergence" class="panel" hidden><h2>Divergence at {where}, line {div["line"]}: '
@@ -391,8 +455,11 @@ def replay_html(replay: Replay) -> str:
     e = html.escape
     title = get_game(replay.game).title
     entries = _clause_entries(replay)
+    table, pictures = _shared_pictures(replay.steps)
+    steps = [{**s.to_json(), "svg": runs} for s, runs in zip(replay.steps, pictures, strict=True)]
     data = {
-        "steps": [s.to_json() for s in replay.steps],
+        "steps": steps,
+        "svg_parts": table,
         "start": replay.start,
         "clauses": entries,
         "divergence": replay.divergence,
@@ -402,7 +469,7 @@ def replay_html(replay: Replay) -> str:
         result = f" · result: scores {replay.result.get('scores')}, winners {replay.result.get('winners')}"
     jump = '<button id="jump-divergence" title="go to the divergence">divergence</button>'
     meta = (
-        f"{e(replay.variant)} · {replay.players} players · {len(replay.steps)} steps · "
+        f"{e(replay.variant)} · {plural(replay.players, 'player')} · {plural(len(replay.steps), 'step')} · "
         f'<span id="status">{e(STATUS.get(replay.status, replay.status))}</span>{e(result)}'
     )
     return (

@@ -9,6 +9,7 @@ and the server must still answer after each of them.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import sys
 from pathlib import Path
@@ -121,8 +122,34 @@ async def _session() -> dict[str, Any]:
             await session.read_resource("arbiter://seed/999")
         except MCPError as exc:
             out["unknown_resource"] = exc
+        out["templates"] = (await session.list_resource_templates()).resource_templates
+        out["prompts"] = (await session.list_prompts()).prompts
+        out["prompt_dispute"] = await session.get_prompt("settle_dispute", PROMPT_DISPUTE)
+        out["prompt_check"] = await session.get_prompt("check_implementation", {"path": str(DIVERGE)})
+        try:
+            await session.get_prompt("settle_dispute", {"game": "chess", "position": "x", "question": "q"})
+        except MCPError as exc:
+            out["bad_prompt"] = exc
+        out["flags"] = {name: await session.call_tool(name, args) for name, (args, _) in FLAG_CALLS.items()}
         out["after"] = await session.call_tool("ask_bonus", {"distinct": 7})
     return out
+
+
+PROMPT_DISPUTE = {
+    "game": "take6",
+    "position": "standard 2 select 3.10/22/40.41.45/90 5.8.60*61/7.9.70.71 - - 12/0",
+    "question": "May P1 play 7 even though it fits no row?",
+    "action": '{"type": "select", "player": 1, "card": 7}',
+}
+
+# Errors the engine words for the command line, and the tool's names they must use instead.
+FLAG_CALLS: dict[str, tuple[dict[str, Any], str]] = {
+    "ask_cost": ({"card": "Gold Smelter"}, "(displace)"),
+    "explain_action": (
+        {"game": "take6", "position": PROMPT_DISPUTE["position"], "action": {"type": "select", "player": 1}},
+        "action.card",
+    ),
+}
 
 
 @pytest.fixture(scope="module")
@@ -199,7 +226,8 @@ def test_gold_smelter_cost_in_a_position(session: dict[str, Any]) -> None:
 def test_position_tools(session: dict[str, Any]) -> None:
     """legal_actions lists the seat's 10 selections (T6-SELECT-1); record_position is the replayed state;
     check_record reports the divergence;
-    render_position returns SVG as an embedded image/svg+xml resource showing only the viewer's hand."""
+    render_position returns a PNG image and the SVG as an embedded image/svg+xml resource, showing only the
+    viewer's hand."""
     good = session["good"]
     actions = good["legal_actions"].structured_content["actions"]["1"]
     assert len(actions) == 10 and all(a["type"] == "select" for a in actions)
@@ -210,9 +238,16 @@ def test_position_tools(session: dict[str, Any]) -> None:
     assert good["record_position"].structured_content == expected
     check = good["check_record"].structured_content
     assert check["status"] == "divergence" and check["divergence"]["kind"] == "illegal"
-    picture = good["render_position"].content[0].resource
+    image, svg = good["render_position"].content
+    assert image.type == "image" and image.mime_type == "image/png"
+    png = base64.b64decode(image.data)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert good["render_position"].structured_content["png"] == {"mime_type": "image/png", "bytes": len(png)}
+    picture = svg.resource
     assert picture.mime_type == "image/svg+xml" and picture.text.startswith("<svg")
     assert "as seen by P0" in picture.text
+    width = int.from_bytes(png[16:20], "big")  # the PNG's IHDR: the picture's own size at scale 1
+    assert width == good["render_position"].structured_content["width"]
 
 
 def test_bad_input_is_an_error_naming_the_field_or_rule(session: dict[str, Any]) -> None:
@@ -276,3 +311,77 @@ def test_an_engine_fault_becomes_an_error_result() -> None:
         error_payload(IllegalAction("T6-SELECT-1", "card 4 is not in P0's hand"))[1]["clause"]
         == "T6-SELECT-1"
     )
+
+
+def test_every_tool_declares_its_output_schema_and_keeps_to_it(session: dict[str, Any]) -> None:
+    """Each tool lists an object output schema, a valid JSON Schema that its structured result conforms to
+    (the SDK's client checks every good call against it as well)."""
+    from jsonschema import Draft202012Validator
+
+    for tool in session["tools"]:
+        schema = tool.output_schema
+        assert isinstance(schema, dict) and schema["type"] == "object", tool.name
+        Draft202012Validator.check_schema(schema)
+        result = session["good"][tool.name]
+        errors = list(Draft202012Validator(schema).iter_errors(result.structured_content))
+        assert not errors, (tool.name, errors[0].message)
+
+
+def test_descriptions_speak_of_the_tools_not_the_command_line(session: dict[str, Any]) -> None:
+    """No description names a command line (``arbiter ask``, a ``--flag``) or repeats one boilerplate; the
+    position arguments say the notation is accepted."""
+    import re
+
+    tails = []
+    for tool in session["tools"]:
+        text = tool.description or ""
+        assert "arbiter " not in text and not re.search(r"(?<![\w-])--[a-z]", text), tool.name
+        tails.append(text.split(". ")[-1])
+        for name, prop in tool.input_schema["properties"].items():
+            assert not re.search(r"(?<![\w-])--[a-z]", prop.get("description", "")), (tool.name, name)
+        if "position" in tool.input_schema["properties"]:
+            assert "notation" in tool.input_schema["properties"]["position"]["description"], tool.name
+    assert not any("cite those when you answer" in (t.description or "") for t in session["tools"])
+    assert len(set(tails)) > len(tails) // 2  # the sentences differ from tool to tool
+
+
+def test_errors_name_the_tools_arguments(session: dict[str, Any]) -> None:
+    """An error the engine words for the command line names the tool's argument instead: ``displace``
+    (SP-TRADE-1), ``action.card``; no error text of any bad call holds a ``--flag``."""
+    import re
+
+    for name, (_args, named) in FLAG_CALLS.items():
+        result = session["flags"][name]
+        assert result.is_error and named in _text(result), (name, _text(result))
+    results = [*session["flags"].values(), *session["bad"].values()]
+    for result in results:
+        text = _text(result)
+        assert not re.search(r"(?<![\w-])--[a-z]", text), text
+        error = result.structured_content["error"]
+        assert not (error["field"] or "").startswith("--"), error
+
+
+def test_clause_resource_template(session: dict[str, Any]) -> None:
+    """The server lists a resource template for clauses (and seeds); a URI made from it reads the clause."""
+    templates = {t.name: t.uri_template for t in session["templates"]}
+    assert templates["clause"] == "arbiter://clause/{id}"
+    assert templates["seed document"] == "arbiter://seed/{key}"
+    assert str(session["clause"].contents[0].uri) == templates["clause"].replace("{id}", "SP-COST-7")
+
+
+def test_prompts_put_the_tools_to_work(session: dict[str, Any]) -> None:
+    """Two prompts: settling a dispute from a position names legal_actions and explain_action with the
+    position and action given; checking a record names check_record, record_position and get_rule; a bad
+    argument is an MCP error naming it."""
+    names = {p.name: p for p in session["prompts"]}
+    assert set(names) >= {"settle_dispute", "check_implementation"}
+    required = [a.name for a in names["settle_dispute"].arguments if a.required]
+    assert required == ["game", "position", "question"]
+    dispute = session["prompt_dispute"].messages[0]
+    assert dispute.role == "user"
+    text = dispute.content.text
+    assert "legal_actions" in text and "explain_action" in text and "get_rule" in text
+    assert PROMPT_DISPUTE["position"] in text and PROMPT_DISPUTE["action"] in text
+    check = session["prompt_check"].messages[0].content.text
+    assert "check_record" in check and "record_position" in check and str(DIVERGE) in check
+    assert "game" in str(session["bad_prompt"]) and "chess" in str(session["bad_prompt"])

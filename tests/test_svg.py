@@ -12,7 +12,9 @@ import pytest
 
 from engine.cli import main
 from engine.game import get_game
-from engine.svg import board_svg, game_of, petersburg_svg, repr_svg, take6_svg
+from engine.petersburg.drawing import petersburg_svg
+from engine.svg import board_svg, game_of, repr_svg
+from engine.take6.drawing import take6_svg
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/2000/svg}"
@@ -71,6 +73,7 @@ def test_take6_table_shows_rows_totals_and_penalties() -> None:
     assert all(heads[c] == bullheads(c) for c in heads)
     for taken in state.penalties:
         assert f"{taken} bullhead{'s' if taken != 1 else ''} taken" in texts
+    assert "6th" in texts and "takes" in texts  # the dashed slot of the card that takes a row (T6-PLACE-2)
 
 
 def test_take6_choose_phase_shows_the_pending_card_and_the_row_choice() -> None:
@@ -143,7 +146,8 @@ def test_petersburg_board_shows_rows_costs_areas_and_markers() -> None:
     shown = _data(svg, "sp-card", "data-card")
     assert shown == full["upper"] + full["lower"]
     for p in range(3):
-        assert f"{full['vp'][p]} VP" in texts and f"{full['money'][p]} roubles" in texts
+        money = full["money"][p]
+        assert f"{full['vp'][p]} VP" in texts and f"{money} rouble{'s' if money != 1 else ''}" in texts
         for name in full["areas"][p]:
             assert any(t.startswith(name) for t in texts)
     for phase, seat in full["markers"].items():
@@ -159,10 +163,14 @@ def test_petersburg_viewer_hides_other_money_and_hands() -> None:
     full = g.state_to_json(state)
     svg = petersburg_svg(state, viewer=0)
     texts = _texts(svg)
-    assert sum(1 for t in texts if t.endswith(" roubles")) == 1
-    assert f"{full['money'][0]} roubles" in texts
-    hand_lines = [t for t in texts if t.startswith("hand: ")]
-    assert hand_lines == ["hand: " + ", ".join(full["hands"][0])]
+    assert sum(1 for t in texts if t.endswith((" roubles", " rouble"))) == 1
+    money = full["money"][0]
+    assert f"{money} rouble{'s' if money != 1 else ''}" in texts
+    root = ET.fromstring(svg)
+    hand_lines = [
+        "".join(t.itertext()) for t in root.iter(f"{NS}text") if "hand" in (t.get("class") or "").split()
+    ]
+    assert " ".join(hand_lines) == "hand: " + ", ".join(full["hands"][0])
     for p in range(3):
         size = len(full["hands"][p])
         assert f"{size} card{'s' if size != 1 else ''} in hand" in texts
@@ -242,3 +250,180 @@ def test_every_variant_draws_for_every_viewer(game: str, variant: str) -> None:
             ET.fromstring(board_svg(game, state, viewer=viewer))
         p = g.to_act(state)[0]
         state = g.apply(state, g.legal_actions(state, p)[0])
+
+
+# --------------------------------------------------------------------------------------------------
+# Text fits: every text measured (DejaVu Sans metrics, engine.svg.text_width) against its card, its
+# panel, the picture, and every other text.
+
+ASCENT, DESCENT = 0.76, 0.24  # of the font size, above and below the baseline (DejaVu Sans' glyph ink)
+
+
+Box = tuple[float, float, float, float]
+
+
+def _boxes(svg: str) -> list[tuple[str, Box, Box]]:
+    """(text, its box, the box of the card or panel it is drawn on, or the picture's) for every text."""
+    from engine.svg import text_width
+
+    root = ET.fromstring(svg)
+    picture = (0.0, 0.0, float(root.get("width", 0)), float(root.get("height", 0)))
+    out = []
+
+    def walk(node: ET.Element, frame: tuple[float, float, float, float]) -> None:
+        cls = (node.get("class") or "").split()
+        if node.tag == f"{NS}g" and {"card", "sp-card"} & set(cls) | ({"player"} & set(cls)):
+            first = next(iter(node), None)
+            if first is not None and first.tag == f"{NS}rect":  # the card's face, the panel's frame
+                x, y, w, h = (float(first.get(k, 0)) for k in ("x", "y", "width", "height"))
+                frame = (x, y, x + w, y + h)
+        for child in node:
+            if child.tag == f"{NS}text":
+                text = "".join(child.itertext())
+                size = float(child.get("font-size", 12))
+                w = text_width(text, size, child.get("font-weight", "normal"))
+                x, y = float(child.get("x", 0)), float(child.get("y", 0))
+                left = {"start": x, "middle": x - w / 2, "end": x - w}[child.get("text-anchor", "start")]
+                box = (left, y - ASCENT * size, left + w, y + DESCENT * size)
+                seat_label = "seat" in (child.get("class") or "").split()
+                out.append((text, box, picture if seat_label else frame))
+            else:
+                walk(child, frame)
+
+    walk(root, picture)
+    return out
+
+
+def _sample_pictures() -> list[str]:
+    """Pictures of many positions: every variant, 2 to 10 players (6 nimmt!) and 2 to 4 (Saint
+    Petersburg), each after a spread of steps of a random game, for the table and for seat 0."""
+    import random
+
+    out = []
+    for game, variants, counts in (
+        ("take6", ("standard", "tactics", "logic", "professional", "kids", "countdown"), (2, 5, 10)),
+        ("petersburg", ("first", "second"), (2, 4)),
+    ):
+        g = get_game(game)
+        for variant in variants:
+            for players in counts:
+                if game == "take6" and variant == "professional" and players > 6:
+                    continue
+                try:
+                    state = g.new_game(players, seed=players, variant=variant)
+                except Exception:  # a player count the variant refuses (T6-SETUP-1)
+                    continue
+                rng = random.Random(players)
+                for step in range(400):
+                    if step % 23 == 0 or g.state_to_json(state)["phase"] == "choose":
+                        for viewer in (None, 0):
+                            out.append(board_svg(game, state, viewer=viewer))
+                    if g.is_terminal(state):
+                        break
+                    p = g.to_act(state)[0]
+                    state = g.apply(state, rng.choice(g.legal_actions(state, p)))
+                out.append(board_svg(game, state))
+    return out
+
+
+@pytest.fixture(scope="module")
+def pictures() -> list[str]:
+    return _sample_pictures()
+
+
+def test_every_text_fits_its_card_panel_and_picture(pictures: list[str]) -> None:
+    """Each text, measured with the font's advance widths, lies inside the card or panel it is drawn on
+    (2 px from its edges) and inside the picture: no card name touches its card's edges (Customs House)."""
+    bad = set()
+    for svg in pictures:
+        for text, (x0, y0, x1, y1), (fx0, fy0, fx1, fy1) in _boxes(svg):
+            if x0 < fx0 + 2 or x1 > fx1 - 2 or y0 < fy0 or y1 > fy1:
+                bad.add((text, round(x1 - x0), round(fx1 - fx0)))
+    assert not bad, sorted(bad)[:10]
+
+
+def test_no_two_texts_overlap(pictures: list[str]) -> None:
+    """No two texts of a picture overlap: the seat labels under the revealed cards clear the choose
+    phase's caption, the title clears who is to act."""
+    bad = set()
+    for svg in pictures:
+        boxes = _boxes(svg)
+        for i, (ta, a, _) in enumerate(boxes):
+            for tb, b, _ in boxes[i + 1 :]:
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    bad.add((ta, tb))
+    assert not bad, sorted(bad)[:10]
+
+
+def test_small_print_is_readable(pictures: list[str]) -> None:
+    """Text is at least 8 px, and the label of the slot that takes a row at least 12 px (T6-PLACE-2)."""
+    for svg in pictures[:40]:
+        root = ET.fromstring(svg)
+        for t in root.iter(f"{NS}text"):
+            assert float(t.get("font-size", 12)) >= 6.5, "".join(t.itertext())
+        for slot in root.iter(f"{NS}g"):
+            if "taker" in (slot.get("class") or "").split():
+                assert min(float(t.get("font-size", 0)) for t in slot.iter(f"{NS}text")) >= 12
+
+
+def test_counts_agree_with_their_nouns(pictures: list[str]) -> None:
+    """``1 rouble``, ``1 card``, ``1 bullhead``: never a plural noun after 1."""
+    import re
+
+    for svg in pictures:
+        for text in _texts(svg):
+            assert not re.search(r"(?<![\d.])1 (roubles|cards|bullheads|players)\b", text), text
+
+
+def test_text_width_is_the_fonts() -> None:
+    """The width table is DejaVu Sans' own (checked against the font file when fontTools and the font are
+    installed), so a measured text is as wide as the rendered one."""
+    from engine.svg import text_width
+
+    assert text_width("Customs House", 11, "bold") > text_width("Customs House", 11)
+    font = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+    try:
+        from fontTools.ttLib import TTFont
+    except ImportError:
+        pytest.skip("fontTools is not installed")
+    if not font.exists():
+        pytest.skip("DejaVu Sans is not installed")
+    tt = TTFont(str(font))
+    cmap, hmtx, upm = tt.getBestCmap(), tt["hmtx"], tt["head"].unitsPerEm
+    for word in ("Customs House", "Czar and Carpenter", "P0 pays 12", "Mistress of Ceremonies"):
+        real = sum(hmtx[cmap[ord(c)]][0] for c in word) * 11 / upm
+        assert abs(text_width(word, 11, "bold") - real) < 0.05 * len(word)
+
+
+def test_import_engine_loads_no_picture_code() -> None:
+    """``import engine`` loads neither engine.svg nor any game's drawing; a state's ``_repr_svg_``
+    (defined on the state classes) loads them on first use."""
+    import subprocess
+    import sys
+
+    check = (
+        "import engine, sys; "
+        "assert 'engine.svg' not in sys.modules and not any('drawing' in m for m in sys.modules); "
+        "from engine.game import get_game; get_game('take6'); get_game('petersburg'); "
+        "assert 'engine.svg' not in sys.modules and not any('drawing' in m for m in sys.modules)"
+    )
+    subprocess.run([sys.executable, "-c", check], check=True, cwd=ROOT)
+    from engine.petersburg.model import State as PetersburgState
+    from engine.take6.model import State as Take6State
+
+    assert "_repr_svg_" in vars(Take6State) and "_repr_svg_" in vars(PetersburgState)
+    for game in ("take6", "petersburg"):
+        state = get_game(game).new_game(3, seed=5)
+        assert state._repr_svg_() == repr_svg(state)
+
+
+def test_repr_is_one_short_line_showing_the_board() -> None:
+    """``repr(state)`` is one line of under 200 characters naming the rows (T6-SETUP-3) or the card rows
+    (SP-SETUP-3), not a dump of every field."""
+    t6 = get_game("take6").new_game(4, seed=2)
+    line = repr(t6)
+    assert "\n" not in line and len(line) < 200
+    assert all(" ".join(map(str, row)) in line for row in t6.rows)
+    sp = get_game("petersburg").new_game(4, seed=2)
+    line = repr(sp)
+    assert "\n" not in line and len(line) < 250 and ", ".join(sp.cards("upper")) in line

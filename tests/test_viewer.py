@@ -132,3 +132,126 @@ def test_a_fuzzing_comment_opens_the_page_at_its_step(tmp_path: Path) -> None:
     assert replay.divergence["record"] == "the peer: the peer refuses a legal action"
     assert replay.divergence["rules"].startswith("the rules: ")
     assert replay.steps[3].comment == line["comment"]
+
+
+def _hostile_record(tmp_path: Path) -> Path:
+    """A good record whose header comment and one action comment hold text that would end or re-open a
+    script element (``<!--<script>``, ``</script>``) and the line separators U+2028/U+2029."""
+    lines = (RECORDS / "good-take6-unfinished.jsonl").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["comment"] = "<!--<script> & </script> \u2028 \u2029 -->"
+    lines[0] = json.dumps(header)
+    line = json.loads(lines[2])
+    line["comment"] = "</script><script>alert(1)</script><!--<script>"
+    lines[2] = json.dumps(line)
+    record = tmp_path / "hostile.jsonl"
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return record
+
+
+def _script_elements(page: str) -> list[tuple[dict[str, str | None], str]]:
+    """The page's script elements and their text, split as an HTML parser splits them (the element ends
+    at the first ``</script``; html.parser's script-data handling)."""
+    from html.parser import HTMLParser
+
+    found: list[tuple[dict[str, str | None], str]] = []
+
+    class Parser(HTMLParser):
+        current: dict[str, str | None] | None = None
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "script":
+                self.current = dict(attrs)
+                found.append((self.current, ""))
+
+        def handle_data(self, data: str) -> None:
+            if self.current is not None:
+                attrs, text = found[-1]
+                found[-1] = (attrs, text + data)
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "script":
+                self.current = None
+
+    Parser().feed(page)
+    return found
+
+
+def test_no_embedded_text_can_end_or_open_a_script_block(tmp_path: Path) -> None:
+    """Comments holding ``<!--<script>``, ``</script>`` and U+2028/2029 leave the page's two script
+    elements intact: the data element's text holds no ``<``, ``>``, ``&`` or line separator at all (each is
+    a ``\\uXXXX`` escape), parses as the replay's JSON, and gives the comments back exactly."""
+    record = _hostile_record(tmp_path)
+    replay = build_replay(record)
+    page = replay_html(replay)
+    scripts = _script_elements(page)
+    assert [a.get("id") for a, _ in scripts] == ["replay-data", None]
+    text = scripts[0][1]
+    assert not set(text) & set("<>&\u2028\u2029")
+    data = json.loads(text)
+    assert data["steps"][0]["comment"] == "<!--<script> & </script> \u2028 \u2029 -->"
+    assert data["steps"][2]["comment"] == "</script><script>alert(1)</script><!--<script>"
+
+
+def test_a_long_game_is_a_small_page() -> None:
+    """A 157-step Saint Petersburg game is a page well under 1 MB: the steps' pictures share one table of
+    SVG elements, and each picture rebuilt from it is the engine's picture exactly."""
+    replay = build_replay(RECORDS / "good-petersburg-first-2p.jsonl")
+    assert len(replay.steps) == 157
+    page = replay_html(replay)
+    assert len(page.encode("utf-8")) < 600_000
+    data = _page_data(page)
+    parts = data["svg_parts"]
+    assert isinstance(parts, list)
+    for step, shown in zip(replay.steps, data["steps"], strict=True):  # type: ignore[call-overload]
+        rebuilt = "".join(
+            "".join(parts[r[0] : r[0] + r[1]]) if isinstance(r, list) else parts[r] for r in shown["svg"]
+        )
+        assert rebuilt == step.svg
+
+
+def test_a_pass_names_the_clause_that_allows_it() -> None:
+    """A pass is allowed by SP-TURN-3: its step names it (no step of a player's action is without a
+    clause)."""
+    replay = build_replay(RECORDS / "good-petersburg-first-2p.jsonl")
+    passes = [s for s in replay.steps if s.action and s.action["type"] == "pass"]
+    assert passes and all("SP-TURN-3" in s.clauses for s in passes)
+    assert all(s.clauses for s in replay.steps[1:])
+
+
+def test_counts_in_the_subtitle_agree_with_their_nouns(tmp_path: Path) -> None:
+    """A solo Saint Petersburg game (SP-SOLO-1) is "1 player", never "1 players"."""
+    from engine.conformance.records import record_game, write_record
+
+    g = get_game("petersburg")
+    state, actions = g.new_game(1, seed=2), []
+    for _ in range(3):
+        action = g.legal_actions(state, g.to_act(state)[0])[0]
+        actions.append(action)
+        state = g.apply(state, action)
+    record = tmp_path / "solo.jsonl"
+    with record.open("w", encoding="utf-8") as out:
+        write_record(out, record_game("petersburg", players=1, seed=2, actions=actions))
+    page = replay_html(build_replay(record))
+    assert "· 1 player ·" in page and "1 players" not in page
+
+
+def test_a_legal_set_divergence_lists_each_action(tmp_path: Path) -> None:
+    """A wrong ``legal`` claim (T6-SELECT-1) shows each refused and each omitted action as its own list
+    item of spaced JSON, not one run of text."""
+    lines = (RECORDS / "good-take6-unfinished.jsonl").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["version"] = 2
+    lines[0] = json.dumps(header)
+    line = json.loads(lines[1])
+    line["claims"] = {"legal": [{"player": 1, "actions": [{"type": "select", "player": 1, "card": 1}]}]}
+    lines[1] = json.dumps(line)
+    record = tmp_path / "legal.jsonl"
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    replay = build_replay(record)
+    assert replay.divergence is not None and replay.divergence["fact"] == "legal"
+    page = replay_html(replay)
+    rules_side = page.split('id="side-rules"', 1)[1].split("</div></div>", 1)[0]
+    assert rules_side.count("<li>") == 10 and "the record omits" in rules_side
+    record_side = page.split('id="side-record"', 1)[1].split("</div></div>", 1)[0]
+    assert record_side.count("<li>") == 1 and "&quot;card&quot;: 1}" in record_side

@@ -209,3 +209,80 @@ def test_the_page_is_self_contained(tmp_path: Path) -> None:
     body = page.replace("http://www.w3.org/2000/svg", "")
     for needle in ("http://", "https://", "src=", "<link", "@import", "url("):
         assert needle not in body, needle
+
+
+def test_home_and_end_step_without_scrolling_the_page(browser: Any, tmp_path: Path) -> None:
+    """End jumps to the last step and Home to the first; neither scrolls the page to the glossary (the
+    keys do one thing), and the picture of a step is the engine's own."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    record = RECORDS / "good-petersburg-first-2p.jsonl"
+    replay = build_replay(record)
+    last = len(replay.steps) - 1
+    browser.get(_page(tmp_path, record).as_uri())
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.END)
+    assert _text(browser, "#counter") == f"step {last} / {last}"
+    assert browser.execute_script("return window.scrollY") == 0
+    body.send_keys(Keys.HOME)
+    assert _text(browser, "#counter") == f"step 0 / {last}"
+    assert browser.execute_script("return window.scrollY") == 0
+    body.send_keys(Keys.ARROW_RIGHT)
+    shown = browser.execute_script("return document.querySelector('#picture svg').outerHTML")
+    import xml.etree.ElementTree as ET
+
+    assert ET.tostring(ET.fromstring(shown)) == ET.tostring(ET.fromstring(replay.steps[1].svg))
+
+
+def test_a_pass_shows_its_clause(browser: Any, tmp_path: Path) -> None:
+    """The step of a pass shows the clause allowing it, SP-TURN-3, as a link, not "no clause"."""
+    from selenium.webdriver.common.by import By
+
+    record = RECORDS / "good-petersburg-first-2p.jsonl"
+    replay = build_replay(record)
+    step = next(s for s in replay.steps if s.action and s.action["type"] == "pass")
+    browser.get(_page(tmp_path, record).as_uri() + f"#step-{step.index}")
+    chips = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#chips a.clause")]
+    assert "SP-TURN-3" in chips and "no clause" not in _text(browser, "#chips")
+
+
+def test_hostile_comments_leave_the_page_working(browser: Any, tmp_path: Path) -> None:
+    """Comments holding ``<!--<script>``, ``</script>`` and U+2028 do not break the page's JSON: Chromium
+    parses it, the page steps, and the comments are shown as text (no script of theirs runs)."""
+    from test_viewer import _hostile_record
+
+    record = _hostile_record(tmp_path)
+    browser.get(_page(tmp_path, record).as_uri())
+    last = len(build_replay(record).steps) - 1
+    assert _text(browser, "#counter") == f"step 0 / {last}"
+    assert "<!--<script>" in _text(browser, "#narration")
+    _click(browser, "#next")
+    _click(browser, "#next")
+    assert "</script><script>alert(1)</script>" in _text(browser, "#narration")
+    assert browser.execute_script("return document.querySelectorAll('script').length") == 2
+
+
+def test_a_legal_set_divergence_wraps_in_its_column(browser: Any, tmp_path: Path) -> None:
+    """A wrong legal-set claim lists each action on its own line, inside the side's column: nothing is
+    wider than the column, and the page does not scroll sideways."""
+    import json
+
+    from selenium.webdriver.common.by import By
+
+    lines = (RECORDS / "good-take6-unfinished.jsonl").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["version"] = 2
+    lines[0] = json.dumps(header)
+    line = json.loads(lines[1])
+    line["claims"] = {"legal": [{"player": 1, "actions": [{"type": "select", "player": 1, "card": 1}]}]}
+    lines[1] = json.dumps(line)
+    record = tmp_path / "legal.jsonl"
+    record.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    browser.get(_page(tmp_path, record).as_uri())
+    items = browser.find_elements(By.CSS_SELECTOR, "#side-rules li")
+    assert len(items) == 10
+    column = browser.find_element(By.ID, "side-rules")
+    assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", column)
+    assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    _shot(browser, tmp_path, "viewer-divergence-legal")

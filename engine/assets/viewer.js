@@ -1,7 +1,9 @@
 // The replay viewer's script (engine/viewer.py inlines it into each page): steps through the positions.
 (function () {
   const data = JSON.parse(document.getElementById("replay-data").textContent);
-  const steps = data.steps, clauses = data.clauses, div = data.divergence;
+  const steps = data.steps, clauses = data.clauses, div = data.divergence, parts = data.svg_parts;
+  // A step's picture is a list of runs of the shared table of SVG elements (k, or [k, count]).
+  const picture = (runs) => runs.map((r) => (Array.isArray(r) ? parts.slice(r[0], r[0] + r[1]).join("") : parts[r])).join("");
   const el = (id) => document.getElementById(id);
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
   const link = (id) => {
@@ -14,11 +16,12 @@
   function show(i) {
     current = Math.max(0, Math.min(steps.length - 1, i));
     const s = steps[current];
-    el("picture").innerHTML = s.svg;
+    el("picture").innerHTML = picture(s.svg);
     el("counter").textContent = `step ${current} / ${steps.length - 1}`;
     el("slider").value = current;
     el("step-title").textContent = s.title;
-    el("action").textContent = s.action ? JSON.stringify(s.action) : "";
+    // spaced JSON, which wraps between its fields
+    el("action").textContent = s.action ? JSON.stringify(s.action, null, 1).replace(/\n\s*/g, " ") : "";
     el("narration").innerHTML = s.narration
       .map((l) => `<p class="${/^\s/.test(l) ? "sub" : ""}">${linkify(l.trim())}</p>`).join("");
     if (s.comment) el("narration").innerHTML += `<p class="comment">record comment: ${linkify(s.comment)}</p>`;
@@ -35,12 +38,12 @@
   el("slider").max = steps.length - 1;
   el("slider").oninput = (e) => show(Number(e.target.value));
   if (div) el("jump-divergence").onclick = () => show(div.step);
+  // The keys step through the game and do nothing else (Home and End would also scroll the page).
+  const keys = {ArrowRight: () => current + 1, ArrowLeft: () => current - 1, Home: () => 0, End: () => steps.length - 1};
   document.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT") return;
-    if (e.key === "ArrowRight") show(current + 1);
-    if (e.key === "ArrowLeft") show(current - 1);
-    if (e.key === "Home") show(0);
-    if (e.key === "End") show(steps.length - 1);
+    if (e.target.tagName === "INPUT" || e.altKey || e.ctrlKey || e.metaKey || !(e.key in keys)) return;
+    e.preventDefault();
+    show(keys[e.key]());
   });
   document.querySelectorAll("[data-linkify]").forEach((n) => { n.innerHTML = linkify(n.textContent); });
   const m = /^#step-(\d+)$/.exec(location.hash);

@@ -1,9 +1,10 @@
-"""The MCP server: the tools and resources of :mod:`engine.assistant.tools` over stdio, with the official
-``mcp`` SDK's low-level :class:`mcp.server.lowlevel.Server` (the ``mcp`` extra).
+"""The MCP server: the tools, resources, resource templates and prompts of :mod:`engine.assistant.tools`
+over stdio, with the official ``mcp`` SDK's low-level :class:`mcp.server.lowlevel.Server` (the ``mcp``
+extra).
 
-The low-level server is used because every tool already has its own JSON Schema (derived from the question
-registry), which the high-level decorator API would re-derive from Python signatures.  Errors never stop the
-server:
+The low-level server is used because every tool already has its own JSON Schemas (its arguments derived from
+the question registry, its structured result declared beside them), which the high-level decorator API
+would re-derive from Python signatures.  Errors never stop the server:
 
 * an unknown tool or resource is an MCP protocol error (``INVALID_PARAMS``) naming it;
 * bad arguments, or a rule the input breaks, give a tool result with ``isError`` set whose text names the
@@ -25,6 +26,7 @@ error mapping (:func:`error_payload`) works, without the extra.  Run it with ``a
 from __future__ import annotations
 
 import asyncio
+import base64
 from typing import Any
 
 from engine.assistant import tools as catalog
@@ -34,12 +36,14 @@ __all__ = ["build_server", "error_payload", "serve_stdio"]
 
 INSTRUCTIONS = (
     "The reference rules engine of 6 nimmt! (Take 6!) and Saint Petersburg. Every answer names the rule "
-    "clauses it applied, with our wording and the verbatim seed passage: quote the clause ids and passages "
-    "when you answer. About a position (a game's JSON state): legal_actions lists what may be played, "
-    "explain_action says whether an action is legal and why, card_cost derives what a Saint Petersburg card "
-    "costs a player there, render_position draws it; record_position gives the position of a game record. "
-    "search_rules and get_rule find the rules; the ask_* tools answer structured questions without a "
-    "position."
+    "clauses it applied (the chain of rules: each clause id with our wording and the verbatim seed passage "
+    "it rests on): quote the clause ids and passages when you answer. About a position (its notation line, "
+    "or the game's JSON state): legal_actions lists what may be played, explain_action says whether an "
+    "action is legal and why, card_cost derives what a Saint Petersburg card costs a player there, "
+    "render_position draws it (PNG and SVG); record_position gives the position of a game record. "
+    "search_rules and get_rule find the rules (also the resources arbiter://clause/{id}); the ask_* tools "
+    "answer structured questions without a position. The prompts settle_dispute and check_implementation "
+    "put the tools to work on a dispute or a game record."
 )
 
 SVG_URI = "arbiter://picture/position.svg"
@@ -73,9 +77,12 @@ class _Handlers:
         t = self.types
         if result.svg is None:
             content = [t.TextContent(text=result.text)]
-        else:
+        else:  # the picture as a PNG image a multimodal client can look at, and the SVG beside it
             picture = t.TextResourceContents(uri=SVG_URI, mime_type="image/svg+xml", text=result.svg)
             content = [t.EmbeddedResource(resource=picture)]
+            if result.png is not None:
+                png = base64.b64encode(result.png).decode("ascii")
+                content.insert(0, t.ImageContent(data=png, mime_type="image/png"))
         return t.CallToolResult(content=content, structured_content=result.data)
 
     async def list_tools(self, ctx: Any, params: Any) -> Any:
@@ -90,6 +97,7 @@ class _Handlers:
                     title=x.title,
                     description=x.description,
                     input_schema=x.schema,
+                    output_schema=x.output_schema,
                     annotations=hints,
                 )
                 for x in catalog.tools()
@@ -116,6 +124,45 @@ class _Handlers:
                 t.Resource(uri=r.uri, name=r.name, description=r.description, mime_type=r.mime_type)
                 for r in catalog.resources()
             ]
+        )
+
+    async def list_resource_templates(self, ctx: Any, params: Any) -> Any:
+        t = self.types
+        return t.ListResourceTemplatesResult(
+            resource_templates=[
+                t.ResourceTemplate(
+                    uri_template=r.uri_template, name=r.name, description=r.description, mime_type=r.mime_type
+                )
+                for r in catalog.resource_templates()
+            ]
+        )
+
+    async def list_prompts(self, ctx: Any, params: Any) -> Any:
+        t = self.types
+        return t.ListPromptsResult(
+            prompts=[
+                t.Prompt(
+                    name=p.name,
+                    title=p.title,
+                    description=p.description,
+                    arguments=[
+                        t.PromptArgument(name=a.name, description=a.description, required=a.required)
+                        for a in p.arguments
+                    ],
+                )
+                for p in catalog.prompts()
+            ]
+        )
+
+    async def get_prompt(self, ctx: Any, params: Any) -> Any:
+        t = self.types
+        try:
+            prompt, text = catalog.get_prompt(params.name, params.arguments)
+        except InputError as exc:
+            raise self.error(t.INVALID_PARAMS, str(exc)) from None
+        return t.GetPromptResult(
+            description=prompt.description,
+            messages=[t.PromptMessage(role="user", content=t.TextContent(text=text))],
         )
 
     async def read_resource(self, ctx: Any, params: Any) -> Any:
@@ -147,7 +194,10 @@ def build_server() -> Any:
         on_list_tools=handlers.list_tools,
         on_call_tool=handlers.call_tool,
         on_list_resources=handlers.list_resources,
+        on_list_resource_templates=handlers.list_resource_templates,
         on_read_resource=handlers.read_resource,
+        on_list_prompts=handlers.list_prompts,
+        on_get_prompt=handlers.get_prompt,
     )
 
 

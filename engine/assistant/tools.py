@@ -15,10 +15,14 @@ The tools, by purpose:
 * ``explain_action``, ``legal_actions``, ``card_cost`` — about a position (the game's JSON state);
 * ``check_record``, ``record_position`` — replay a game record: its first divergence, or its position
   after N actions;
-* ``render_position`` — the position as an SVG picture.
+* ``render_position`` — the position as a picture: SVG, and PNG for clients that cannot show SVG.
 
-Resources: ``arbiter://clause/<ID>`` (every clause: wording, citations, ruling) and ``arbiter://seed/<KEY>``
-(every seed document, verbatim).
+Every tool declares the JSON Schema of its structured result (``output_schema``) beside that of its
+arguments.  Resources: ``arbiter://clause/<ID>`` (every clause: wording, citations, ruling) and
+``arbiter://seed/<KEY>`` (every seed document, verbatim), also as the templates :func:`resource_templates`.
+Prompts (:func:`prompts`): settle a rules dispute from a position; check an implementation's game record.
+Texts name the tool's own arguments: an error the engine words for the command line (``--displace``,
+``--action: card``) is reworded for the tool (``displace``, ``action.card``).
 
 >>> result = call("ask_bullheads", {"cards": [55]})
 >>> result.data["value"], result.data["clauses"]
@@ -33,11 +37,12 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, frozen
 from jsonschema import Draft202012Validator
 
 from engine.conformance.check import check_record, format_report
@@ -55,11 +60,15 @@ from engine.svg import board_svg
 
 __all__ = [
     "RESOURCE_PREFIX",
+    "Prompt",
     "Resource",
     "Tool",
     "ToolResult",
     "call",
+    "get_prompt",
+    "prompts",
     "read_resource",
+    "resource_templates",
     "resources",
     "tools",
 ]
@@ -70,24 +79,27 @@ TEXT_WIDTH = 100
 
 @frozen
 class ToolResult:
-    """What a tool returns: ``text`` for a person or a model to read, ``data`` as JSON, and, for pictures,
-    ``svg``."""
+    """What a tool returns: ``text`` for a person or a model to read, ``data`` as JSON (it conforms to the
+    tool's ``output_schema``), and, for pictures, ``svg`` and its ``png`` rendering."""
 
     text: str
     data: dict[str, Any]
     svg: str | None = None
+    png: bytes | None = None
 
 
 @frozen
 class Tool:
     """One tool: ``name``, ``title``, ``description`` (when to use it, what it returns), the JSON Schema of
-    its arguments, and the handler taking the validated arguments."""
+    its arguments, the handler taking the validated arguments, and the JSON Schema of its structured
+    result."""
 
     name: str
     title: str
     description: str
     schema: dict[str, Any]
     handler: Callable[[dict[str, Any]], ToolResult]
+    output_schema: dict[str, Any]
 
 
 @frozen
@@ -122,7 +134,8 @@ def _param_schema(p: Param) -> dict[str, Any]:
         if p.choices:
             one["enum"] = list(p.choices)
     out: dict[str, Any] = {"type": "array", "items": one} if p.many else dict(one)
-    out["description"] = p.help + (f" ({one['description']})" if "description" in one else "")
+    described = p.help + (f" ({one['description']})" if "description" in one else "")
+    out["description"] = _FLAG.sub(lambda m: m.group(1).replace("-", "_"), described)  # --position: position
     return out
 
 
@@ -138,10 +151,127 @@ def _object(properties: Mapping[str, Any], required: list[str]) -> dict[str, Any
 GAME_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(game_names()), "description": "which game"}
 POSITION_SCHEMA: dict[str, Any] = {
     "type": ["object", "string"],
-    "description": "the position: the game's JSON state (as written by the engine's state_to_json, e.g. "
+    "description": "the position: its notation line, much shorter than JSON (docs/positions.md; 6 nimmt! "
+    "e.g. 'standard 2 select 3.10/22/40.41.45/90 5.8.60*61/7.9.70.71 - - 12/0'), or "
+    "the game's JSON state (as written by the engine's state_to_json, e.g. "
     "docs/examples/petersburg-state.json), as an object, as JSON text, or '@FILE' to read it from a file",
 }
 SEAT_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 0, "description": "a seat, from 0"}
+
+# The structured results.  An answer (every ask_* tool, search_rules, get_rule, explain_action,
+# card_cost) is engine.query.model.Answer.to_json(); its ``value`` is the question's own machine answer.
+_TEXT = {"type": "string"}
+_TEXTS = {"type": "array", "items": _TEXT}
+_NULLABLE_TEXT = {"type": ["string", "null"]}
+STEP_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "description": "one link of the chain of rules applied",
+    "properties": {
+        "clause": {**_NULLABLE_TEXT, "description": "the clause id applied (null: a plain fact of the case)"},
+        "detail": {**_TEXT, "description": "what the clause does here"},
+        "value": {"description": "a running value (a cost, a count), or null"},
+        "rule": {**_NULLABLE_TEXT, "description": "our wording of the clause"},
+        "cite": {
+            "type": ["object", "null"],
+            "description": "the clause's first seed passage, verbatim",
+            "properties": {"seed": _TEXT, "where": _TEXT, "quote": _TEXT},
+        },
+    },
+    "required": ["clause", "detail"],
+}
+ANSWER_PROPERTIES: dict[str, Any] = {
+    "kind": {**_TEXT, "description": "the question kind"},
+    "game": {**_NULLABLE_TEXT, "description": "the game the answer concerns"},
+    "question": {**_TEXT, "description": "the question, restated"},
+    "summary": {**_TEXT, "description": "the answer in one line"},
+    "value": {"description": "the machine answer (its form depends on the question)"},
+    "clauses": {**_TEXTS, "description": "every clause id applied, in order: cite these"},
+    "steps": {"type": "array", "items": STEP_OUTPUT},
+    "table": {
+        "type": "object",
+        "properties": {"headers": _TEXTS, "rows": {"type": "array", "items": _TEXTS}},
+        "required": ["headers", "rows"],
+    },
+    "notes": _TEXTS,
+}
+ANSWER_REQUIRED = ["kind", "game", "question", "summary", "value", "clauses", "steps"]
+
+
+def _answer_output(**extra: Any) -> dict[str, Any]:
+    """The schema of an answer, with ``extra`` properties (required too)."""
+    return {
+        "type": "object",
+        "properties": {**ANSWER_PROPERTIES, **extra},
+        "required": [*ANSWER_REQUIRED, *extra],
+    }
+
+
+ANSWER_OUTPUT = _answer_output()
+ACTIONS_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "to_act": {"type": "array", "items": {"type": "integer"}, "description": "the seats that must act"},
+        "over": {"type": "boolean", "description": "the game is over"},
+        "actions": {
+            "type": "object",
+            "description": "per seat (its number as text), its legal actions in the game's JSON form",
+            "additionalProperties": {"type": "array", "items": {"type": "object"}},
+        },
+    },
+    "required": ["to_act", "over", "actions"],
+}
+DIVERGENCE_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "kind": {"enum": ["illegal", "claim", "result", "setup"]},
+        "index": {"type": ["integer", "null"], "description": "the action's index (null: header or result)"},
+        "line": {"type": "integer"},
+        "record": {**_TEXT, "description": "what the record says"},
+        "rules": {**_TEXT, "description": "what the rules say"},
+        "clauses": {**_TEXTS, "description": "the deciding clauses, the first decides"},
+        "reason": _TEXT,
+        "fact": {**_TEXT, "description": "the claimed fact that differs"},
+        "missing": {"type": "array", "items": {"type": "object"}},
+        "extra": {"type": "array", "items": {"type": "object"}},
+    },
+    "required": ["kind", "index", "line", "record", "rules", "clauses", "reason"],
+}
+REPORT_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "path": _TEXT,
+        "status": {"enum": ["ok", "divergence", "malformed"]},
+        "game": _NULLABLE_TEXT,
+        "actions": {"type": "integer", "description": "actions validated"},
+        "claims": {"type": "integer", "description": "claimed facts compared"},
+        "finished": {"type": "boolean"},
+        "seconds": {"type": "number"},
+        "divergence": {"anyOf": [DIVERGENCE_OUTPUT, {"type": "null"}]},
+        "error": {**_NULLABLE_TEXT, "description": "why a malformed record is not a record"},
+    },
+    "required": ["path", "status", "game", "actions", "claims", "finished", "divergence", "error"],
+}
+STATE_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "description": "the game's JSON state (state_to_json): pass it as a position",
+    "properties": {"game": {"enum": list(game_names())}, "variant": _TEXT, "players": {"type": "integer"}},
+    "required": ["game", "variant", "players"],
+}
+PICTURE_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "mime_type": {"const": "image/svg+xml"},
+        "svg": {**_TEXT, "description": "the picture, SVG"},
+        "width": {"type": "integer"},
+        "height": {"type": "integer"},
+        "png": {
+            "type": ["object", "null"],
+            "description": "the PNG rendering sent beside the SVG as an image (null without a renderer)",
+            "properties": {"mime_type": {"const": "image/png"}, "bytes": {"type": "integer"}},
+        },
+    },
+    "required": ["mime_type", "svg", "width", "height", "png"],
+}
 
 
 def _validate(tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
@@ -176,18 +306,18 @@ def _answer_result(answer: Answer) -> ToolResult:
 
 def _question_tool(q: Question, name: str, title: str, extra: str = "") -> Tool:
     schema = _object({p.name: _param_schema(p) for p in q.params}, [p.name for p in q.params if p.required])
-    game = f" ({q.game} only)" if q.game else ""
-    examples = "; ".join(q.examples)
-    description = (
-        f"{q.help[0].upper()}{q.help[1:]}{game}. {extra}Answers with the chain of rules applied: each clause "
-        "id with its wording and the verbatim seed passage it rests on; cite those when you answer."
-        + (f" Same as the command line: {examples}." if examples else "")
+    game = f" ({get_game(q.game).title} only)" if q.game else ""
+    needs = [p.name for p in q.params if p.required]
+    takes = [p.name for p in q.params if not p.required]
+    arguments = (f"Give {', '.join(needs)}" if needs else "No argument is needed") + (
+        f"; optional: {', '.join(takes)}." if takes else "."
     )
+    description = f"{q.help[0].upper()}{q.help[1:]}{game}. {extra}{arguments}"
 
     def handler(args: dict[str, Any]) -> ToolResult:
         return _answer_result(ask(q.name, args))
 
-    return Tool(name, title, description, schema, handler)
+    return Tool(name, title, description, schema, handler, ANSWER_OUTPUT)
 
 
 def _get_rule(args: dict[str, Any]) -> ToolResult:
@@ -321,13 +451,34 @@ def _record_position(args: dict[str, Any]) -> ToolResult:
     return ToolResult(text, data)
 
 
+def _png(svg: str, scale: float) -> bytes | None:
+    """The PNG rendering of a picture, or None when the renderer (resvg-py, the ``mcp`` extra) is missing."""
+    try:
+        from engine.raster import svg_to_png
+    except ImportError:  # pragma: no cover - the mcp extra installs it
+        return None
+    try:
+        return svg_to_png(svg, scale=scale)
+    except ImportError:  # pragma: no cover
+        return None
+
+
 def _render(args: dict[str, Any]) -> ToolResult:
     state = position_of(args["game"], args["position"])
     svg = board_svg(
         args["game"], state, viewer=args.get("viewer"), hand=args.get("hand"), costs_for=args.get("costs_for")
     )
-    data = {"mime_type": "image/svg+xml", "svg": svg}
-    return ToolResult(svg, data, svg=svg)
+    png = _png(svg, args.get("scale", 1.0))
+    size = re.search(r'<svg [^>]*width="(\d+)" height="(\d+)"', svg)
+    width, height = (int(size.group(1)), int(size.group(2))) if size else (0, 0)
+    data = {
+        "mime_type": "image/svg+xml",
+        "svg": svg,
+        "width": width,
+        "height": height,
+        "png": {"mime_type": "image/png", "bytes": len(png)} if png is not None else None,
+    }
+    return ToolResult(svg, data, svg=svg, png=png)
 
 
 def _text(words: str) -> str:
@@ -336,13 +487,15 @@ def _text(words: str) -> str:
 
 
 EXPLAIN_HELP = _text("""
-Is this action legal in this position, and why. Give the game, the position (the game's JSON state) and the
-action in the game's JSON form (6 nimmt!: {"type": "select", "player": 0, "card": 33} or {"type": "take_row",
-"player": 0, "row": 2}; Saint Petersburg: {"type": "buy", "player": 0, "card": "Market", "source": "upper"},
-add "displace" for a trading card). Answers legal or not, the refusing clause, the derivation (the cost
-broken down, or the row the card goes to), the chain of clauses with their seed passages, what the engine
-then does, and for an illegal action what would make it legal. legal_actions shows a position's action forms.
+Is this action legal in this position, and why. Give the game, the position (a notation line or the
+game's JSON state) and the action in the game's JSON form (6 nimmt!: {"type": "select", "player": 0,
+"card": 33} or {"type": "take_row", "player": 0, "row": 2}; Saint Petersburg: {"type": "buy", "player": 0,
+"card": "Market", "source": "upper"}, add "displace" for a trading card). Answers legal or not, the
+refusing clause, the derivation (the cost broken down, or the row the card goes to), the chain of clauses
+with their seed passages, what the engine then does, and for an illegal action what would make it legal.
+legal_actions shows a position's action forms.
 """)
+
 LEGAL_HELP = _text("""
 Every legal action of the seats that must act now (or of one seat) in a position, in the game's JSON form,
 ready to pass to explain_action. Also says who must act and whether the game is over.
@@ -365,7 +518,8 @@ engine: a few readable lines and the game's JSON state, which the position tools
 legal_actions, card_cost, render_position) take as their position.
 """)
 RENDER_HELP = _text("""
-The position as an SVG picture (image/svg+xml): a 6 nimmt! table (rows with card numbers and bullheads,
+The position as a picture, as a PNG image (image/png, scale sets its size) beside the SVG (image/svg+xml):
+a 6 nimmt! table (rows with card numbers and bullheads,
 totals, the revealed cards waiting, each player's bullheads; hand adds one player's hand) or a Saint
 Petersburg board (both rows with each card's effective cost for costs_for, each player's area by colour, VP,
 money, phases and start markers, stacks left). With viewer, only what that seat may see is drawn.
@@ -397,6 +551,7 @@ def _position_tools() -> list[Tool]:
             EXPLAIN_HELP,
             _object({**game_position, "action": action}, ["game", "position", "action"]),
             _explain,
+            ANSWER_OUTPUT,
         ),
         Tool(
             "legal_actions",
@@ -410,6 +565,7 @@ def _position_tools() -> list[Tool]:
                 ["game", "position"],
             ),
             _legal_actions,
+            ACTIONS_OUTPUT,
         ),
         Tool(
             "card_cost",
@@ -426,6 +582,9 @@ def _position_tools() -> list[Tool]:
                 ["position", "player", "card"],
             ),
             _card_cost,
+            _answer_output(
+                position={"type": "object", "description": "what the position says of the buyer and card"},
+            ),
         ),
         Tool(
             "check_record",
@@ -439,6 +598,7 @@ def _position_tools() -> list[Tool]:
                 [],
             ),
             _check_record,
+            REPORT_OUTPUT,
         ),
         Tool(
             "record_position",
@@ -460,6 +620,7 @@ def _position_tools() -> list[Tool]:
                 ["game", "path"],
             ),
             _record_position,
+            STATE_OUTPUT,
         ),
         Tool(
             "render_position",
@@ -471,10 +632,17 @@ def _position_tools() -> list[Tool]:
                     "viewer": {**SEAT_SCHEMA, "description": "draw only what this seat may see"},
                     "hand": {**SEAT_SCHEMA, "description": "6 nimmt!: also draw this seat's hand"},
                     "costs_for": {**SEAT_SCHEMA, "description": "Saint Petersburg: whose costs to print"},
+                    "scale": {
+                        "type": "number",
+                        "minimum": 0.1,
+                        "maximum": 8,
+                        "description": "the PNG's size, times the SVG's (default 1)",
+                    },
                 },
                 ["game", "position"],
             ),
             _render,
+            PICTURE_OUTPUT,
         ),
     ]
 
@@ -498,6 +666,7 @@ def tools() -> list[Tool]:
             RULE_HELP,
             _object({p.name: _param_schema(p) for p in rule.params}, ["clause_id"]),
             _get_rule,
+            _answer_output(clause={"type": "object", "description": "the clause: id, wording, citations"}),
         )
     )
     for q in questions.values():
@@ -513,12 +682,62 @@ def tool_index() -> dict[str, Tool]:
 
 
 def call(name: str, arguments: Mapping[str, Any] | None) -> ToolResult:
-    """Run tool ``name``; InputError names an unknown tool or the bad argument, RuleViolation its clause."""
+    """Run tool ``name``; InputError names an unknown tool or the bad argument, RuleViolation its clause.
+
+    The engine words some errors and notes for the command line; they come back in the tool's terms:
+
+    >>> try:
+    ...     call("ask_cost", {"card": "Gold Smelter"})
+    ... except InputError as exc:
+    ...     print(exc.message[:70])
+    Gold Smelter is a trading card: say which card it displaces (displace)
+    """
     index = tool_index()
     if name not in index:
         raise InputError("name", f"unknown tool {name!r} (known: {', '.join(index)})")
     tool = index[name]
-    return tool.handler(_validate(tool, arguments or {}))
+    try:
+        result = tool.handler(_validate(tool, arguments or {}))
+    except InputError as exc:
+        raise InputError(_field_for(tool, exc.field), _words_for(tool, exc.message)) from None
+    data = dict(result.data)
+    for key in ("summary", "notes"):
+        if isinstance(data.get(key), str):
+            data[key] = _words_for(tool, data[key])
+        elif isinstance(data.get(key), list):
+            data[key] = [_words_for(tool, x) if isinstance(x, str) else x for x in data[key]]
+    text = result.text if result.svg is not None else _words_for(tool, result.text)
+    return evolve(result, text=text, data=data)
+
+
+_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
+
+
+def _argument(tool: Tool, flag: str) -> str:
+    """The tool's name for a command-line flag's value: its argument, else the position's field."""
+    name = flag.replace("-", "_")
+    known = tool.schema.get("properties", {})
+    if name in known or "position" not in known:
+        return name
+    return f"position.{name}"
+
+
+def _words_for(tool: Tool, text: str) -> str:
+    """``text`` with each command-line flag (``--displace``) named as the tool's argument (``displace``)."""
+    return _FLAG.sub(lambda m: _argument(tool, m.group(1)), text)
+
+
+def _field_for(tool: Tool, field: str) -> str:
+    """An error's field in the tool's terms: ``--action: card`` is ``action.card``, ``--upto`` ``upto``.
+
+    >>> _field_for(tool_index()["explain_action"], "--action: action.card")
+    'action.card'
+    """
+    head, sep, rest = field.partition(": ")
+    if sep and _FLAG.fullmatch(head):
+        head = _argument(tool, head[2:])
+        return rest if rest == head or rest.startswith(head + ".") else f"{head}.{rest}"
+    return _words_for(tool, field)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -565,6 +784,40 @@ def resources() -> list[Resource]:
     return out
 
 
+@frozen
+class ResourceTemplate:
+    """A family of resources: ``uri_template`` (RFC 6570, one variable), ``name``, ``description``, MIME
+    type."""
+
+    uri_template: str
+    name: str
+    description: str
+    mime_type: str
+
+
+def resource_templates() -> list[ResourceTemplate]:
+    """The resources as templates: a clause by id, a seed document by key (read with :func:`read_resource`).
+
+    >>> [t.uri_template for t in resource_templates()]
+    ['arbiter://clause/{id}', 'arbiter://seed/{key}']
+    """
+    return [
+        ResourceTemplate(
+            f"{RESOURCE_PREFIX}clause/{{id}}",
+            "clause",
+            "One rule clause by id (T6-PLACE-2, SP-COST-4): our wording, every seed passage it cites "
+            "verbatim, the ruling and the variant for the other reading where the seeds disagree",
+            "text/plain",
+        ),
+        ResourceTemplate(
+            f"{RESOURCE_PREFIX}seed/{{key}}",
+            "seed document",
+            "One seed document (a published rule book) by key (001..004), verbatim",
+            "text/plain",
+        ),
+    ]
+
+
 def read_resource(uri: str) -> tuple[Resource, str]:
     """The resource at ``uri`` and its text; InputError naming ``uri`` when there is none.
 
@@ -578,3 +831,153 @@ def read_resource(uri: str) -> tuple[Resource, str]:
         "uri",
         f"no resource {uri!r} (clauses are {RESOURCE_PREFIX}clause/ID, seeds {RESOURCE_PREFIX}seed/KEY)",
     )
+
+
+# --------------------------------------------------------------------------------------------------
+# Prompts: the tools put to work on a task a user brings
+
+
+@frozen
+class PromptArgument:
+    """One argument of a prompt (prompt arguments are text)."""
+
+    name: str
+    description: str
+    required: bool = False
+
+
+@frozen
+class Prompt:
+    """A task template: ``name``, ``title``, ``description``, its arguments, and the text it makes of them
+    (one user message that says which tools to call, with which arguments)."""
+
+    name: str
+    title: str
+    description: str
+    arguments: tuple[PromptArgument, ...]
+    render: Callable[[dict[str, str]], str]
+
+
+def _settle_dispute(args: dict[str, str]) -> str:
+    game = args["game"]
+    title = get_game(game).title
+    action = args.get("action")
+    steps = [
+        f'Call legal_actions with game "{game}" and this position as position: who must act now, and every '
+        "legal action in the game's JSON form.",
+        (
+            f"Call explain_action with game \"{game}\", this position and action {action}: legal or not, the "
+            "clause that refuses it, the derivation, and what would make it legal."
+            if action
+            else "Call explain_action with each action the players disagree about (in the JSON form "
+            "legal_actions lists): legal or not, the clause that decides it, the derivation."
+        ),
+    ]
+    if game == "petersburg":
+        steps.append(
+            "If the dispute is about a price, call card_cost with the position, the buyer's seat as player "
+            "and the card: the printed cost, each reduction with its clause, and whether the buyer can pay."
+        )
+    steps.append(
+        "Read every clause you rely on with get_rule (or the resource arbiter://clause/ID); search_rules "
+        "finds one by its words."
+    )
+    listed = "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
+    return (
+        f"Settle a rules dispute in a game of {title} with the arbiter tools (the reference rules engine), "
+        f"not from memory.\n\nThe dispute: {args['question']}\n\nThe position:\n{args['position']}\n\n"
+        f"{listed}\n\nAnswer with the ruling first, then the clause ids it rests on with our wording and the "
+        "verbatim seed passages they cite. Where a clause records a ruling (the seeds disagree or are "
+        "silent), say so and name the variant that plays the other reading."
+    )
+
+
+def _check_implementation(args: dict[str, str]) -> str:
+    record, path = args.get("record"), args.get("path")
+    if (record is None) == (path is None):
+        raise InputError("record/path", "give exactly one of record (the JSON Lines text) or path")
+    source = f'path "{path}"' if path else "record set to the record below"
+    position = (
+        f'Call record_position with the record\'s game, path "{path}" and upto set to the divergence\'s '
+        "index: the position before the diverging action; then call explain_action with that position "
+        "and the record's action, and legal_actions with it."
+        if path
+        else "For the position before the diverging action, the record's own lines are the replay: the "
+        "divergence names the action index and line."
+    )
+    text = (
+        "Check a game record written by an implementation of the rules against the reference engine, and "
+        "say what the implementation got wrong.\n\n"
+        f"1. Call check_record with {source}: the status and the first divergence (the action index and "
+        "line, what the record says, what the rules say, the deciding clauses, why).\n"
+        f"2. If it diverges: {position}\n"
+        "3. Call get_rule on each deciding clause (the first decides).\n\n"
+        "Report: ok or the first divergence; the deciding clause with our wording and its verbatim seed "
+        "passage; what the implementation does and what the rules require; and, for a refused action, what "
+        "would have been legal. A malformed record is not a rules question: quote the error, which names "
+        "the line and field."
+    )
+    if record is not None:
+        text += f"\n\nThe record:\n{record}"
+    return text
+
+
+def prompts() -> list[Prompt]:
+    """The prompts, in a fixed order.
+
+    >>> [p.name for p in prompts()]
+    ['settle_dispute', 'check_implementation']
+    """
+    return [
+        Prompt(
+            "settle_dispute",
+            "Settle a rules dispute from a position",
+            "Players disagree about what the rules allow in a position: the legal actions, the verdict on "
+            "the disputed action with its derivation, and the clauses with their seed passages.",
+            (
+                PromptArgument("game", f"which game: {', '.join(game_names())}", True),
+                PromptArgument("position", POSITION_SCHEMA["description"], True),
+                PromptArgument("question", "what the players disagree about, in their words", True),
+                PromptArgument("action", "the disputed action in the game's JSON form (optional)"),
+            ),
+            _settle_dispute,
+        ),
+        Prompt(
+            "check_implementation",
+            "Check an implementation's game record",
+            "Replay a game record an implementation wrote on the reference engine: the first divergence, "
+            "the position there, the deciding clause, and what the implementation must change.",
+            (
+                PromptArgument("record", "the record's JSON Lines text (or give path)"),
+                PromptArgument("path", "a path to the record file (or give record)"),
+            ),
+            _check_implementation,
+        ),
+    ]
+
+
+def get_prompt(name: str, arguments: Mapping[str, Any] | None) -> tuple[Prompt, str]:
+    """The prompt ``name`` and its text for ``arguments``; InputError names an unknown prompt, a missing or
+    unknown argument, or an unknown game.
+
+    >>> text = get_prompt("settle_dispute", {"game": "take6", "position": "LINE", "question": "Q?"})[1]
+    >>> "legal_actions" in text and "explain_action" in text
+    True
+    """
+    index = {p.name: p for p in prompts()}
+    if name not in index:
+        raise InputError("name", f"unknown prompt {name!r} (known: {', '.join(index)})")
+    prompt = index[name]
+    args = dict(arguments or {})
+    known = {a.name for a in prompt.arguments}
+    for key, value in args.items():
+        if key not in known:
+            raise InputError(key, f"unknown argument of {name} (known: {', '.join(sorted(known))})")
+        if not isinstance(value, str):
+            raise InputError(key, f"expected text, got {type(value).__name__}")
+    for a in prompt.arguments:
+        if a.required and not args.get(a.name):
+            raise InputError(a.name, f"missing (the {name} prompt needs it)")
+    if "game" in args and args["game"] not in game_names():
+        raise InputError("game", f"unknown game {args['game']!r} (known: {', '.join(game_names())})")
+    return prompt, prompt.render(args)

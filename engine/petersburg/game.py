@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.errors import IllegalAction, IllegalSetup
+from engine.errors import IllegalAction, IllegalSetup, NotAnAction
 from engine.game import Result
 from engine.petersburg import codec, core, narration, notation
 from engine.petersburg.catalog import GAME_META, OPTIONS, VARIANTS, ruleset
@@ -80,7 +80,10 @@ class PetersburgGame:
         return core.legal_actions(state, player)
 
     def apply(self, state: State, action: Any) -> State:
-        """Checked tier: raises IllegalAction / NotYourTurn / GameOver naming the clause."""
+        """Checked tier: raises IllegalAction / NotYourTurn / GameOver naming the clause (NotAnAction, a
+        TypeError, for an action's JSON form: ``action_from_json`` reads it)."""
+        if isinstance(action, Mapping):
+            raise NotAnAction(self.name, action)
         return core.transition(state, core.check(state, action))
 
     def apply_unchecked(self, state: State, action: Any) -> State:

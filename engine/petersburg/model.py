@@ -171,6 +171,33 @@ class State(NamedTuple):
             return ()
         return tuple(self.rules.names[k] for k in self.hidden[_STACK_NAMES.index(stack)])
 
+    def __repr__(self) -> str:
+        """A short line that shows the board: edition, round, phase, both rows, VP and roubles per seat
+        (the exact, readable-back forms are the notation and the JSON state).
+
+        >>> from engine.petersburg import GAME
+        >>> GAME.new_game(2, seed=1)
+        <petersburg.State first round 1 worker: upper Shepherd, Ship Builder, Gold Miner, Fur Trapper; \
+lower -; VP 0 0; roubles 25 25>
+        """
+
+        def row(place: str) -> str:
+            return ", ".join(self.cards(place)) or "-"
+
+        return (
+            f"<petersburg.State {self.rules.variant} round {self.round} {self.phase}: upper {row('upper')}; "
+            f"lower {row('lower')}; VP {' '.join(map(str, self.vp))}; "
+            f"roubles {' '.join(map(str, self.money))}>"
+        )
+
+    def _repr_svg_(self) -> str:
+        """The whole board as SVG, for notebooks.  The drawing (which reads costs from the rules modules
+        that import this one) is reached through :func:`engine.svg.repr_svg`, the registry's dispatch,
+        so this module imports nothing that imports it back."""
+        from engine.svg import repr_svg
+
+        return repr_svg(self)
+
 
 def card_name(rs: Ruleset, k: int) -> str:
     """A kind's name; a placeholder (an unknown card of stack ``i``, kind ``len(names) + i``) is ``?`` and

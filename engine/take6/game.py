@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from operator import itemgetter
 from typing import Any
 
-from engine.errors import IllegalAction, IllegalSetup
+from engine.errors import IllegalAction, IllegalSetup, NotAnAction
 from engine.game import Result
 from engine.spec import ClauseBook
 from engine.take6 import codec, notation
@@ -113,6 +113,8 @@ class Take6:
             card = action.card
             if p.__class__ is int and card.__class__ is int and p in state[11] and card in state[8][p]:
                 return self.apply_unchecked(state, action)
+        if isinstance(action, Mapping):
+            raise NotAnAction(self.name, action)  # a JSON form is a type error, not a rules violation
         check(state, action)
         return step(state, action)
 

@@ -147,6 +147,7 @@ class State(tuple):  # type: ignore[type-arg]
     selection a selected card stays in the stored hand (``held``) until the turn is revealed; ``hands``
     shows each hand without its hidden selection, so no view shows a card in both places.  Outside logic
     the stock is not stored: it is the deck less every card in play.  Equal games give equal states.
+    ``repr`` is one short line showing the table; ``State(*s.__getnewargs__())`` rebuilds an equal state.
 
     >>> from engine.take6.rules import rules_for
     >>> s = State(rules_for("standard", 2), 0, 1, "select", ((1,), (2,), (3,), (4,)), (), ((), ()), (0, 0),
@@ -156,8 +157,10 @@ class State(tuple):  # type: ignore[type-arg]
     >>> s = State(*s.__getnewargs__()[:11], ((5,), (7, 8)), (6, 0), (1,))   # player 0 has selected 6
     >>> s.hands, s.selected, s.to_act
     (((5,), (7, 8)), (6, 0), (1,))
-    >>> eval(repr(s)) == s
+    >>> State(*s.__getnewargs__()) == s
     True
+    >>> s
+    <take6.State standard round 1 select: rows 1 / 2 / 3 / 4; bullheads 0 0; to act P1>
     """
 
     __slots__ = ()
@@ -208,7 +211,21 @@ class State(tuple):  # type: ignore[type-arg]
         return tuple(getattr(self, name) for name in self.FIELDS)
 
     def __repr__(self) -> str:
-        return "State(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS) + ")"
+        """A short line that shows the table: variant, round, phase, the rows, the bullheads taken and who
+        acts (the exact, readable-back forms are the notation and the JSON state)."""
+        rows = " / ".join(" ".join(map(str, r)) for r in self.rows)
+        heads = " ".join(map(str, self.penalties))
+        acting = " ".join(f"P{p}" for p in self.to_act) or "nobody"
+        return (
+            f"<take6.State {self.variant} round {self.round} {self.phase}: rows {rows}; "
+            f"bullheads {heads}; to act {acting}>"
+        )
+
+    def _repr_svg_(self) -> str:
+        """The whole table as SVG, for notebooks (the drawing is imported on first use)."""
+        from engine.take6.drawing import take6_svg
+
+        return take6_svg(self)
 
     @property
     def rules(self) -> Rules:
