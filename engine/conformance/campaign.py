@@ -3,8 +3,8 @@
 A campaign plays generated games (the differential games of :mod:`engine.conformance.fuzz`) until a number
 of games or a time budget is spent.  A divergence ends its game, is recorded, and the campaign goes on.
 Divergences are grouped into **classes** by their signature (``game:kind:deciding clause:detail``, see
-:attr:`~engine.conformance.fuzz.Divergence.signature`); each class is shrunk once, within a time box, and
-reported with its count, its first occurrence and its shrunk record.
+:attr:`~engine.conformance.fuzz_divergence.Divergence.signature`); each class is shrunk once, within a time
+box, and reported with its count, its first occurrence and its shrunk record.
 
 Work is cut into **batches** of :data:`BATCH` games.  Batch ``b`` is one Hypothesis run seeded from
 ``(seed, b)``, so it plays the same games wherever it runs: the set of games played and the classes found
@@ -49,17 +49,11 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from engine.conformance.fuzz import (
-    Chooser,
-    Divergence,
-    DivergenceFound,
-    PeerFactory,
-    offered_games,
-    peer_hello,
-    play_game,
-    player_counts,
-    setups,
-)
+from engine.conformance.fuzz import offered_games, peer_hello
+from engine.conformance.fuzz_divergence import Divergence, DivergenceFound
+from engine.conformance.fuzz_game import Chooser, play_game
+from engine.conformance.fuzz_peers import PeerFactory
+from engine.conformance.fuzz_setups import player_counts, setups
 from engine.conformance.protocol import Transport
 from engine.errors import InputError
 
@@ -151,7 +145,7 @@ class CampaignSpec:
     peer_name: str
     offered: Mapping[str, tuple[str, ...]]
     counts: Mapping[str, tuple[int, ...]]
-    """``"game/variant"`` → player counts (see :func:`~engine.conformance.fuzz.player_counts`)."""
+    """``"game/variant"`` → player counts (see :func:`~engine.conformance.fuzz_setups.player_counts`)."""
     max_steps: int = 1000
     seed: int = 0
     reuse: bool = True

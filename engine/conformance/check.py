@@ -1,4 +1,5 @@
-"""``arbiter check RECORD...``: replay game records on the reference engine and report the first divergence.
+"""Checking game records: replay them on the reference engine and report the divergence (``arbiter check
+RECORD...``, the command line in :mod:`engine.conformance.cli_check`).
 
 Each record is streamed line by line (never loaded whole): the header's explicit set-up starts a game (with no
 seed: a round the set-up does not deal waits for its deal, a chance line), every action is applied through the
@@ -34,7 +35,6 @@ Outcomes per record, and the exit code of the command (the worst outcome wins):
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -496,46 +496,3 @@ def format_summary(reports: list[CheckReport], seconds: float) -> str:
     return (f"{len(reports)} record(s): {counts['ok']} OK, {counts['divergence']} divergence, "
             f"{counts['malformed']} malformed; {actions:,} actions validated in {seconds:.2f} s "
             f"({speed:,.0f} actions/s)")
-
-
-def run(args: argparse.Namespace) -> int:
-    """Entry point of ``arbiter check``."""
-    paths = list(expand_paths(args.records))
-    width = max((len(p) for p in paths), default=0)
-    reports: list[CheckReport] = []
-    start = time.perf_counter()
-    for report in check_paths(paths, jobs=args.jobs):
-        reports.append(report)
-        if not args.json:
-            for text in format_report(report, width):
-                print(text)
-    seconds = time.perf_counter() - start
-    actions = sum(r.actions for r in reports)
-    if args.json:
-        print(json.dumps({
-            "records": [r.to_json() for r in reports],
-            "summary": {
-                "records": len(reports),
-                **{s: sum(1 for r in reports if r.status == s) for s in EXIT_CODES},
-                "actions": actions, "seconds": round(seconds, 6),
-                "actions_per_second": round(actions / seconds, 1) if seconds > 0 else 0.0,
-                "exit_code": exit_code(reports),
-            },
-        }, ensure_ascii=False, indent=1))
-    else:
-        print(format_summary(reports, seconds))
-    return exit_code(reports)
-
-
-def register_check(sub: Any) -> None:
-    """Add ``check`` to the command line."""
-    from engine.conformance.cli_fuzz import positive
-
-    p = sub.add_parser("check", help="replay game records on the reference engine; report divergences")
-    p.add_argument("records", nargs="+", metavar="RECORD",
-                   help="record files (JSON Lines), directories of *.jsonl, or - for standard input")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--jobs", type=positive(int, "--jobs"), default=1, metavar="N",
-                   help="check files in N worker processes (default 1; reports keep the order of the files)")
-    p.set_defaults(run=run)
-
