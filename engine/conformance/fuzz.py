@@ -56,6 +56,7 @@ from engine.conformance.fuzz_divergence import (
     DivergenceFound,
     same_class_and_not_larger,
 )
+from engine.conformance.fuzz_draws import seed_only_draws
 from engine.conformance.fuzz_game import Chooser, play_game, refusal_text
 from engine.conformance.fuzz_peers import (
     InProcessPeer,
@@ -200,7 +201,8 @@ def fuzz(
         test = hypothesis_seed(seed)(test)
     final: Divergence | None = None
     try:
-        test()
+        with seed_only_draws():
+            test()
     except (DivergenceFound, HypothesisException, ExceptionGroup):
         # Shrinking keeps only divergences of the first one's kind that are no larger: the smallest of them
         # is the answer, whatever Hypothesis ends on (a peer failing at random may not reproduce).

@@ -18,7 +18,15 @@ from engine.conformance.protocol import canonical
 from engine.conformance.records import ActionLine, Header, Record, ResultLine
 from engine.conformance.setup_base import GameSetup
 
-__all__ = ["DIVERGENCE_KINDS", "Divergence", "DivergenceFound", "found_error", "same_class_and_not_larger"]
+__all__ = [
+    "DIVERGENCE_KINDS",
+    "Difference",
+    "Divergence",
+    "DivergenceFound",
+    "Origin",
+    "found_error",
+    "same_class_and_not_larger",
+]
 
 DIVERGENCE_KINDS: Mapping[str, str] = {
     "terminal": "the peer and the rules disagree on whether the game is over",
@@ -36,6 +44,32 @@ DIVERGENCE_KINDS: Mapping[str, str] = {
     "garbage": "the peer's reply is not a valid protocol message",
 }
 """Every kind of divergence, with a one-line meaning."""
+
+
+@frozen
+class Difference:
+    """One differing fact of a divergence: its kind, what it is about (a fact's name, an action's canonical
+    text, ``-``), what differs and the clauses the reference names.  A divergence keeps every one."""
+
+    kind: str
+    about: str
+    message: str
+    clauses: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form (an entry of a campaign report's ``differences``)."""
+        return {"kind": self.kind, "about": self.about, "message": self.message,
+                "clauses": list(self.clauses)}
+
+
+@frozen
+class Origin:
+    """Where a divergence can be shown from one position: the reference's position (``notation`` and JSON
+    ``state``) and the one action (``(seat, action JSON)``, ``None`` when the position alone differs)."""
+
+    notation: str
+    state: Mapping[str, Any] = field(eq=False)
+    action: tuple[int, Any] | None = None
 
 
 @frozen
@@ -62,6 +96,13 @@ class Divergence:
     the record as a ``legal`` claim so that ``arbiter check`` names every missing or extra action."""
     probes: int = field(default=0, eq=False)
     """Illegal probes tried in the game, the one that found the divergence included."""
+    differences: tuple[Difference, ...] = field(default=(), eq=False)
+    """Every differing fact at that point, the one the divergence is named after first."""
+    origin: Origin | None = field(default=None, eq=False)
+    """The reference position and the one action showing it (a peer with the ``position`` capability)."""
+    start: str | None = field(default=None, eq=False)
+    """The notation line the game started from (a counterexample replayed from a position), else ``None``:
+    the set-up's start."""
 
     @property
     def steps(self) -> int:
@@ -121,8 +162,8 @@ class Divergence:
         elif lines and self.peer_result is None:
             lines[-1] = evolve(lines[-1], comment=comment)
         header = Header(game=s.game, variant=s.variant, options=dict(s.options), players=s.players,
-                        setup=s.setup, source=source, claims=header_claims,
-                        comment=comment if not lines else None)
+                        setup=None if self.start is not None else s.setup, source=source,
+                        claims=header_claims, comment=comment if not lines else None, position=self.start)
         result = None
         if self.peer_result is not None:
             result = ResultLine(self.peer_result[0], self.peer_result[1], comment=comment)
@@ -137,6 +178,8 @@ class Divergence:
         if self.clauses:
             lines.append(f"  clauses: {', '.join(self.clauses)}")
         lines.append(f"  signature: {self.signature}")
+        for other in self.differences[1:]:
+            lines.append(f"  also differs: {other.kind} ({other.about}): {other.message}")
         if self.trigger is not None:
             lines.append(f"  action: seat {self.trigger[0]} {canonical(self.trigger[1])}")
         return lines

@@ -35,7 +35,6 @@ class GameSetup:
     options: Mapping[str, Any] = field(factory=dict, eq=False)
 
 
-
 def seeded_setup(game: Game, kit: Any, setup: GameSetup, seed: int) -> Any:
     """The explicit set-up (JSON) the reference engine deals from ``seed``, read off the first state.
 
@@ -48,7 +47,20 @@ def seeded_setup(game: Game, kit: Any, setup: GameSetup, seed: int) -> Any:
 
 class SetupMaker:
     """How set-ups of one game are generated: the generic maker draws a seed and lets the reference deal
-    (:func:`seeded_setup`); a game may register a finer one whose draws shrink card by card."""
+    (:func:`seeded_setup`); a game may register a finer one whose draws shrink card by card.
+
+    The class attributes tell :mod:`engine.conformance.fuzz_positions` how a position of the game's JSON
+    state shrinks: a card taken out goes to the list ``spare`` (every card must stay somewhere), a seat
+    taken out renumbers the seats named by ``seat_fields`` and gives up the cards of ``seat_cards``."""
+
+    spare: str | None = None
+    """The JSON state's list receiving the cards a smaller position leaves out (``None``: none)."""
+    seat_fields: tuple[str, ...] = ()
+    """JSON state fields naming seats (a number, or an object of numbers)."""
+    seat_cards: tuple[str, ...] = ()
+    """JSON state fields holding one card (or ``null``) per seat."""
+    seat_pairs: tuple[str, ...] = ()
+    """JSON state fields listing ``[card, seat]`` pairs (a seat taken out loses its pairs' cards)."""
 
     def draw(self, draw: st.DrawFn, game: Game, kit: Any, setup: GameSetup, max_steps: int) -> Any:
         """The explicit set-up (JSON) of one generated game."""

@@ -17,4 +17,8 @@ __all__ = ["PetersburgSetups"]
 
 
 class PetersburgSetups(SetupMaker):
-    """Saint Petersburg: the generic maker (a drawn seed, the reference deals the stacks and markers)."""
+    """Saint Petersburg: the generic maker (a drawn seed, the reference deals the stacks and markers); a
+    card a smaller position leaves out goes to the discard pile."""
+
+    spare = "discard"
+    seat_fields = ("turn", "markers")

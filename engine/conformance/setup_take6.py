@@ -26,6 +26,10 @@ class Take6Setups(SetupMaker):
     """
 
     MAX_ROUNDS = 12
+    spare = "stock"
+    seat_fields = ("start",)
+    seat_cards = ("selected",)
+    seat_pairs = ("pending",)
 
     def draw(self, draw: st.DrawFn, game: Game, kit: Any, setup: GameSetup, max_steps: int) -> Any:
         from engine.take6.rules import rules_for
