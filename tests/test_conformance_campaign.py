@@ -59,7 +59,8 @@ def signature_of(defect: str) -> str:
 
 
 def campaign(**kw: Any) -> CampaignReport:
-    args: dict[str, Any] = {"games": GAMES, "jobs": 1, "seed": SEED, "shrink_seconds": 3.0, "positions": False}
+    args: dict[str, Any] = {"games": GAMES, "jobs": 1, "seed": SEED, "shrink_seconds": 3.0,
+                            "positions": False}
     args.update(kw)
     return run_campaign(in_process(MultiDefectPeer), **args)
 

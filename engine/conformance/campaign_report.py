@@ -122,9 +122,10 @@ class CampaignReport:
         if self.positions or not self.classes:
             return None
         ended = sum(c.count for c in self.classes)
-        return (f"the peer does not declare the 'position' capability: each of the {len(self.classes)} "
-                f"classes ended the games it occurred in ({ended} in all), so each may hide other "
-                "defects later in those games (waived classes included)")
+        return (f"without positions (the peer does not declare the 'position' capability, or "
+                f"--no-positions) each of the {len(self.classes)} classes ended the games it occurred in "
+                f"({ended} in all), so each may hide other defects later in those games (waived classes "
+                "included)")
 
     @property
     def exit_code(self) -> int:
