@@ -314,31 +314,63 @@ def shrink_job(spec: CampaignSpec, batch: int, count: int, first: Divergence, se
     return shrunk, time.monotonic() - started
 
 
+SEARCH_EXAMPLES = 40
+"""Short games played per search attempt while shrinking (see :func:`shrink_class`)."""
+
+SEARCH_ATTEMPTS = 3
+"""Search attempts in a row that find nothing smaller before shrinking stops."""
+
+
 def shrink_class(spec: CampaignSpec, batch: int, count: int, first: Divergence, seconds: float) -> Divergence:
-    """The smallest divergence of ``first``'s signature found by replaying its batch with Hypothesis's
-    shrinker, within ``seconds`` (wall clock); ``first`` if nothing smaller turns up.
+    """The smallest divergence of ``first``'s signature found within ``seconds`` (wall clock); ``first`` if
+    nothing smaller turns up.
+
+    First the batch of its first occurrence is replayed with Hypothesis's shrinker on.  A shrinker stuck in
+    a long game (a Saint Petersburg deal drawn from a seed shrinks as a whole: a smaller seed is another
+    deal) is then helped by a search: new games of the class's game and variant, no more players and
+    fewer actions than the best so far (so each is cheap), each attempt seeded from the campaign seed, the
+    batch and the attempt; a shorter occurrence is shrunk in turn.  The search stops after
+    :data:`SEARCH_ATTEMPTS` attempts in a row without a smaller one, or at the time box.
 
     Only divergences of the same signature and no larger (:attr:`Divergence.size`) are kept: shrinking
     never changes the class or grows the record.  Games of other classes pass, so Hypothesis does not
     shrink toward them.
     """
     deadline = time.monotonic() + seconds
-    runner = _Games(spec, count)
     best = [first]
+    _shrink_run(spec, spec.batch_seed(batch), count, first.signature, best, deadline=deadline)
+    misses, attempt = 0, 0
+    while misses < SEARCH_ATTEMPTS and time.monotonic() < deadline and best[0].steps > 1:
+        attempt += 1
+        size = best[0].size
+        setup = best[0].setup
+        short = evolve(spec, max_steps=best[0].steps, offered={setup.game: (setup.variant,)},
+                       counts={f"{setup.game}/{setup.variant}": tuple(
+                           n for n in spec.counts.get(f"{setup.game}/{setup.variant}", (setup.players,))
+                           if n <= setup.players) or (setup.players,)})
+        seed = random.Random(f"arbiter-shrink:{spec.seed}:{batch}:{attempt}").getrandbits(64)
+        _shrink_run(short, seed, SEARCH_EXAMPLES, first.signature, best, deadline=deadline)
+        misses = 0 if best[0].size < size else misses + 1
+    return best[0]
+
+
+def _shrink_run(spec: CampaignSpec, seed: int, examples: int, signature: str, best: list[Divergence], *,
+                deadline: float) -> None:
+    """One Hypothesis run (generate, then shrink) keeping in ``best[0]`` the smallest divergence of
+    ``signature``."""
+    runner = _Games(spec, examples)
 
     def body(data: st.DataObject) -> None:
         if time.monotonic() >= deadline:
             return  # out of time: every further attempt passes, so the shrinker stops
-        div = next((d for d in runner.play(data) if d.signature == first.signature), None)
+        div = next((d for d in runner.play(data) if d.signature == signature), None)
         if div is None:
             return
         if div.size <= best[0].size:
             best[0] = div
         raise DivergenceFound(div)
 
-    test = hypothesis_seed(spec.batch_seed(batch))(
-        _settings(count, [Phase.generate, Phase.shrink])(given(st.data())(body))
-    )
+    test = hypothesis_seed(seed)(_settings(examples, [Phase.generate, Phase.shrink])(given(st.data())(body)))
     try:
         with seed_only_draws():
             test()
@@ -346,7 +378,6 @@ def shrink_class(spec: CampaignSpec, batch: int, count: int, first: Divergence, 
         pass  # the answer is best[0], whatever Hypothesis ends on (a flaky replay after the time box)
     finally:
         runner.close()
-    return best[0]
 
 
 # --------------------------------------------------------------------------------------------------------
