@@ -44,7 +44,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from pathlib import Path
 from typing import Any
 
-from attrs import evolve, frozen
+from attrs import evolve, field, frozen
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
@@ -160,7 +160,8 @@ class CampaignSpec:
 
 @frozen
 class BatchResult:
-    """What one batch played and found: ``found`` holds ``(ordinal, divergence)`` in play order."""
+    """What one batch played and found: ``found`` holds ``(ordinal, divergence)`` in play order, the first
+    of each signature."""
 
     batch: int
     games: int
@@ -172,6 +173,9 @@ class BatchResult:
     """CPU seconds of the job (harness side; the peer's own processes not included)."""
     digest: str = ""
     """A digest of the games played (set-ups, actions, probes): equal digests, the same games."""
+    counts: Mapping[str, int] = field(factory=dict)
+    """Signature → divergences of the batch (``found`` keeps only the first of each signature: with
+    positions a game may record a hundred)."""
 
 
 def _settings(examples: int, phases: Sequence[Phase]) -> Any:
@@ -287,15 +291,21 @@ def play_batch(spec: CampaignSpec, batch: int, count: int, deadline: float | Non
         pass
     finally:
         runner.close()
+    firsts: dict[str, tuple[int, Divergence]] = {}
+    counts: dict[str, int] = {}
+    for ordinal, div in found:
+        firsts.setdefault(div.signature, (ordinal, div))
+        counts[div.signature] = counts.get(div.signature, 0) + 1
     return BatchResult(
         batch,
         runner.games,
         runner.steps,
         runner.probes,
         runner.aborted,
-        tuple(found),
+        tuple(firsts.values()),
         time.process_time() - cpu,
         runner.digest.hexdigest()[:16],
+        counts,
     )
 
 
@@ -604,7 +614,7 @@ def _classes(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> t
     for b in sorted(results):
         for ordinal, div in results[b].found:
             sig = div.signature
-            count[sig] = count.get(sig, 0) + 1
+            count[sig] = count.get(sig, 0) + results[b].counts.get(sig, 1)
             if sig not in first:
                 first[sig] = (b, ordinal, div)
     out = []
@@ -672,7 +682,7 @@ class CampaignProgress:
         self.probes += result.probes
         for _ordinal, div in result.found:
             if _waiver_for(div.signature, waivers):
-                self.waived += 1
+                self.waived += result.counts.get(div.signature, 1)
             else:
                 self.signatures.add(div.signature)
 

@@ -386,16 +386,20 @@ class Duel:
         try:
             self.game.apply(self.state, action)
         except RuleViolation as why:
-            reply = self.ask(apply_request(seat, value), trigger=(seat, value))
-            if not isinstance(reply, Refusal):
-                raise self.diverge(
-                    "accepted-illegal",
-                    f"the peer accepts an illegal action of seat {seat}: {why}",
-                    trigger=(seat, value),
-                    clauses=self.action_clauses(value, why.clause),
-                ) from None
+            self.apply_illegal(seat, value, why)
             return
         self.apply_legal(seat, action, value)
+
+    def apply_illegal(self, seat: int, value: Any, why: RuleViolation) -> None:
+        """Send an action the rules refuse (``why``); the peer must refuse it too."""
+        reply = self.ask(apply_request(seat, value), trigger=(seat, value))
+        if not isinstance(reply, Refusal):
+            raise self.diverge(
+                "accepted-illegal",
+                f"the peer accepts an illegal action of seat {seat}: {why}",
+                trigger=(seat, value),
+                clauses=self.action_clauses(value, why.clause),
+            )
 
     def apply_legal(self, seat: int, action: Any, value: Any) -> None:
         """Apply a legal action on both sides; a refusal is a divergence (raised once the reference has
@@ -441,14 +445,7 @@ class Duel:
             return False
         self.probes += 1
         self.tally["probes"] += 1
-        reply = self.ask(apply_request(seat, value), trigger=(seat, value))
-        if not isinstance(reply, Refusal):
-            raise self.diverge(
-                "accepted-illegal",
-                f"the peer accepts an illegal action of seat {seat}: {why}",
-                trigger=(seat, value),
-                clauses=self.action_clauses(value, why.clause),
-            )
+        self.apply_illegal(seat, value, why)
         return True
 
 

@@ -21,6 +21,7 @@ from engine.spec import GAME_PREFIX, load_clauses, read_toml
 
 __all__ = ["Coverage", "coverage", "exemptions"]
 
+
 @frozen
 class Coverage:
     """Per clause: how many accept / reject vectors test it, and any documented exemption."""

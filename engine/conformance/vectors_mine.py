@@ -28,6 +28,7 @@ from engine.spec import load_clauses
 
 __all__ = ["generate_cases"]
 
+
 @frozen
 class _Found:
     clause: str
