@@ -30,7 +30,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "engine.query.cli",
     "engine.show",
     "engine.assistant.cli",
-    "engine.viewer",
+    "engine.cli_viewer",
 )
 
 
