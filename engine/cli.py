@@ -21,15 +21,16 @@ from engine.errors import ArbiterError
 from engine.jsonio import one_line
 
 COMMAND_MODULES: tuple[str, ...] = (
-    "engine.play",
+    "engine.cli_play",
     "engine.bench",
     "engine.conformance.cli_check",
+    "engine.conformance.cli_vectors",
     "engine.conformance.cli_fuzz",
     "engine.conformance.names",
     "engine.query.cli",
     "engine.show",
     "engine.assistant.cli",
-    "engine.viewer",
+    "engine.cli_viewer",
 )
 
 

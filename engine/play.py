@@ -1,4 +1,5 @@
-"""``arbiter play GAME``: a whole game with a bot in every seat and a readable turn-by-turn log.
+"""A whole game with a bot in every seat and a readable turn-by-turn log (``arbiter play GAME``, the
+command line in :mod:`engine.cli_play`).
 
 >>> from engine.play import play_game
 >>> lines, state = play_game("take6", players=2, seed=4)
@@ -8,7 +9,6 @@ True
 
 from __future__ import annotations
 
-import argparse
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -16,7 +16,7 @@ from typing import Any
 from engine import jsonio
 from engine.bots import BOTS
 from engine.errors import InputError
-from engine.game import Game, game_names, get_game
+from engine.game import Game, get_game
 from engine.positions import load_position
 
 
@@ -104,40 +104,3 @@ def play_game(
         write_record(record, record_game(name, players=players, seed=seed, variant=variant, options=options,
                                          actions=actions, claims=True, position=start))
     return lines, state
-
-
-def run(args: argparse.Namespace) -> int:
-    """Entry point of ``arbiter play``."""
-    if args.record is not None:
-        jsonio.check_writable(args.record, source="--record")
-    lines, _state = play_game(
-        args.game,
-        players=args.players,
-        seed=args.seed,
-        variant=args.variant,
-        options=parse_options(args.option),
-        bot=args.bot,
-        record=args.record,
-        start=args.start,
-    )
-    if args.quiet:
-        lines = lines[-12:]
-    for line in lines:
-        print(line)
-    return 0
-
-
-def register(sub: Any) -> None:
-    """Add ``play`` to the command line."""
-    p = sub.add_parser("play", help="play a whole game with bots and print a readable log")
-    p.add_argument("game", choices=game_names(), help="which game")
-    p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deal and of the bots (default 0)")
-    p.add_argument("--variant", default=None, help="variant name (default: the standard game)")
-    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
-    p.add_argument("--bot", default="random", help="bot for every seat (default random)")
-    p.add_argument("--record", metavar="FILE", help="also write the game as a record (JSON Lines) to FILE")
-    p.add_argument("--quiet", action="store_true", help="print only the last lines (the standings)")
-    p.add_argument("--from", dest="start", metavar="TEXT",
-                   help="go on from a position: a notation line, a JSON state or @FILE (docs/positions.md)")
-    p.set_defaults(run=run)

@@ -1,4 +1,5 @@
-"""``arbiter view RECORD -o game.html``: a game record as one self-contained HTML page to step through.
+"""A game record as one self-contained HTML page to step through (``arbiter view RECORD -o game.html``, the
+command line in :mod:`engine.cli_viewer`).
 
 The record is checked first (:func:`engine.conformance.check.check_record`), then replayed on the reference
 engine.  Each step of the page shows the picture of the position (:mod:`engine.svg`), the engine's narration
@@ -33,12 +34,10 @@ buttons, a slider, the arrow keys, or the address's ``#step-N``.
 
 from __future__ import annotations
 
-import argparse
 import html
 import io
 import json
 import re
-import sys
 from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
@@ -48,10 +47,9 @@ from attrs import field, frozen
 
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
-from engine.show import write_output
 from engine.svg import plural
 
-__all__ = ["Replay", "Step", "build_replay", "register", "replay_html", "run"]
+__all__ = ["Replay", "Step", "build_replay", "replay_html"]
 
 CLAUSE_ID = re.compile(r"\b(?:T6|SP)-[A-Z]+-\d+\b")
 
@@ -489,34 +487,3 @@ def replay_html(replay: Replay) -> str:
         f'<script type="application/json" id="replay-data">{_script_json(data)}</script>'
         f"<script>{_asset('viewer.js')}</script></body></html>\n"
     )
-
-
-# --------------------------------------------------------------------------------------------------
-# The command
-
-
-def run(args: argparse.Namespace) -> int:
-    """Entry point of ``arbiter view``."""
-    replay = build_replay(args.record, viewer=args.viewer)
-    page = replay_html(replay)
-    out = args.output or str(Path(args.record).with_suffix(".html"))
-    write_output(out, page)
-    opened = f", opens at the divergence (step {replay.start})" if replay.divergence else ""
-    print(f"wrote {out}: {len(replay.steps)} steps{opened}", file=sys.stderr)
-    return 0
-
-
-def register(sub: Any) -> None:
-    """Add ``view`` to the command line."""
-    p = sub.add_parser(
-        "view",
-        help="write a game record as an HTML page to step through",
-        description="Write one self-contained HTML page (no network) to step through a game "
-        "record: the picture of each position, the narration of each step and the clauses "
-        "applied, linked to their wording and seed passages. A record that diverges from the "
-        "rules opens at the divergence and shows both sides.",
-    )
-    p.add_argument("record", metavar="RECORD", help="a game record (arbiter-record JSON Lines)")
-    p.add_argument("-o", "--output", metavar="FILE.html", help="where to write (default: RECORD with .html)")
-    p.add_argument("--viewer", type=int, metavar="SEAT", help="draw every position as this seat sees it")
-    p.set_defaults(run=run)

@@ -44,7 +44,8 @@ from hypothesis import strategies as st
 from engine.cli import main
 from engine.conformance import protocol
 from engine.conformance.records import dumps_line, record_game, write_record
-from engine.conformance.vectors import hand_picked_cases, shipped_perft
+from engine.conformance.vectors import hand_picked_cases
+from engine.conformance.vectors_perft import shipped_perft
 from engine.errors import InputError, RuleViolation
 from engine.game import get_game
 from engine.query.questions import all_questions
@@ -607,12 +608,12 @@ def test_bench_refuses_an_unbounded_duration_before_running(value: str) -> None:
 
 def test_the_invariant_catches_a_traceback_and_a_multi_line_error(monkeypatch: Any) -> None:
     """The harness's invariant fails on an escaping exception and on a refusal of more than one line."""
-    import engine.play
+    import engine.cli_play
 
     def crash(_args: Any) -> int:
         raise TypeError("boom")
 
-    monkeypatch.setattr(engine.play, "run", crash)
+    monkeypatch.setattr(engine.cli_play, "run", crash)
     try:
         run_cli(["play", "take6"])
     except TypeError:
@@ -623,7 +624,7 @@ def test_the_invariant_catches_a_traceback_and_a_multi_line_error(monkeypatch: A
     def two_lines(_args: Any) -> int:
         raise InputError("--x", "line one\nline two")
 
-    monkeypatch.setattr(engine.play, "run", two_lines)
+    monkeypatch.setattr(engine.cli_play, "run", two_lines)
     assert run_cli(["play", "take6"])[0] == 2  # main escapes the newline: still one line
 
 

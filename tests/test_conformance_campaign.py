@@ -3,7 +3,8 @@
 The multi-defect peer (``engine.conformance.peers.multi``) carries five independent defects, each breaking a
 different rule with a different kind of divergence.  One campaign must report each as its own class with
 the right deciding clause and a shrunk record that ``arbiter check`` replays to the same clause; a waiver
-sets one aside and leaves the others; the classes do not depend on the number of jobs, nor on Ray.
+sets one aside and leaves the others; the classes do not depend on the number of jobs, nor on Ray.  These
+campaigns do not use the peer's ``position`` capability (tests/test_conformance_positions.py does).
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def signature_of(defect: str) -> str:
 
 
 def campaign(**kw: Any) -> CampaignReport:
-    args: dict[str, Any] = {"games": GAMES, "jobs": 1, "seed": SEED, "shrink_seconds": 3.0}
+    args: dict[str, Any] = {"games": GAMES, "jobs": 1, "seed": SEED, "shrink_seconds": 3.0,
+                            "positions": False}
     args.update(kw)
     return run_campaign(in_process(MultiDefectPeer), **args)
 

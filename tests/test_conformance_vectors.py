@@ -15,17 +15,10 @@ import pytest
 
 from engine.cli import main
 from engine.conformance.records import validator
-from engine.conformance.vectors import (
-    coverage,
-    exemptions,
-    export_vectors,
-    hand_picked_cases,
-    perft_positions,
-    read_vectors,
-    recount_perft,
-    run_case,
-    shipped_perft,
-)
+from engine.conformance.vectors import hand_picked_cases, read_vectors, run_case
+from engine.conformance.vectors_coverage import coverage, exemptions
+from engine.conformance.vectors_export import export_vectors
+from engine.conformance.vectors_perft import perft_positions, recount_perft, shipped_perft
 from engine.game import game_names
 from engine.spec import load_clauses
 

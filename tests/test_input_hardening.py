@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from engine.cli import main
-from engine.conformance.vectors import hand_picked_cases, perft_counts, shipped_perft
+from engine.conformance.vectors import hand_picked_cases
+from engine.conformance.vectors_perft import perft_counts, shipped_perft
 from engine.errors import InputError
 from engine.game import get_game
 from engine.jsonio import MAX_SHOWN

@@ -3,8 +3,8 @@
 A campaign plays generated games (the differential games of :mod:`engine.conformance.fuzz`) until a number
 of games or a time budget is spent.  A divergence ends its game, is recorded, and the campaign goes on.
 Divergences are grouped into **classes** by their signature (``game:kind:deciding clause:detail``, see
-:attr:`~engine.conformance.fuzz.Divergence.signature`); each class is shrunk once, within a time box, and
-reported with its count, its first occurrence and its shrunk record.
+:attr:`~engine.conformance.fuzz_divergence.Divergence.signature`); each class is shrunk once, within a time
+box, and reported with its count, its first occurrence and its shrunk record.
 
 Work is cut into **batches** of :data:`BATCH` games.  Batch ``b`` is one Hypothesis run seeded from
 ``(seed, b)``, so it plays the same games wherever it runs: the set of games played and the classes found
@@ -31,6 +31,7 @@ shrunk, and does not make the exit code 1::
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import math
 import multiprocessing.util
 import os
@@ -49,18 +50,14 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from engine.conformance.fuzz import (
-    Chooser,
-    Divergence,
-    DivergenceFound,
-    PeerFactory,
-    offered_games,
-    peer_hello,
-    play_game,
-    player_counts,
-    setups,
-)
-from engine.conformance.protocol import Transport
+from engine.conformance.campaign_report import CampaignReport, DivergenceClass
+from engine.conformance.fuzz import offered_games, peer_hello
+from engine.conformance.fuzz_divergence import Divergence, DivergenceFound
+from engine.conformance.fuzz_draws import seed_only_draws
+from engine.conformance.fuzz_game import FAILURE_KINDS, Chooser, play_game
+from engine.conformance.fuzz_peers import PeerFactory
+from engine.conformance.fuzz_setups import player_counts, setups
+from engine.conformance.protocol import Transport, canonical
 from engine.errors import InputError
 
 __all__ = [
@@ -78,9 +75,6 @@ __all__ = [
 
 BATCH = 4
 """Games per batch: the unit of work sent to a job (and replayed to shrink a class)."""
-
-FAILURE_KINDS = ("crash", "timeout", "garbage")
-"""Kinds after which a peer process is not reused."""
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -151,10 +145,13 @@ class CampaignSpec:
     peer_name: str
     offered: Mapping[str, tuple[str, ...]]
     counts: Mapping[str, tuple[int, ...]]
-    """``"game/variant"`` → player counts (see :func:`~engine.conformance.fuzz.player_counts`)."""
+    """``"game/variant"`` → player counts (see :func:`~engine.conformance.fuzz_setups.player_counts`)."""
     max_steps: int = 1000
     seed: int = 0
     reuse: bool = True
+    positions: bool = False
+    """The peer declares the ``position`` capability and the campaign uses it: a divergence does not end
+    its game (the peer is put back on the reference's position) and classes shrink as positions."""
 
     def batch_seed(self, batch: int) -> int:
         """The Hypothesis seed of batch ``batch``: a function of the campaign seed and the index only."""
@@ -163,7 +160,8 @@ class CampaignSpec:
 
 @frozen
 class BatchResult:
-    """What one batch played and found: ``found`` holds ``(ordinal, divergence)`` in play order."""
+    """What one batch played and found: ``found`` holds ``(ordinal, divergence)`` in play order, the first
+    of each signature."""
 
     batch: int
     games: int
@@ -173,6 +171,11 @@ class BatchResult:
     found: tuple[tuple[int, Divergence], ...]
     cpu: float = 0.0
     """CPU seconds of the job (harness side; the peer's own processes not included)."""
+    digest: str = ""
+    """A digest of the games played (set-ups, actions, probes): equal digests, the same games."""
+    counts: Mapping[str, int] = field(factory=dict)
+    """Signature → divergences of the batch (``found`` keeps only the first of each signature: with
+    positions a game may record a hundred)."""
 
 
 def _settings(examples: int, phases: Sequence[Phase]) -> Any:
@@ -199,14 +202,17 @@ class _Games:
         # a peer that played properly serves the next batches of this process too (``new`` resets it)
         self.kept: list[Transport] = _KEPT.setdefault(spec.peer, []) if spec.reuse else []
         self.games = self.steps = self.probes = self.aborted = 0
+        self.digest = hashlib.sha256()
 
-    def play(self, data: st.DataObject) -> Divergence | None:
-        """Play one game; its divergence, or ``None``."""
+    def play(self, data: st.DataObject) -> list[Divergence]:
+        """Play one game; its divergences (with positions every one, else at most the one ending it)."""
         setup = data.draw(self.strategy, label="set-up")
         chooser = Chooser(data.draw)
         transport = self.kept.pop() if self.kept else self.spec.peer()
         healthy, finished = True, False
         tally = {"steps": 0, "probes": 0}
+        found: list[Divergence] = []
+        actions: list[tuple[int, Any]] = []
         try:
             play_game(
                 setup,
@@ -215,14 +221,18 @@ class _Games:
                 max_steps=self.spec.max_steps,
                 peer_name=self.spec.peer_name,
                 tally=tally,
+                found=found if self.spec.positions else None,
+                actions=actions,
             )
             finished = True
-            return None
+            return found
         except DivergenceFound as exc:
             finished = True
             healthy = exc.divergence.kind not in FAILURE_KINDS
-            return exc.divergence
+            return [*found, exc.divergence]
         finally:
+            self.digest.update(canonical([setup.game, setup.variant, setup.players, setup.setup, actions,
+                                          tally["probes"]]).encode())
             self.steps += tally["steps"]
             self.probes += tally["probes"]
             if finished:
@@ -271,194 +281,113 @@ def play_batch(spec: CampaignSpec, batch: int, count: int, deadline: float | Non
         if runner.games >= count or (deadline is not None and time.time() >= deadline):
             return
         ordinal = runner.games
-        div = runner.play(data)
-        if div is not None:
-            found.append((ordinal, div))
+        found.extend((ordinal, div) for div in runner.play(data))
 
     test = hypothesis_seed(spec.batch_seed(batch))(_settings(count, [Phase.generate])(given(st.data())(body)))
     try:
-        test()
+        with seed_only_draws():
+            test()
     except HypothesisException:  # pragma: no cover - e.g. a search space exhausted early: keep what ran
         pass
     finally:
         runner.close()
+    firsts: dict[str, tuple[int, Divergence]] = {}
+    counts: dict[str, int] = {}
+    for ordinal, div in found:
+        firsts.setdefault(div.signature, (ordinal, div))
+        counts[div.signature] = counts.get(div.signature, 0) + 1
     return BatchResult(
         batch,
         runner.games,
         runner.steps,
         runner.probes,
         runner.aborted,
-        tuple(found),
+        tuple(firsts.values()),
         time.process_time() - cpu,
+        runner.digest.hexdigest()[:16],
+        counts,
     )
 
 
+def shrink_job(spec: CampaignSpec, batch: int, count: int, first: Divergence, seconds: float
+               ) -> tuple[Divergence, float]:
+    """Shrink one class where the job runs: from its position (:func:`~engine.conformance.fuzz_positions.
+    shrink_origin`) when the campaign uses positions, else by replaying its batch (:func:`shrink_class`);
+    returns the result and the wall-clock seconds the shrinking itself took (no time waiting in a queue)."""
+    started = time.monotonic()
+    if spec.positions and first.origin is not None:
+        from engine.conformance.fuzz_positions import shrink_origin
+
+        shrunk = shrink_origin(spec.peer, first, seconds)
+    else:
+        shrunk = shrink_class(spec, batch, count, first, seconds)
+    return shrunk, time.monotonic() - started
+
+
+SEARCH_EXAMPLES = 40
+"""Short games played per search attempt while shrinking (see :func:`shrink_class`)."""
+
+SEARCH_ATTEMPTS = 3
+"""Search attempts in a row that find nothing smaller before shrinking stops."""
+
+
 def shrink_class(spec: CampaignSpec, batch: int, count: int, first: Divergence, seconds: float) -> Divergence:
-    """The smallest divergence of ``first``'s signature found by replaying its batch with Hypothesis's
-    shrinker, within ``seconds`` (wall clock); ``first`` if nothing smaller turns up.
+    """The smallest divergence of ``first``'s signature found within ``seconds`` (wall clock); ``first`` if
+    nothing smaller turns up.
+
+    First the batch of its first occurrence is replayed with Hypothesis's shrinker on.  A shrinker stuck in
+    a long game (a Saint Petersburg deal drawn from a seed shrinks as a whole: a smaller seed is another
+    deal) is then helped by a search: new games of the class's game and variant, no more players and
+    fewer actions than the best so far (so each is cheap), each attempt seeded from the campaign seed, the
+    batch and the attempt; a shorter occurrence is shrunk in turn.  The search stops after
+    :data:`SEARCH_ATTEMPTS` attempts in a row without a smaller one, or at the time box.
 
     Only divergences of the same signature and no larger (:attr:`Divergence.size`) are kept: shrinking
     never changes the class or grows the record.  Games of other classes pass, so Hypothesis does not
     shrink toward them.
     """
     deadline = time.monotonic() + seconds
-    runner = _Games(spec, count)
     best = [first]
+    _shrink_run(spec, spec.batch_seed(batch), count, first.signature, best, deadline=deadline)
+    misses, attempt = 0, 0
+    while misses < SEARCH_ATTEMPTS and time.monotonic() < deadline and best[0].steps > 1:
+        attempt += 1
+        size = best[0].size
+        setup = best[0].setup
+        short = evolve(spec, max_steps=best[0].steps, offered={setup.game: (setup.variant,)},
+                       counts={f"{setup.game}/{setup.variant}": tuple(
+                           n for n in spec.counts.get(f"{setup.game}/{setup.variant}", (setup.players,))
+                           if n <= setup.players) or (setup.players,)})
+        seed = random.Random(f"arbiter-shrink:{spec.seed}:{batch}:{attempt}").getrandbits(64)
+        _shrink_run(short, seed, SEARCH_EXAMPLES, first.signature, best, deadline=deadline)
+        misses = 0 if best[0].size < size else misses + 1
+    return best[0]
+
+
+def _shrink_run(spec: CampaignSpec, seed: int, examples: int, signature: str, best: list[Divergence], *,
+                deadline: float) -> None:
+    """One Hypothesis run (generate, then shrink) keeping in ``best[0]`` the smallest divergence of
+    ``signature``."""
+    runner = _Games(spec, examples)
 
     def body(data: st.DataObject) -> None:
         if time.monotonic() >= deadline:
             return  # out of time: every further attempt passes, so the shrinker stops
-        div = runner.play(data)
-        if div is None or div.signature != first.signature:
+        div = next((d for d in runner.play(data) if d.signature == signature), None)
+        if div is None:
             return
         if div.size <= best[0].size:
             best[0] = div
         raise DivergenceFound(div)
 
-    test = hypothesis_seed(spec.batch_seed(batch))(
-        _settings(count, [Phase.generate, Phase.shrink])(given(st.data())(body))
-    )
+    test = hypothesis_seed(seed)(_settings(examples, [Phase.generate, Phase.shrink])(given(st.data())(body)))
     try:
-        test()
+        with seed_only_draws():
+            test()
     except (DivergenceFound, HypothesisException, ExceptionGroup):
         pass  # the answer is best[0], whatever Hypothesis ends on (a flaky replay after the time box)
     finally:
         runner.close()
-    return best[0]
-
-
-# --------------------------------------------------------------------------------------------------------
-# The report
-
-
-@frozen
-class DivergenceClass:
-    """One class of divergence: every occurrence shares ``signature``."""
-
-    signature: str
-    count: int
-    first: Divergence
-    """The first occurrence (lowest batch, then ordinal), unshrunk."""
-    shrunk: Divergence | None = None
-    waived: str | None = None
-    """The waiver's reason, when waived."""
-    shrink_seconds: float = 0.0
-    record: str | None = None
-    """Where the shrunk record was written."""
-    first_record: str | None = None
-    batch: int = 0
-    """The batch of the first occurrence (replayed to shrink it)."""
-
-    @property
-    def kind(self) -> str:
-        """The divergence kind."""
-        return self.first.kind
-
-    @property
-    def clause(self) -> str | None:
-        """The deciding clause, if any."""
-        return self.first.clauses[0] if self.first.clauses else None
-
-    @property
-    def best(self) -> Divergence:
-        """The shrunk divergence, else the first."""
-        return self.shrunk or self.first
-
-
-@frozen
-class CampaignReport:
-    """What a campaign played and found."""
-
-    peer: str
-    seed: int
-    jobs: int
-    executor: str
-    games: int
-    steps: int
-    probes: int
-    aborted: int
-    seconds: float
-    cpu: float
-    classes: tuple[DivergenceClass, ...]
-    interrupted: bool = False
-    skipped: tuple[str, ...] = ()
-    waived_games: int = field(default=0)
-    play_seconds: float = 0.0
-    """Wall-clock time of the games (``seconds`` includes shrinking)."""
-
-    @property
-    def games_per_second(self) -> float:
-        """Games played per wall-clock second of play."""
-        spent = self.play_seconds or self.seconds
-        return self.games / spent if spent > 0 else 0.0
-
-    @property
-    def open_classes(self) -> tuple[DivergenceClass, ...]:
-        """The classes not waived."""
-        return tuple(c for c in self.classes if c.waived is None)
-
-    @property
-    def exit_code(self) -> int:
-        """1 when a class is not waived, else 0."""
-        return 1 if self.open_classes else 0
-
-    def to_json(self, clause_text: Callable[[str, str], str] | None = None) -> dict[str, Any]:
-        """The JSON report (``schemas/campaign-report.schema.json``)."""
-        wording = clause_text or _clause_text
-
-        def occurrence(d: Divergence, path: str | None) -> dict[str, Any]:
-            return {
-                "actions": d.steps,
-                "players": d.setup.players,
-                "variant": d.setup.variant,
-                "message": d.message,
-                "clauses": list(d.clauses),
-                "record": path,
-            }
-
-        return {
-            "format": "arbiter-campaign-report",
-            "version": 1,
-            "peer": self.peer,
-            "seed": self.seed,
-            "jobs": self.jobs,
-            "executor": self.executor,
-            "interrupted": self.interrupted,
-            "games": self.games,
-            "actions": self.steps,
-            "probes": self.probes,
-            "aborted": self.aborted,
-            "seconds": round(self.seconds, 3),
-            "play_seconds": round(self.play_seconds, 3),
-            "cpu_seconds": round(self.cpu, 3),
-            "games_per_second": round(self.games_per_second, 3),
-            "waived_games": self.waived_games,
-            "skipped": list(self.skipped),
-            "classes": [
-                {
-                    "signature": c.signature,
-                    "game": c.first.setup.game,
-                    "kind": c.kind,
-                    "clause": c.clause,
-                    "clause_text": wording(c.first.setup.game, c.clause) if c.clause else None,
-                    "detail": c.first.detail,
-                    "count": c.count,
-                    "waived": c.waived,
-                    "first": occurrence(c.first, c.first_record),
-                    "shrunk": None
-                    if c.shrunk is None
-                    else {**occurrence(c.shrunk, c.record), "seconds": round(c.shrink_seconds, 3)},
-                }
-                for c in self.classes
-            ],
-        }
-
-
-def _clause_text(game: str, clause: str) -> str:
-    from engine.game import get_game
-
-    book = get_game(game).clauses
-    return book[clause].text if clause in book else ""
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -571,12 +500,17 @@ def run_campaign(
     shrink: bool = True,
     shrink_seconds: float = 60.0,
     progress: Callable[[CampaignProgress], None] | None = None,
+    positions: bool = True,
 ) -> CampaignReport:
     """Run a campaign: ``games`` games, or as many as ``seconds`` allow, on ``jobs`` worker processes
     (default: every core) or on Ray (``ray``: an address, or ``True`` for the local/default cluster).
 
     Ctrl-C stops it: what finished batches found is reported (``interrupted``), unshrunk.  ``progress`` is
     called after every batch.  A peer that fails ``hello`` raises PeerFailure.
+
+    With ``positions`` (the default) and a peer declaring the ``position`` capability, a divergence does not
+    end its game: the peer is put back on the reference's position and the game goes on, and each class
+    shrinks to one position and one action (exported as a test vector).
     """
     if (games is None) == (seconds is None):
         raise InputError("--games", "give exactly one of --games N and --time SECONDS")
@@ -594,6 +528,7 @@ def run_campaign(
         max_steps,
         base_seed,
         reuse,
+        positions and "position" in hello.capabilities,
     )
     n_jobs = max(1, jobs or os.cpu_count() or 1)
     executor: _Inline
@@ -663,6 +598,8 @@ def run_campaign(
         skipped=tuple(skipped),
         waived_games=sum(c.count for c in classes if c.waived is not None),
         play_seconds=play_seconds,
+        positions=spec.positions,
+        digest=hashlib.sha256("".join(results[b].digest for b in sorted(results)).encode()).hexdigest()[:16],
     )
 
 
@@ -677,7 +614,7 @@ def _classes(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> t
     for b in sorted(results):
         for ordinal, div in results[b].found:
             sig = div.signature
-            count[sig] = count.get(sig, 0) + 1
+            count[sig] = count.get(sig, 0) + results[b].counts.get(sig, 1)
             if sig not in first:
                 first[sig] = (b, ordinal, div)
     out = []
@@ -703,21 +640,24 @@ def _shrink_all(
 ) -> tuple[DivergenceClass, ...]:
     """Shrink every open class (in parallel on the pool or Ray), each within ``seconds``."""
     jobs: dict[Any, str] = {}
-    started: dict[str, float] = {}
     by_sig = {c.signature: c for c in classes}
     for c in classes:
         if c.waived is not None:
             continue
-        started[c.signature] = time.monotonic()
-        jobs[executor.submit(shrink_class, spec, c.batch, counts[c.batch], c.first, seconds)] = c.signature
+        jobs[executor.submit(shrink_job, spec, c.batch, counts[c.batch], c.first, seconds)] = c.signature
     tracker.shrinking = len(jobs)
     pending = set(jobs)
     while pending:
         done, pending = executor.wait(pending)
         for future in done:
             sig = jobs[future]
-            shrunk: Divergence = executor.result(future)
-            by_sig[sig] = evolve(by_sig[sig], shrunk=shrunk, shrink_seconds=time.monotonic() - started[sig])
+            shrunk, spent = executor.result(future)
+            vector = None
+            if spec.positions:
+                from engine.conformance.fuzz_positions import origin_vector
+
+                vector = origin_vector(shrunk, list(by_sig).index(sig) + 1)
+            by_sig[sig] = evolve(by_sig[sig], shrunk=shrunk, shrink_seconds=spent, vector=vector)
             tracker.shrunk += 1
             if progress is not None:
                 progress(tracker)
@@ -742,7 +682,7 @@ class CampaignProgress:
         self.probes += result.probes
         for _ordinal, div in result.found:
             if _waiver_for(div.signature, waivers):
-                self.waived += 1
+                self.waived += result.counts.get(div.signature, 1)
             else:
                 self.signatures.add(div.signature)
 

@@ -1,4 +1,5 @@
-"""``arbiter check RECORD...``: replay game records on the reference engine and report the first divergence.
+"""Checking game records: replay them on the reference engine and report the divergence (``arbiter check
+RECORD...``, the command line in :mod:`engine.conformance.cli_check`).
 
 Each record is streamed line by line (never loaded whole): the header's explicit set-up starts a game (with no
 seed: a round the set-up does not deal waits for its deal, a chance line), every action is applied through the
@@ -34,7 +35,6 @@ Outcomes per record, and the exit code of the command (the worst outcome wins):
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import IO, Any, Literal
 
 import orjson
-from attrs import frozen
+from attrs import evolve, frozen
 
 from engine.conformance.deciding import fact_clauses
 from engine.conformance.kits import GameKit, get_kit
@@ -91,6 +91,8 @@ class Divergence:
     """A ``legal`` claim: the legal actions the record leaves out, each with the clause making it legal."""
     extra: tuple[tuple[Any, str, str], ...] = ()
     """A ``legal`` claim: the actions the record adds, each with the clause it breaks and why."""
+    also: tuple[Divergence, ...] = ()
+    """The other differing facts of the same line (every one is recorded; this one is the first)."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON form (``fact`` only for claim divergences; ``missing`` / ``extra`` for a ``legal`` claim)."""
@@ -103,6 +105,8 @@ class Divergence:
         if self.fact == "legal":
             out["missing"] = [{"action": a, "clause": c} for a, c in self.missing]
             out["extra"] = [{"action": a, "clause": c or None, "reason": r} for a, c, r in self.extra]
+        if self.also:
+            out["also"] = [d.to_json() for d in self.also]
         return out
 
 
@@ -202,25 +206,34 @@ def _compare_claims(kit: GameKit, state: Any, claims: Mapping[str, Any], index: 
         return len(claims)
     check_claims(game.name, claims, where, version)
     after = "before the first action" if index is None else f"after action {index}"
+    found: list[Divergence] = []
     for name, claimed in claims.items():
         if name == "legal":
-            _compare_legal(game, kit, state, claimed, index, line=line, after=after, variant=variant)
+            found += _compare_legal(game, kit, state, claimed, index, line=line, after=after, variant=variant)
             continue
         value = kit.normalise(name, claimed)
         if value != facts[name]:
-            raise _Stop(Divergence(
+            found.append(Divergence(
                 kind="claim", index=index, line=line, fact=name,
                 record=f"{name} = {_show(claimed)}", rules=f"{name} = {_show(facts[name])}",
                 clauses=_clauses_for(game, kit, name, step, variant, claimed=claimed),
                 reason=f"{after}, the rules give a different {name}",
             ))
+    _stop_at_first(found)
     return len(claims)
 
 
+def _stop_at_first(found: list[Divergence]) -> None:
+    """Stop the record at the first difference found, the others recorded with it."""
+    if found:
+        raise _Stop(evolve(found[0], also=tuple(found[1:])))
+
+
 def _compare_legal(game: Game, kit: GameKit, state: Any, claimed: Any, index: int | None, *, line: int,
-                   after: str, variant: str) -> None:
+                   after: str, variant: str) -> list[Divergence]:
     """A ``legal`` claim: each listed seat's legal set must equal the rules'; a difference lists every
     missing action with the clause that makes it legal and every extra one with the clause it breaks."""
+    found: list[Divergence] = []
     for entry in claimed:
         seat = entry["player"]
         ours = {_canon(game.action_to_json(a)): a for a in game.legal_actions(state, seat)}
@@ -237,7 +250,7 @@ def _compare_legal(game: Game, kit: GameKit, state: Any, claimed: Any, index: in
         parts += [f"extra {_show(a)} ({c}: {why})" if c else f"extra {_show(a)} ({why})"
                   for a, c, why in extra]
         clauses = tuple(dict.fromkeys([c for _a, c in missing] + [c for _a, c, _w in extra if c]))
-        raise _Stop(Divergence(
+        found.append(Divergence(
             kind="claim", index=index, line=line, fact="legal",
             record=f"player {seat} may take {len(theirs)} action(s): " + "; ".join(parts),
             rules=f"player {seat} may take {len(ours)} action(s)" + (
@@ -246,6 +259,7 @@ def _compare_legal(game: Game, kit: GameKit, state: Any, claimed: Any, index: in
             reason=f"{after}, player {seat}'s legal set differs: {len(missing)} missing, {len(extra)} extra",
             missing=tuple(missing), extra=tuple(extra),
         ))
+    return found
 
 
 def _canon(value: Any) -> str:
@@ -275,6 +289,7 @@ def _compare_result(game: Game, kit: GameKit, state: Any, line: ResultLine, vari
         ))
     truth = game.result(state)
     checked = 0
+    found: list[Divergence] = []
     for name in ("scores", "winners", "ranking", "tiebreak"):
         claimed = getattr(line, name)
         if claimed is None:
@@ -282,12 +297,13 @@ def _compare_result(game: Game, kit: GameKit, state: Any, line: ResultLine, vari
         checked += 1
         actual = tuple(getattr(truth, name))
         if tuple(claimed) != actual:
-            raise _Stop(Divergence(
+            found.append(Divergence(
                 kind="result", index=None, line=line.line, fact=name,
                 record=f"{name} = {_show(list(claimed))}", rules=f"{name} = {_show(list(actual))}",
                 clauses=_clauses_for(game, kit, name, None, variant, claimed=list(claimed)),
                 reason=f"the final {name} differ",
             ))
+    _stop_at_first(found)
     return checked
 
 
@@ -489,6 +505,7 @@ def format_report(report: CheckReport, width: int) -> list[str]:
         f"    {'rules:':<8} {d.rules}",
         f"    {'clause:':<8} {', '.join(d.clauses) or '-'}",
         f"    {'reason:':<8} {d.reason}",
+        *(f"    {'also:':<8} {o.record} (rules: {o.rules}; {', '.join(o.clauses) or '-'})" for o in d.also),
     ]
 
 
@@ -500,46 +517,3 @@ def format_summary(reports: list[CheckReport], seconds: float) -> str:
     return (f"{len(reports)} record(s): {counts['ok']} OK, {counts['divergence']} divergence, "
             f"{counts['malformed']} malformed; {actions:,} actions validated in {seconds:.2f} s "
             f"({speed:,.0f} actions/s)")
-
-
-def run(args: argparse.Namespace) -> int:
-    """Entry point of ``arbiter check``."""
-    paths = list(expand_paths(args.records))
-    width = max((len(p) for p in paths), default=0)
-    reports: list[CheckReport] = []
-    start = time.perf_counter()
-    for report in check_paths(paths, jobs=args.jobs):
-        reports.append(report)
-        if not args.json:
-            for text in format_report(report, width):
-                print(text)
-    seconds = time.perf_counter() - start
-    actions = sum(r.actions for r in reports)
-    if args.json:
-        print(json.dumps({
-            "records": [r.to_json() for r in reports],
-            "summary": {
-                "records": len(reports),
-                **{s: sum(1 for r in reports if r.status == s) for s in EXIT_CODES},
-                "actions": actions, "seconds": round(seconds, 6),
-                "actions_per_second": round(actions / seconds, 1) if seconds > 0 else 0.0,
-                "exit_code": exit_code(reports),
-            },
-        }, ensure_ascii=False, indent=1))
-    else:
-        print(format_summary(reports, seconds))
-    return exit_code(reports)
-
-
-def register_check(sub: Any) -> None:
-    """Add ``check`` to the command line."""
-    from engine.conformance.cli_fuzz import positive
-
-    p = sub.add_parser("check", help="replay game records on the reference engine; report divergences")
-    p.add_argument("records", nargs="+", metavar="RECORD",
-                   help="record files (JSON Lines), directories of *.jsonl, or - for standard input")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--jobs", type=positive(int, "--jobs"), default=1, metavar="N",
-                   help="check files in N worker processes (default 1; reports keep the order of the files)")
-    p.set_defaults(run=run)
-

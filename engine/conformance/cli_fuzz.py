@@ -105,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
     for option in ("jobs", "waive", "report", "ray"):
         if getattr(args, option) is not None:
             raise InputError(f"--{option}", "only with a campaign (--games N or --time SECONDS)")
+    if args.no_positions:
+        raise InputError("--no-positions", "only with a campaign (--games N or --time SECONDS)")
     if args.out:
         _writable_file(args.out, "--out")
 
@@ -161,7 +163,7 @@ def run_campaign_cli(args: argparse.Namespace, factory: Any) -> int:
             factory, games=args.games, seconds=args.time, jobs=args.jobs, ray=args.ray, seed=args.seed,
             waivers=waivers, game_names=args.game, variants=args.variant, players=args.players,
             max_steps=args.max_steps, reuse=not args.fresh, shrink=not args.no_shrink,
-            shrink_seconds=args.shrink_time, progress=show,
+            shrink_seconds=args.shrink_time, progress=show, positions=not args.no_positions,
         )
     except PeerFailure as exc:
         print(f"divergence ({exc.kind}) before any game: the peer fails 'hello': {exc}")
@@ -272,6 +274,9 @@ def register(sub: Any) -> None:
                    help="seconds the peer has to answer one message (default 5; the first reply of a new "
                    "process may take 10)")
     p.add_argument("--no-shrink", action="store_true", help="report the first divergence as found")
+    p.add_argument("--no-positions", action="store_true",
+                   help="campaign: do not use the peer's 'position' capability (every divergence then ends "
+                   "its game, as with a peer without it)")
     p.add_argument("--reuse", action="store_true",
                    help="keep a peer that played a game properly for the next one (faster; default: a fresh "
                    "process per game)")

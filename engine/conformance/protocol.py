@@ -13,16 +13,23 @@ Requests (harness → peer), field ``cmd`` first::
     {"cmd": "state"}
     {"cmd": "legal", "player": 0}
     {"cmd": "apply", "player": 0, "action": {...}}
+    {"cmd": "position", "game": "take6", "position": "<notation line>", "state": {...}}   # capability
     {"cmd": "quit"}
 
 Replies (peer → harness)::
 
-    {"ok": true, "protocol": 1, "name": "my-engine 1.2", "games": {"take6": ["standard", "tactics"]}}
-    {"ok": true}                                                   # new, apply
+    {"ok": true, "protocol": 1, "name": "my-engine 1.2", "games": {"take6": ["standard", "tactics"]},
+     "capabilities": ["position"]}                                 # capabilities: optional
+    {"ok": true}                                                   # new, apply, position
     {"ok": true, "to_act": [1, 2], "terminal": false, "scores": [0, 0, 0], "claims": {...}}
     {"ok": true, "to_act": [], "terminal": true, "scores": [66, 12, 30], "winners": [1]}
     {"ok": true, "actions": [{...}, {...}]}                        # legal
     {"ok": false, "error": "illegal", "message": "card 7 is not in your hand"}
+
+A peer declaring the ``position`` capability in its ``hello`` reply accepts ``position``: forget the game
+and go on from the position given in the project's notation (``position``) and as the reference's JSON
+state (``state``; either is enough, both say the same).  A campaign then puts the peer back on the
+reference's position after every divergence and plays on (see :mod:`engine.conformance.fuzz_positions`).
 
 Actions and set-ups travel in the reference engine's canonical JSON forms; two actions are the same when
 their canonical texts (sorted keys, no spaces) are equal.
@@ -56,6 +63,7 @@ from engine.errors import InputError
 from engine.jsonio import loads
 
 __all__ = [
+    "CAPABILITIES",
     "ERROR_KINDS",
     "MAX_LINE",
     "PROTOCOL_VERSION",
@@ -81,6 +89,7 @@ __all__ = [
     "new_request",
     "parse_reply",
     "parse_request",
+    "position_request",
     "quit_request",
     "state_request",
 ]
@@ -91,8 +100,12 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20
 """Longest reply line accepted (bytes); a longer one is garbage."""
 
-REQUESTS: tuple[str, ...] = ("hello", "new", "state", "legal", "apply", "quit")
-"""Every request the harness may send, in the order a game uses them."""
+REQUESTS: tuple[str, ...] = ("hello", "new", "state", "legal", "apply", "position", "quit")
+"""Every request the harness may send, in the order a game uses them (``position`` only to a peer
+declaring the capability)."""
+
+CAPABILITIES: tuple[str, ...] = ("position",)
+"""Optional requests a peer may declare in its ``hello`` reply (``capabilities``)."""
 
 ERROR_KINDS: tuple[str, ...] = ("illegal", "unsupported", "bad-request")
 """Values of ``error`` in a refusal: the action breaks a rule; the peer lacks the game/variant/option; the
@@ -186,6 +199,12 @@ def apply_request(player: int, action: Any) -> dict[str, Any]:
     return {"cmd": "apply", "player": player, "action": action}
 
 
+def position_request(game: str, notation: str, state: Any) -> dict[str, Any]:
+    """``position`` (a capability): forget any game and go on from this position, given in the project's
+    notation and as the reference's JSON state."""
+    return {"cmd": "position", "game": game, "position": notation, "state": state}
+
+
 def quit_request() -> dict[str, Any]:
     """``quit``: the peer exits; no reply."""
     return {"cmd": "quit"}
@@ -229,12 +248,19 @@ def parse_request(line: str) -> dict[str, Any]:
         "new": ("game", "variant", "players", "options", "setup"),
         "legal": ("player",),
         "apply": ("player", "action"),
+        "position": ("game", "position", "state"),
     }
     for name in required.get(cmd, ()):
         if name not in data:
             raise InputError(f"{where}: {name}", "missing")
     if cmd in ("legal", "apply"):
         _int(data["player"], f"{where}: player", 0)
+    if cmd == "position":
+        for name in ("game", "position"):
+            if not isinstance(data[name], str):
+                raise InputError(f"{where}: {name}", f"expected a string, got {_show(data[name])}")
+        if not isinstance(data["state"], dict):
+            raise InputError(f"{where}: state", f"expected an object, got {_show(data['state'])}")
     if cmd == "new":
         _int(data["players"], f"{where}: players", 1)
         for name in ("game", "variant"):
@@ -257,6 +283,8 @@ class Hello:
     games: Mapping[str, tuple[str, ...]]
     players: Mapping[tuple[str, str], tuple[int, int]] = field(factory=dict, eq=False)
     """``(game, variant)`` → the ``(fewest, most)`` players the peer plays it with, where it says so."""
+    capabilities: tuple[str, ...] = field(default=(), eq=False)
+    """The optional requests the peer declares (:data:`CAPABILITIES`), e.g. ``("position",)``."""
 
 
 @frozen
@@ -415,7 +443,14 @@ def _parse_hello(data: Mapping[str, Any]) -> Hello:
                     raise InputError(f"{where}.players", f"fewest {lo} is more than most {hi}")
                 ranges[(game, entry["variant"])] = (lo, hi)
         out[game] = tuple(names)
-    return Hello(name, out, ranges)
+    declared = data.get("capabilities", [])
+    if not isinstance(declared, list):
+        raise InputError("capabilities", f"expected a list of names, got {_show(declared)}")
+    for i, cap in enumerate(declared):
+        if cap not in CAPABILITIES:
+            known = ", ".join(CAPABILITIES)
+            raise InputError(f"capabilities[{i}]", f"expected one of {known}, got {_show(cap)}")
+    return Hello(name, out, ranges, tuple(declared))
 
 
 def _parse_state(data: Mapping[str, Any], players: int | None) -> StateReport:

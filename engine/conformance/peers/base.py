@@ -2,14 +2,20 @@
 
 :class:`ReferencePeer` answers every request from this engine (``engine.game`` and the conformance kits).
 A deliberately wrong peer subclasses it and overrides one hook (:meth:`ReferencePeer.after_apply`,
-:meth:`ReferencePeer.do_apply`, :meth:`ReferencePeer.respond` ...) — one defect per peer.
+:meth:`ReferencePeer.do_apply`, :meth:`ReferencePeer.respond` ...) — one defect per peer.  Every peer built on
+it declares the ``position`` capability: :meth:`ReferencePeer.do_position` sets the peer on a given position
+(its JSON state, the notation line when the state is left out), and its hooks go on from there.
 
 >>> peer = ReferencePeer()
 >>> import json
 >>> json.loads(peer.handle_line('{"cmd": "state"}'))["error"]
 'bad-request'
->>> json.loads(peer.handle_line('{"cmd": "hello", "protocol": 1}'))["ok"]
-True
+>>> json.loads(peer.handle_line('{"cmd": "hello", "protocol": 1}'))["capabilities"]
+['position']
+>>> line = ('{"cmd": "position", "game": "take6", "state": {},'
+...         ' "position": "standard 5 select 3/22/40/90 5/7 - - 60/12"}')
+>>> peer.handle_line(line), peer.state.round
+('{"ok":true}', 5)
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ class ReferencePeer:
     """The reference engine speaking the peer protocol (one game at a time)."""
 
     name = "arbiter-rules reference"
+    capabilities: tuple[str, ...] = ("position",)
+    """The optional requests this peer answers (declared in ``hello``)."""
 
     def __init__(self) -> None:
         self.game: Game | None = None
@@ -60,11 +68,17 @@ class ReferencePeer:
         """The reply line to a valid request other than ``quit``."""
         cmd = request["cmd"]
         if cmd == "hello":
-            return self.reply({"protocol": PROTOCOL_VERSION, "name": self.name, "games": self.supported()})
+            return self.reply({"protocol": PROTOCOL_VERSION, "name": self.name, "games": self.supported(),
+                               "capabilities": list(self.capabilities)})
         if cmd == "new":
             self.do_new(request["game"], request["variant"], request["players"], request["options"],
                         request["setup"])
             return self.reply({})
+        if cmd == "position" and "position" in self.capabilities:
+            self.do_position(request["game"], request["position"], request["state"])
+            return self.reply({})
+        if cmd == "position":
+            return self.refuse("unsupported", "this peer does not declare the 'position' capability")
         if self.game is None:
             return self.refuse("bad-request", f"{cmd!r} before any 'new'")
         if cmd == "state":
@@ -109,6 +123,21 @@ class ReferencePeer:
             players, variant=variant, options=dict(options), setup=self.kit.setup_from_json(setup)
         )
         self.players = players
+        self.applied = 0
+
+    def do_position(self, game: str, notation: str, state: Mapping[str, Any]) -> None:
+        """Go on from a position: the JSON ``state`` (the reference's own form), else the ``notation`` line
+        (an empty state object); both are validated by the game's position builder."""
+        from engine.conformance.kits import get_kit
+        from engine.positions import load_position
+
+        if game not in game_names():
+            raise InputError("game", f"unknown game {game!r}")
+        g = get_game(game)
+        self.state = g.state_from_json(dict(state)) if state else load_position(game, notation)
+        self.game = g
+        self.kit = get_kit(game)
+        self.players = int(g.state_to_json(self.state)["players"])
         self.applied = 0
 
     def report(self) -> dict[str, Any]:
