@@ -205,13 +205,13 @@ class Facets:
     """What a game package declares about itself for the layers built on the rules.
 
     ``title`` is the long title used in references (``GAME.title`` is the short one); ``default_players``
-    are the player counts ``arbiter bench`` measures.  The module fields name modules of higher layers,
-    imported only when asked for (:func:`facet_module`), so a game package never imports the layers built on
-    it and ``import engine`` loads none of them: ``kit`` exports ``KIT`` (the conformance kit),
-    ``fuzz_setups`` exports ``SETUPS`` (the set-ups a fuzzing campaign draws), ``questions`` registers the
-    game's ``ask`` questions and explainer when imported, ``drawing`` exports ``draw`` (the game's
-    picture).  A game's clause-id prefix is data: the ``prefix`` key of its ``spec/<game>/clauses.toml``
-    (:func:`engine.spec.clause_prefix`).
+    are the player counts ``arbiter bench`` measures; ``words`` point to the game in a typed question.
+    The module fields name modules of higher layers, imported only when asked for (:func:`facet_module`),
+    so a game package never imports the layers built on it and ``import engine`` loads none of them:
+    ``kit`` exports ``KIT`` (the conformance kit), ``fuzz_setups`` exports ``SETUPS`` (the set-ups a
+    fuzzing campaign draws), ``questions`` registers the game's ``ask`` questions and explainer when
+    imported, ``drawing`` exports ``draw`` (the game's picture).  A game's clause-id prefix is data: the
+    ``prefix`` key of its ``spec/<game>/clauses.toml`` (:func:`engine.spec.clause_prefix`).
 
     >>> facets("petersburg").title, facets("take6").default_players
     ('Saint Petersburg', (2, 4, 10))
@@ -219,6 +219,8 @@ class Facets:
 
     title: str
     default_players: tuple[int, ...]
+    words: tuple[str, ...]
+    """Words that point to this game in a player's question (``ask search`` suggests its questions)."""
     kit: str
     fuzz_setups: str
     questions: str

@@ -51,9 +51,11 @@ from typing import Any
 
 from attrs import field, frozen
 
+from engine.game import GAME_PACKAGES, game_names
+
 ROOT = Path(__file__).resolve().parent.parent
 
-CODE = ("engine/take6", "engine/petersburg")
+CODE = tuple(package.replace(".", "/") for package in GAME_PACKAGES)
 TABLES = ("spec/take6", "spec/petersburg", "spec/seeds.toml")
 
 TESTS: dict[str, tuple[str, ...]] = {
@@ -68,7 +70,7 @@ TESTS: dict[str, tuple[str, ...]] = {
         "properties/test_position_properties.py",
         "tests/test_conformance_chance.py" if game == "take6" else "tests/test_petersburg_api.py",
     )
-    for game in ("take6", "petersburg")
+    for game in game_names()
 }
 """The tests run against a mutant of each game's code or tables (``spec/seeds.toml``: both games'): the
 game's own tests and properties, its queries, the generic protocol test, the loader, the citations, and the

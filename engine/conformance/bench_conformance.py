@@ -25,12 +25,17 @@ import time
 
 from engine.conformance.check import check_record
 from engine.conformance.records import record_game, write_record
-from engine.game import get_game
+from engine.game import facets, game_names, get_game
 from engine.measure import Runs, calibrate, cpu_runs, header, line
 
 __all__ = ["record_text", "run"]
 
-CHECK_CASES = (("take6", 4), ("take6", 10), ("petersburg", 2), ("petersburg", 4))
+
+def check_cases() -> tuple[tuple[str, int], ...]:
+    """The records ``bench check`` replays: every game at its two largest bench player counts (its
+    ``default_players`` facet), e.g. 6 nimmt! at 4 and 10 players."""
+    return tuple((g, n) for g in game_names() for n in facets(g).default_players[-2:])
+
 TARGETS = {False: 50_000, True: 20_000}
 """actions/s per core that ``arbiter check`` should reach: actions only, every fact claimed."""
 
@@ -60,7 +65,7 @@ def bench_check(seconds: float, repeats: int) -> None:
         f"{'game':<10}  {'players':>7}  {'claims':<6}  {'actions':>7}  {'checks/run':>10}  "
         f"{header('records')}  {'target':>7}"
     )
-    for game, players in CHECK_CASES:
+    for game, players in check_cases():
         for claims in (False, True):
             text = record_text(game, players, claims=claims)
 

@@ -12,21 +12,21 @@ from attrs import evolve
 from hypothesis import strategies as st
 
 from engine.conformance.setup_base import GameSetup, SetupMaker
-from engine.conformance.setup_petersburg import PetersburgSetups
-from engine.conformance.setup_take6 import Take6Setups
 from engine.errors import InputError
-from engine.game import get_game
+from engine.game import facet_module, get_game
 
-__all__ = ["SETUP_MAKERS", "player_counts", "setup_maker", "setups"]
-
-SETUP_MAKERS: dict[str, SetupMaker] = {"take6": Take6Setups(), "petersburg": PetersburgSetups()}
-"""Game name → its set-up maker (``setup_<game>.py``); a game not listed uses the generic seeded
-:class:`~engine.conformance.setup_base.SetupMaker`."""
+__all__ = ["player_counts", "setup_maker", "setups"]
 
 
 def setup_maker(game: str) -> SetupMaker:
-    """The set-up maker of ``game``."""
-    return SETUP_MAKERS.get(game) or SetupMaker()
+    """The set-up maker of ``game``: the ``SETUPS`` of the module its registration names as its
+    ``fuzz_setups`` facet (``engine/conformance/setup_<game>.py``).
+
+    >>> type(setup_maker("take6")).__name__
+    'Take6Setups'
+    """
+    maker: SetupMaker = facet_module(game, "fuzz_setups").SETUPS
+    return maker
 
 
 def player_counts(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from engine.conformance.setup_base import SetupMaker
 
-__all__ = ["PetersburgSetups"]
+__all__ = ["SETUPS", "PetersburgSetups"]
 
 
 class PetersburgSetups(SetupMaker):
@@ -22,3 +22,7 @@ class PetersburgSetups(SetupMaker):
 
     spare = "discard"
     seat_fields = ("turn", "markers")
+
+
+SETUPS = PetersburgSetups()
+"""The set-up maker a campaign draws Saint Petersburg games from (the ``fuzz_setups`` facet of the game)."""

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine.conformance.setup_base import GameSetup, SetupMaker
 from engine.game import Game
 
-__all__ = ["Take6Setups"]
+__all__ = ["SETUPS", "Take6Setups"]
 
 
 class Take6Setups(SetupMaker):
@@ -51,3 +51,6 @@ class Take6Setups(SetupMaker):
     def covers(self, setup: GameSetup, state: Any) -> bool:
         return int(state.round) <= len(setup.setup)
 
+
+SETUPS = Take6Setups()
+"""The set-up maker a campaign draws 6 nimmt! games from (the ``fuzz_setups`` facet of the game)."""

@@ -17,7 +17,7 @@ from attrs import frozen
 
 from engine.conformance.vectors import Case
 from engine.errors import SpecError
-from engine.spec import GAME_PREFIX, load_clauses, read_toml
+from engine.spec import clause_prefix, load_clauses, read_toml
 
 __all__ = ["Coverage", "coverage", "exemptions"]
 
@@ -62,7 +62,7 @@ def exemptions(game_name: str) -> dict[str, dict[str, str]]:
     for i, row in enumerate(doc.get("clause", []), start=1):
         if set(row) - {"id", "accept", "reject"} or "id" not in row:
             raise SpecError(f"coverage.toml [[clause]] row {i}: fields are id, accept, reject")
-        if row["id"].split("-")[0] != GAME_PREFIX[game_name]:
+        if row["id"].split("-")[0] != clause_prefix(game_name):
             continue
         if row["id"] not in book:
             raise SpecError(f"coverage.toml [[clause]] row {i}: unknown clause {row['id']!r}")

@@ -76,6 +76,10 @@ from engine.petersburg.setup import Setup, seeded_setup
 FACETS = Facets(
     title="Saint Petersburg",
     default_players=(2, 4),
+    words=(
+        "rouble", "roubles", "ruble", "rubles", "money", "vp", "petersburg", "edition", "worker", "building",
+        "aristocrat", "aristocrats", "trading", "pub",
+    ),
     kit="engine.conformance.kit_petersburg",
     fuzz_setups="engine.conformance.setup_petersburg",
     questions="engine.query.petersburg_questions",

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from attrs import frozen
 
 from engine.errors import InputError
-from engine.game import game_names
+from engine.game import facets, game_names
 from engine.query.adapters import CardNames, card_names
 from engine.spec import Clause, all_clauses, seed_document, seed_index, stem, wording_allowance
 
@@ -397,12 +397,6 @@ ROUTES: tuple[tuple[str, str | None, frozenset[str]], ...] = (
     ("disputed", None, frozenset(("disputed", "ruling", "rulings", "disagree", "silent", "unclear"))),
     ("card", "petersburg", frozenset(("card", "effect", "does", "income", "worth"))),
 )
-_GAME_WORDS = {
-    "take6": frozenset(("bullhead", "bullheads", "nimmt", "take6", "row", "rows", "66", "countdown",
-                        "tactics", "kids", "professional", "logic")),
-    "petersburg": frozenset(("rouble", "roubles", "ruble", "rubles", "money", "vp", "petersburg", "edition",
-                             "worker", "building", "aristocrat", "aristocrats", "trading", "pub")),
-}
 _NEEDS_CARD = {"cost": 1, "displace": 2, "card": 1}
 
 
@@ -424,7 +418,7 @@ def suggest(text: str, game: str | None = None) -> list[Suggestion]:
                and not (w == "6" and ws[i + 1:i + 2] == ("nimmt",))]
     cards = [k for k in _ordered_cards(ws, game)]
     if game is None:
-        votes = {g: len(wset & gw) for g, gw in _GAME_WORDS.items()}
+        votes = {g: len(wset & frozenset(facets(g).words)) for g in game_names()}
         if cards:
             votes["petersburg"] += 2
         best = max(votes.values())

@@ -48,6 +48,10 @@ from engine.take6.rules import BULLHEADS, OPTIONS, VARIANTS, Rules, bullheads, r
 FACETS = Facets(
     title="6 nimmt! (Take 6!)",
     default_players=(2, 4, 10),
+    words=(
+        "bullhead", "bullheads", "nimmt", "take6", "row", "rows", "66", "countdown", "tactics", "kids",
+        "professional", "logic",
+    ),
     kit="engine.conformance.kit_take6",
     fuzz_setups="engine.conformance.setup_take6",
     questions="engine.query.take6_questions",
