@@ -2,8 +2,9 @@
 
 A :class:`~engine.take6.model.State` is a tuple.  The public constructor is
 :func:`engine.take6.position.position` (keyword-only, validated); the transitions and the deal build their
-successor states positionally with :data:`new` (``tuple.__new__``), which skips every check, from this
-layout::
+successor states with :func:`build` (every field named, unchecked) or, for the two steps of every turn on
+the hot path, with :func:`selecting` and :func:`next_turn` (positional: the fast form, kept here and only
+here), from this layout::
 
     index  field      holds
     -----  ---------  ----------------------------------------------------------------------------
@@ -36,8 +37,8 @@ from operator import itemgetter
 from typing import Any
 
 from engine.errors import IllegalSetup
-from engine.take6.model import SELECTS, Draft, Flip, Select, TakeRow
-from engine.take6.rules import BULLHEADS, GAME_INFO, VARIANTS, rules_for
+from engine.take6.model import SELECTS, Draft, Flip, Select, State, TakeRow
+from engine.take6.rules import BULLHEADS, GAME_INFO, PREBUILT_ROWS, VARIANTS, Rules, rules_for
 
 __all__ = [
     "ALL",
@@ -45,6 +46,11 @@ __all__ = [
     "DROP",
     "EMPTY",
     "FLIP",
+    "F_DEALS",
+    "F_ROUND",
+    "F_SEED",
+    "F_START",
+    "F_STOCK",
     "I_ENDS",
     "I_FIXED",
     "I_HELD",
@@ -66,8 +72,10 @@ __all__ = [
     "ZEROS",
     "Hands",
     "Selects",
+    "build",
     "ends_of",
-    "new",
+    "next_turn",
+    "selecting",
 ]
 
 (
@@ -84,9 +92,10 @@ __all__ = [
     I_SELECTED,
     I_TO_ACT,
 ) = range(12)
+F_SEED, F_ROUND, F_STOCK, F_START, F_DEALS = range(5)
+"""Positions in field 1, ``fixed``."""
 
-new = tuple.__new__
-"""``new(State, (rules, fixed, phase, ...))``: the positional fast construction, unchecked."""
+_new = tuple.__new__
 MAXP = GAME_INFO.max_players
 MAXC = len(BULLHEADS) - 1
 ALL = tuple(tuple(range(n)) for n in range(MAXP + 1))
@@ -95,7 +104,8 @@ EMPTY = tuple(((),) * n for n in range(MAXP + 1))
 # Interned actions: SELECT[p][c] is Select(p, c) (a state keeps each hand's selections prebuilt).
 SELECT = SELECTS
 DRAFT = tuple(tuple(Draft(p, c) for c in range(MAXC + 1)) for p in range(MAXP))
-TAKE = tuple(tuple(TakeRow(p, r) for r in range(16)) for p in range(MAXP))
+TAKE = tuple(tuple(TakeRow(p, r) for r in range(PREBUILT_ROWS)) for p in range(MAXP))
+"""TAKE[p][r] is TakeRow(p, r): PREBUILT_ROWS per seat, a bound the set-up table is checked against."""
 TAKES = tuple(tuple(TAKE[p][:rows] for p in range(MAXP)) for rows in range(len(TAKE[0]) + 1))
 FLIP = tuple((Flip(p),) for p in range(MAXP))
 ONE = tuple((c,) for c in range(MAXC + 1))  # a row of one card, interned
@@ -137,3 +147,73 @@ def _hand_size_bound() -> int:
 # DROP[length][i] drops item i from a tuple of that length (a hand, at the reveal)
 DROP = tuple(tuple(_dropper(length, i) for i in range(length)) for length in range(_hand_size_bound() + 1))
 """DROP[length][i] drops item i from a tuple of that length (a hand, at the reveal)."""
+
+
+Rows = tuple[tuple[int, ...], ...]
+Fixed = tuple[Any, ...]
+
+
+def build(
+    *,
+    rules: Rules,
+    fixed: Fixed,
+    phase: str,
+    rows: Rows,
+    ends: tuple[int, ...],
+    pending: tuple[tuple[int, int], ...],
+    piles: Rows,
+    penalties: tuple[int, ...],
+    held: Hands,
+    selects: Selects,
+    selected: tuple[int, ...],
+    to_act: tuple[int, ...],
+) -> State:
+    """A successor state, every field named (unchecked: the transitions keep the invariants).
+
+    >>> from engine.take6 import GAME
+    >>> s = GAME.new_game(2, seed=1)
+    >>> t = build(rules=s.rules, fixed=s[I_FIXED], phase="over", rows=s.rows, ends=s[I_ENDS], pending=(),
+    ...           piles=s.piles, penalties=s.penalties, held=s[I_HELD], selects=s[I_SELECTS],
+    ...           selected=s.selected, to_act=())
+    >>> t.phase, t.rows == s.rows
+    ('over', True)
+    """
+    return _new(
+        State, (rules, fixed, phase, rows, ends, pending, piles, penalties, held, selects, selected, to_act)
+    )
+
+
+def selecting(s: State, selected: tuple[int, ...], to_act: tuple[int, ...]) -> State:
+    """``s`` with a selection recorded and the seats still to select (the hot path: the fast form).
+
+    >>> from engine.take6 import GAME
+    >>> s = GAME.new_game(2, seed=1)
+    >>> selecting(s, (s.hands[0][0], 0), (1,)).to_act
+    (1,)
+    """
+    return _new(State, s[:I_SELECTED] + (selected, to_act))  # noqa: RUF005 (the fastest here)
+
+
+def next_turn(  # noqa: PLR0917 (the hot path: positional is the cheapest call)
+    s: State,
+    rows: Rows,
+    ends: tuple[int, ...],
+    piles: Rows,
+    penalties: tuple[int, ...],
+    held: Hands,
+    selects: Selects,
+) -> State:
+    """The next turn's selection: ``s``'s rules and round, the table after the turn, every seat to select
+    (the hot path: the fast form, equal to :func:`build` with ``phase="select"``).
+
+    >>> from engine.take6 import GAME
+    >>> s = GAME.new_game(2, seed=1)
+    >>> next_turn(s, s.rows, s[I_ENDS], s.piles, s.penalties, s[I_HELD], s[I_SELECTS]) == s
+    True
+    """
+    rules = s[I_RULES]
+    n = rules.players
+    return _new(
+        State,
+        (rules, s[I_FIXED], "select", rows, ends, (), piles, penalties, held, selects, ZEROS[n], ALL[n]),
+    )
