@@ -48,7 +48,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from engine.conformance.deciding import action_clauses, fact_clauses
+from engine.conformance.deciding import Attribution, action_clauses, attribute
 from engine.conformance.protocol import (
     Hello,
     InProcessTransport,
@@ -146,6 +146,8 @@ class Divergence:
     the record as a ``legal`` claim so that ``arbiter check`` names every missing or extra action."""
     probes: int = field(default=0, eq=False)
     """Illegal probes tried in the game, the one that found the divergence included."""
+    subject: str = ""
+    """The card or effect the deciding step of the reference derivation names (``55``), if any."""
 
     @property
     def steps(self) -> int:
@@ -172,7 +174,8 @@ class Divergence:
 
         Two divergences with one signature are taken for one defect: a campaign shrinks and reports each
         signature once, and a waiver names signatures (shell-style patterns allowed)."""
-        return ":".join((self.setup.game, self.kind, self.clauses[0] if self.clauses else "-", self.detail))
+        parts = (self.setup.game, self.kind, self.clauses[0] if self.clauses else "-", self.detail)
+        return ":".join((*parts, self.subject) if self.subject else parts)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -465,19 +468,25 @@ class _Game:
         """``(before, action, after)`` of the last action applied, for naming the deciding clause."""
         self.offered: dict[int, tuple[Any, ...]] = {}
         """The peer's last legal set per seat."""
+        self.peer_view: dict[str, Any] = {}
+        """Every fact the peer reported in its last ``state`` reply (for attribution)."""
         self.tally: dict[str, int] = {"steps": 0, "probes": 0}
 
     def diverge(self, kind: str, message: str, *, trigger: tuple[int, Any] | None = None,
-                claims: Mapping[str, Any] | None = None, clauses: Sequence[str] = (),
+                claims: Mapping[str, Any] | None = None, clauses: Sequence[str] | Attribution = (),
                 result: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
                 legal: tuple[int, tuple[Any, ...]] | None = None) -> DivergenceFound:
-        div = Divergence(kind, message, self.setup, tuple(self.actions), trigger, claims, tuple(clauses),
-                         self.peer_name, result, peer_legal=legal, probes=self.probes)
+        subject = clauses.subject if isinstance(clauses, Attribution) else ""
+        named = clauses.clauses if isinstance(clauses, Attribution) else tuple(clauses)
+        div = Divergence(kind, message, self.setup, tuple(self.actions), trigger, claims, named,
+                         self.peer_name, result, peer_legal=legal, probes=self.probes, subject=subject)
         return _FOUND[kind](div)
 
-    def fact_clauses(self, fact: str, claimed: Any = None) -> tuple[str, ...]:
-        """The clauses behind a divergent fact in the current position (as ``arbiter check`` names them)."""
-        return fact_clauses(self.game, self.kit, fact, self.step_taken, self.setup.variant, claimed=claimed)
+    def fact_clauses(self, fact: str, claimed: Any = None) -> Attribution:
+        """The clauses behind a divergent fact in the current position (as ``arbiter check`` names them),
+        attributed with every fact the peer reported there (:mod:`engine.conformance.deciding`)."""
+        return attribute(self.game, self.kit, fact, self.step_taken, self.setup.variant, claimed=claimed,
+                         claims=self.peer_view)
 
     def action_clauses(self, value: Any, violated: str | None = None) -> tuple[str, ...]:
         """The clauses behind a divergence on one action (JSON form)."""
@@ -485,7 +494,8 @@ class _Game:
             action = self.game.action_from_json(value)
         except (InputError, RuleViolation):
             return (violated,) if violated else ()
-        return action_clauses(self.game, self.kit, action, self.setup.variant, violated=violated)
+        return action_clauses(self.game, self.kit, action, self.setup.variant, violated=violated,
+                              state=self.state)
 
     def ask(self, message: Mapping[str, Any], trigger: tuple[int, Any] | None = None) -> Any:
         try:
@@ -505,6 +515,8 @@ class _Game:
         game, state = self.game, self.state
         facts = self.kit.facts(state)
         claims = self.peer_claims(reply)
+        self.peer_view = {**claims, "scores": list(reply.scores), "to_act": sorted(reply.to_act),
+                          "over": reply.terminal}
         terminal = game.is_terminal(state)
         to_act = tuple(game.to_act(state))
         scores = tuple(facts["scores"]) if "scores" in facts else reply.scores

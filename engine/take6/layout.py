@@ -73,6 +73,7 @@ __all__ = [
     "Hands",
     "Selects",
     "build",
+    "replace",
     "ends_of",
     "next_turn",
     "selecting",
@@ -217,3 +218,19 @@ def next_turn(  # noqa: PLR0917 (the hot path: positional is the cheapest call)
         State,
         (rules, s[I_FIXED], "select", rows, ends, (), piles, penalties, held, selects, ZEROS[n], ALL[n]),
     )
+
+
+def replace(s: State, **changes: Any) -> State:
+    """``s`` with the named layout fields replaced (a cold-path helper: tools and tests, not transitions).
+
+    >>> from engine.take6 import GAME
+    >>> s = GAME.new_game(2, seed=1)
+    >>> replace(s, phase="over", to_act=()).phase
+    'over'
+    """
+    names = ("rules", "fixed", "phase", "rows", "ends", "pending", "piles", "penalties", "held", "selects",
+             "selected", "to_act")
+    unknown = set(changes) - set(names)
+    if unknown:
+        raise TypeError(f"no layout field {sorted(unknown)[0]!r}")
+    return build(**{name: changes.get(name, value) for name, value in zip(names, s, strict=True)})

@@ -70,8 +70,8 @@ def sixth_note(p: int, pl: Placement, row: tuple[int, ...]) -> str:
 
 
 def reveal_note(p: int, pending: Sequence[tuple[int, int]]) -> str:
-    """The last selection: every card revealed, to be placed lowest first."""
-    return f"P{p} selects a card. All revealed and placed lowest first: " + ", ".join(
+    """The last selection: every card revealed."""
+    return f"P{p} selects a card. All revealed: " + ", ".join(
         f"P{q} {c}" for c, q in pending
     )
 

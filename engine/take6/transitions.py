@@ -434,7 +434,8 @@ def _reveal(
             {"seat": p, "cards": [[c, q] for c, q in pending]},
             note=reveal_note(p, pending),
         ):
-            trace.add("T6-TURN-1", "order", {"cards": [c for c, _q in pending]})
+            trace.add("T6-TURN-1", "order", {"cards": [c for c, _q in pending]},
+                      note="placed lowest first: " + ", ".join(str(c) for c, _q in pending))
             trace.add("T6-TURN-2", "in-turn", {"cards": len(pending)})
     return _resolve(
         s, s[I_ROWS], tuple(pending), s[I_PILES], s[I_PENALTIES], held=held, selects=selects, trace=trace
