@@ -3,20 +3,23 @@
 ``python -m engine.conformance.peers.multi [--defects NAME,NAME...]`` (default: every defect).  Each defect
 breaks a different rule and shows as a different kind of divergence, so one campaign must report each as
 its own class (and waiving one must leave the others).  Some are confined to one variant so that an early
-defect does not end every game before a later one can show:
+defect does not end every game before a later one can show (a game stops at its first divergence); the two
+frequent early ones, ``low-card`` and ``second-select``, stay off in the tactics, countdown and kids variants,
+where the score defects show:
 
 =================  ==========  ================  ===========================================================
 defect             game        kind              what the peer does wrong
 =================  ==========  ================  ===========================================================
-``low-card``       6 nimmt!    to_act            takes the cheapest row for a low card instead of asking its
-                                                 player (T6-PLACE-3 / T6-PRO-5)
-``second-select``  6 nimmt!    accepted-illegal  accepts (and ignores) a second selection in one turn
-                                                 (T6-SELECT-2)
+``low-card``       6 nimmt!    to_act            standard, professional, logic: takes the cheapest row for a
+                                                 low card instead of asking its player (T6-PLACE-3 /
+                                                 T6-PRO-5)
+``second-select``  6 nimmt!    accepted-illegal  standard, professional, logic: accepts (and ignores) a
+                                                 second selection in one turn (T6-SELECT-2)
 ``logic-draft``    6 nimmt!    legal-missing     logic variant: never offers drafting the pool's highest
                                                  card (T6-LOGIC-1)
 ``bull-55``        6 nimmt!    scores            countdown variant: counts card 55 as 1 bullhead instead
                                                  of 7 (T6-BULL-1, subject ``55``)
-``fifth-card``     6 nimmt!    scores            standard variant: a row is taken at its 5th card, not its
+``fifth-card``     6 nimmt!    scores            tactics variant: a row is taken at its 5th card, not its
                                                  6th (T6-PLACE-2)
 ``eleven``         6 nimmt!    scores            kids variant: counts the multiples of 11 but 55 as 2
                                                  bullheads instead of 5 (T6-BULL-2, subject ``x11``)
@@ -60,12 +63,15 @@ DEFECTS: dict[str, str] = {
     "second-select": "6 nimmt!: accepts (and ignores) a second selection in one turn",
     "logic-draft": "6 nimmt! logic: never offers drafting the pool's highest card",
     "bull-55": "6 nimmt! countdown: counts card 55 as 1 bullhead instead of 7",
-    "fifth-card": "6 nimmt! standard: takes a row at its 5th card instead of its 6th",
+    "fifth-card": "6 nimmt! tactics: takes a row at its 5th card instead of its 6th",
     "eleven": "6 nimmt! kids: counts the multiples of 11 but 55 as 2 bullheads instead of 5",
     "min-cost": "Saint Petersburg: forgets the minimum cost of 1 rouble",
     "hand-limit": "Saint Petersburg, second edition: offers taking a card into a full hand",
 }
 """Defect name → what it does wrong."""
+
+QUIET_VARIANTS = ("tactics", "countdown", "kids")
+"""6 nimmt! variants where ``low-card`` and ``second-select`` stay off, so the score defects can show."""
 
 
 class MultiDefectPeer(FreeCardsPeer, FewestHeadsPeer):
@@ -94,7 +100,7 @@ class MultiDefectPeer(FreeCardsPeer, FewestHeadsPeer):
     def do_new(self, game: str, variant: str, players: int, options: Any, setup: Any) -> None:
         super().do_new(game, variant, players, options, setup)
         self.miscount = [0] * players
-        if "fifth-card" in self.defects and game == "take6" and variant == "standard":
+        if "fifth-card" in self.defects and game == "take6" and variant == "tactics":
             rules = self.state.rules
             self.state = replace(self.state, rules=evolve(rules, capacity=rules.capacity - 1))
 
@@ -128,6 +134,10 @@ class MultiDefectPeer(FreeCardsPeer, FewestHeadsPeer):
 
     def _game(self) -> str:
         return self.game.name if self.game is not None else ""
+
+    def _loud(self) -> bool:
+        """Whether the frequent early 6 nimmt! defects are on in this game (not in QUIET_VARIANTS)."""
+        return self.state.rules.variant not in QUIET_VARIANTS
 
     def legal(self, player: int) -> list[Any]:
         actions = super().legal(player)
@@ -171,6 +181,7 @@ class MultiDefectPeer(FreeCardsPeer, FewestHeadsPeer):
         game = self._game()
         if (
             "second-select" in self.defects
+            and self._loud()
             and game == "take6"
             and isinstance(action, dict)
             and action.get("type") == "select"
@@ -192,7 +203,7 @@ class MultiDefectPeer(FreeCardsPeer, FewestHeadsPeer):
             ReferencePeer.do_apply(self, player, action)
 
     def after_apply(self) -> None:
-        if "low-card" not in self.defects or self._game() != "take6":
+        if "low-card" not in self.defects or self._game() != "take6" or not self._loud():
             return
         # FewestHeadsPeer's defect (a low card's row is chosen for the player), its rows taken counted
         game = self.game
