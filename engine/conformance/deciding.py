@@ -99,7 +99,7 @@ def attribute(
             first = tuple(kit.deciding(game, fact, step, variant, claimed))
         except Exception:  # same as above
             first = ()
-    subject = "|".join(dict.fromkeys(str(s.data["subject"]) for s in found if "subject" in s.data))
+    subject = "|".join(sorted({str(s.data["subject"]) for s in found if "subject" in s.data}))
     general = tuple(c for c in kit.fact_clauses(fact) if ok(c))
     context: tuple[str, ...] = ()
     if step is not None:

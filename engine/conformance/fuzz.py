@@ -470,6 +470,8 @@ class _Game:
         """The peer's last legal set per seat."""
         self.peer_view: dict[str, Any] = {}
         """Every fact the peer reported in its last ``state`` reply (for attribution)."""
+        self.peer_facts: dict[str, Any] = {}
+        """The facts the peer claimed in its last ``state`` reply (a divergence's record carries them)."""
         self.tally: dict[str, int] = {"steps": 0, "probes": 0}
 
     def diverge(self, kind: str, message: str, *, trigger: tuple[int, Any] | None = None,
@@ -477,6 +479,8 @@ class _Game:
                 result: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
                 legal: tuple[int, tuple[Any, ...]] | None = None) -> DivergenceFound:
         subject = clauses.subject if isinstance(clauses, Attribution) else ""
+        if claims is not None:  # the record carries every fact the peer claimed, the divergent one first
+            claims = {**claims, **{k: v for k, v in self.peer_facts.items() if k not in claims}}
         named = clauses.clauses if isinstance(clauses, Attribution) else tuple(clauses)
         div = Divergence(kind, message, self.setup, tuple(self.actions), trigger, claims, named,
                          self.peer_name, result, peer_legal=legal, probes=self.probes, subject=subject)
@@ -515,6 +519,7 @@ class _Game:
         game, state = self.game, self.state
         facts = self.kit.facts(state)
         claims = self.peer_claims(reply)
+        self.peer_facts = claims
         self.peer_view = {**claims, "scores": list(reply.scores), "to_act": sorted(reply.to_act),
                           "over": reply.terminal}
         terminal = game.is_terminal(state)

@@ -211,20 +211,24 @@ for _name, _deck in _DECKS.items():
             f"take6/deck.toml [[deck]] ({_name}): give either 'high' or both 'per_player' and 'extra'"
         )
 
-_SETUPS = _load_named(
-    "setup.toml",
-    "setup",
-    [
-        Field("rows", int, check=_positive),
-        Field("hand_size", int, check=_positive),
-        Field("row_capacity", int, check=_positive),
-        Field("min_players", int, check=_positive),
-        Field("max_players", int, check=_positive),
-        Field("shrink_piles", bool),
-        Field("clauses", list, check=_clause_list, clause_ref=True),
-    ],
-)
 
+def _load_setups() -> dict[str, dict[str, Any]]:
+    """setup.toml, each set-up's row count checked against the prebuilt row choices (PREBUILT_ROWS)."""
+    setups = _load_named(
+        "setup.toml",
+        "setup",
+        [
+            Field("rows", int, check=_positive),
+            Field("hand_size", int, check=_positive),
+            Field("row_capacity", int, check=_positive),
+            Field("min_players", int, check=_positive),
+            Field("max_players", int, check=_positive),
+            Field("shrink_piles", bool),
+            Field("clauses", list, check=_clause_list, clause_ref=True),
+        ],
+    )
+    _check_row_bound(setups)
+    return setups
 
 
 def _check_row_bound(setups: Mapping[str, Mapping[str, Any]]) -> None:
@@ -244,7 +248,7 @@ def _check_row_bound(setups: Mapping[str, Mapping[str, Any]]) -> None:
             )
 
 
-_check_row_bound(_SETUPS)
+_SETUPS = _load_setups()
 
 _ENDS = _load_named(
     "end.toml",
