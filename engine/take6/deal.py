@@ -17,8 +17,8 @@ from typing import Any
 
 from engine.derivation import Trace
 from engine.errors import IllegalSetup
-from engine.take6.layout import ALL, EMPTY, ONE, SELECT, ZEROS, build
-from engine.take6.model import Deal, DraftStart, Select, Setup, State, selects_of
+from engine.take6.layout import ALL, EMPTY, ONE, ZEROS, build
+from engine.take6.model import SELECTS, Deal, DraftStart, Select, Setup, State, selects_of
 from engine.take6.rules import Rules
 
 __all__ = [
@@ -160,7 +160,7 @@ def deal_round(
             dealt: list[tuple[int, ...]] = []
             moves: list[tuple[Select, ...]] = []
             a = 0
-            for interned in SELECT[:n]:
+            for interned in SELECTS[:n]:
                 hand = order[a : a + h]
                 hand.sort()
                 dealt.append(tuple(hand))

@@ -37,7 +37,7 @@ from operator import itemgetter
 from typing import Any
 
 from engine.errors import IllegalSetup
-from engine.take6.model import SELECTS, Draft, Flip, Select, State, TakeRow
+from engine.take6.model import Draft, Flip, Select, State, TakeRow
 from engine.take6.rules import BULLHEADS, GAME_INFO, PREBUILT_ROWS, VARIANTS, Rules, rules_for
 
 __all__ = [
@@ -66,16 +66,15 @@ __all__ = [
     "MAXC",
     "MAXP",
     "ONE",
-    "SELECT",
     "TAKE",
     "TAKES",
     "ZEROS",
     "Hands",
     "Selects",
     "build",
-    "replace",
     "ends_of",
     "next_turn",
+    "replace",
     "selecting",
 ]
 
@@ -96,14 +95,12 @@ __all__ = [
 F_SEED, F_ROUND, F_STOCK, F_START, F_DEALS = range(5)
 """Positions in field 1, ``fixed``."""
 
-_new = tuple.__new__
 MAXP = GAME_INFO.max_players
 MAXC = len(BULLHEADS) - 1
 ALL = tuple(tuple(range(n)) for n in range(MAXP + 1))
 ZEROS = tuple((0,) * n for n in range(MAXP + 1))
 EMPTY = tuple(((),) * n for n in range(MAXP + 1))
-# Interned actions: SELECT[p][c] is Select(p, c) (a state keeps each hand's selections prebuilt).
-SELECT = SELECTS
+# Interned actions (model.SELECTS[p][c] is Select(p, c): a state keeps each hand's selections prebuilt).
 DRAFT = tuple(tuple(Draft(p, c) for c in range(MAXC + 1)) for p in range(MAXP))
 TAKE = tuple(tuple(TakeRow(p, r) for r in range(PREBUILT_ROWS)) for p in range(MAXP))
 """TAKE[p][r] is TakeRow(p, r): PREBUILT_ROWS per seat, a bound the set-up table is checked against."""
@@ -179,7 +176,7 @@ def build(
     >>> t.phase, t.rows == s.rows
     ('over', True)
     """
-    return _new(
+    return tuple.__new__(
         State, (rules, fixed, phase, rows, ends, pending, piles, penalties, held, selects, selected, to_act)
     )
 
@@ -192,7 +189,7 @@ def selecting(s: State, selected: tuple[int, ...], to_act: tuple[int, ...]) -> S
     >>> selecting(s, (s.hands[0][0], 0), (1,)).to_act
     (1,)
     """
-    return _new(State, s[:I_SELECTED] + (selected, to_act))  # noqa: RUF005 (the fastest here)
+    return tuple.__new__(State, s[:I_SELECTED] + (selected, to_act))  # noqa: RUF005 (the fastest here)
 
 
 def next_turn(  # noqa: PLR0917 (the hot path: positional is the cheapest call)
@@ -214,7 +211,7 @@ def next_turn(  # noqa: PLR0917 (the hot path: positional is the cheapest call)
     """
     rules = s[I_RULES]
     n = rules.players
-    return _new(
+    return tuple.__new__(
         State,
         (rules, s[I_FIXED], "select", rows, ends, (), piles, penalties, held, selects, ZEROS[n], ALL[n]),
     )
@@ -228,8 +225,20 @@ def replace(s: State, **changes: Any) -> State:
     >>> replace(s, phase="over", to_act=()).phase
     'over'
     """
-    names = ("rules", "fixed", "phase", "rows", "ends", "pending", "piles", "penalties", "held", "selects",
-             "selected", "to_act")
+    names = (
+        "rules",
+        "fixed",
+        "phase",
+        "rows",
+        "ends",
+        "pending",
+        "piles",
+        "penalties",
+        "held",
+        "selects",
+        "selected",
+        "to_act",
+    )
     unknown = set(changes) - set(names)
     if unknown:
         raise TypeError(f"no layout field {sorted(unknown)[0]!r}")

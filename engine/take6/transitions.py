@@ -42,7 +42,6 @@ from engine.take6.layout import (
     I_SELECTS,
     I_TO_ACT,
     ONE,
-    SELECT,
     ZEROS,
     Hands,
     Rows,
@@ -52,7 +51,7 @@ from engine.take6.layout import (
     next_turn,
     selecting,
 )
-from engine.take6.model import Action, Deal, Draft, DraftStart, Flip, Select, State, TakeRow
+from engine.take6.model import SELECTS, Action, Deal, Draft, DraftStart, Flip, Select, State, TakeRow
 from engine.take6.narration import (
     card_names,
     drafted_note,
@@ -493,7 +492,7 @@ def _draft(s: State, p: int, card: int, trace: Trace | None) -> State:
     hand = tuple(sorted((*held_before[p], card)))
     held = (*held_before[:p], hand, *held_before[p + 1 :])
     selects_before = s[I_SELECTS]
-    selects = (*selects_before[:p], tuple(map(SELECT[p].__getitem__, hand)), *selects_before[p + 1 :])
+    selects = (*selects_before[:p], tuple(map(SELECTS[p].__getitem__, hand)), *selects_before[p + 1 :])
     n = rules.players
     drafted = sum(len(h) for h in held)
     if trace is not None:
