@@ -44,7 +44,6 @@ from engine.take6.layout import (
     I_TO_ACT,
     TAKES,
     ZEROS,
-    selecting,
 )
 from engine.take6.model import Action, Select, Setup, State, TakeRow
 from engine.take6.narration import describe_state
@@ -144,8 +143,8 @@ class Take6:
             sel[p] = action.card  # type: ignore[union-attr]
             acting = state[I_TO_ACT]
             rest = acting[1:] if acting[0] == p else tuple(q for q in acting if q != p)
-            if rest:
-                return selecting(state, tuple(sel), rest)
+            if rest:  # the fast form of a recorded selection (its one place): the layout's last two fields
+                return tuple.__new__(State, state[:I_SELECTED] + (tuple(sel), rest))  # noqa: RUF005
             if state[I_RULES].placement == "ends":
                 return turn_fast(state, tuple(sel))
         elif t is TakeRow:

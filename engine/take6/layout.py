@@ -2,9 +2,9 @@
 
 A :class:`~engine.take6.model.State` is a tuple.  The public constructor is
 :func:`engine.take6.position.position` (keyword-only, validated); the transitions and the deal build their
-successor states with :func:`build` (every field named, unchecked) or, for the two steps of every turn on
-the hot path, with :func:`selecting` and :func:`next_turn` (positional: the fast form, kept here and only
-here), from this layout::
+successor states with :func:`build` (every field named, unchecked), from this layout; the two
+constructions every turn makes on the hot path are positional, each in one place: a selection recorded
+(``Take6.apply_unchecked``) and the next turn's selection (``transitions._place_fast``)::
 
     index  field      holds
     -----  ---------  ----------------------------------------------------------------------------
@@ -73,9 +73,7 @@ __all__ = [
     "Selects",
     "build",
     "ends_of",
-    "next_turn",
     "replace",
-    "selecting",
 ]
 
 (
@@ -178,42 +176,6 @@ def build(
     """
     return tuple.__new__(
         State, (rules, fixed, phase, rows, ends, pending, piles, penalties, held, selects, selected, to_act)
-    )
-
-
-def selecting(s: State, selected: tuple[int, ...], to_act: tuple[int, ...]) -> State:
-    """``s`` with a selection recorded and the seats still to select (the hot path: the fast form).
-
-    >>> from engine.take6 import GAME
-    >>> s = GAME.new_game(2, seed=1)
-    >>> selecting(s, (s.hands[0][0], 0), (1,)).to_act
-    (1,)
-    """
-    return tuple.__new__(State, s[:I_SELECTED] + (selected, to_act))  # noqa: RUF005 (the fastest here)
-
-
-def next_turn(  # noqa: PLR0917 (the hot path: positional is the cheapest call)
-    s: State,
-    rows: Rows,
-    ends: tuple[int, ...],
-    piles: Rows,
-    penalties: tuple[int, ...],
-    held: Hands,
-    selects: Selects,
-) -> State:
-    """The next turn's selection: ``s``'s rules and round, the table after the turn, every seat to select
-    (the hot path: the fast form, equal to :func:`build` with ``phase="select"``).
-
-    >>> from engine.take6 import GAME
-    >>> s = GAME.new_game(2, seed=1)
-    >>> next_turn(s, s.rows, s[I_ENDS], s.piles, s.penalties, s[I_HELD], s[I_SELECTS]) == s
-    True
-    """
-    rules = s[I_RULES]
-    n = rules.players
-    return tuple.__new__(
-        State,
-        (rules, s[I_FIXED], "select", rows, ends, (), piles, penalties, held, selects, ZEROS[n], ALL[n]),
     )
 
 

@@ -3,10 +3,11 @@ tier (:func:`check`).
 
 Every card is placed by :func:`engine.take6.placement.locate` (or, for the standard placement on the hot
 path, by :func:`_place_fast`, which a property test checks against it).  Successor states are built with
-:func:`engine.take6.layout.build` (every field named; the two per-turn steps of the hot path with the fast
-forms kept beside it).  Given a :class:`~engine.derivation.Trace`, each step records its derivation: the
-reveal, every placement with the rule that chose the row, every row taken and why, the bullheads of each
-card taken, round scores, the end and the result; :mod:`engine.take6.narration` words the notes.  Without a
+:func:`engine.take6.layout.build` (every field named; the next turn's selection on the hot path in
+:func:`_place_fast` positionally, its one fast form).  Given a :class:`~engine.derivation.Trace`, each
+step records its derivation: the reveal, every placement with the rule that chose the row, every row
+taken and why, the bullheads of each card taken, round scores, the end and the result;
+:mod:`engine.take6.narration` words the notes.  Without a
 trace nothing is recorded (the hot path pays one ``is None`` test).
 
 >>> from engine.derivation import Trace, render
@@ -48,8 +49,7 @@ from engine.take6.layout import (
     Selects,
     build,
     ends_of,
-    next_turn,
-    selecting,
+    replace,
 )
 from engine.take6.model import SELECTS, Action, Deal, Draft, DraftStart, Flip, Select, State, TakeRow
 from engine.take6.narration import (
@@ -236,7 +236,20 @@ def _after_turn(
     elif held[0]:
         if trace is not None:
             trace.add("T6-SELECT-1", "next", {"phase": "select", "to_act": list(ALL[n])})
-        return next_turn(s, rows, ends_of(rows), piles, penalties, held, selects)
+        return build(
+            rules=rules,
+            fixed=s[I_FIXED],
+            phase="select",
+            rows=rows,
+            ends=ends_of(rows),
+            pending=(),
+            piles=piles,
+            penalties=penalties,
+            held=held,
+            selects=selects,
+            selected=ZEROS[n],
+            to_act=ALL[n],
+        )
     return _end_round(s, rows, piles, penalties, held=held, selects=selects, trace=trace)
 
 
@@ -313,7 +326,7 @@ def _select(s: State, p: int, card: int, trace: Trace | None) -> State:
                 note=f"P{p} selects a card, hidden until everyone has selected",
             )
             trace.add("T6-SELECT-2", "waits", {"phase": "select", "to_act": list(acting)})
-        return selecting(s, sel, acting)
+        return replace(s, selected=sel, to_act=acting)
     if trace is None and s[I_RULES].placement == "ends":
         return turn_fast(s, sel)
     held, selects = _reveal_hands(s[I_HELD], s[I_SELECTS], sel)
@@ -417,8 +430,25 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
         return _after_turn(
             s, tuple(rows), piles, penalties, held=held, selects=selects, last=last, trace=None
         )
-    if held[0]:
-        return next_turn(s, tuple(rows), tuple(ends), piles, penalties, held, selects)
+    if held[0]:  # the fast form of the next turn's selection (its one place): the layout, positionally
+        n = rules.players
+        return tuple.__new__(
+            State,
+            (
+                rules,
+                s[I_FIXED],
+                "select",
+                tuple(rows),
+                tuple(ends),
+                (),
+                piles,
+                penalties,
+                held,
+                selects,
+                ZEROS[n],
+                ALL[n],
+            ),
+        )
     return _end_round(s, tuple(rows), piles, penalties, held=held, selects=selects, trace=None)
 
 
@@ -433,8 +463,12 @@ def _reveal(
             {"seat": p, "cards": [[c, q] for c, q in pending]},
             note=reveal_note(p, pending),
         ):
-            trace.add("T6-TURN-1", "order", {"cards": [c for c, _q in pending]},
-                      note="placed lowest first: " + ", ".join(str(c) for c, _q in pending))
+            trace.add(
+                "T6-TURN-1",
+                "order",
+                {"cards": [c for c, _q in pending]},
+                note="placed lowest first: " + ", ".join(str(c) for c, _q in pending),
+            )
             trace.add("T6-TURN-2", "in-turn", {"cards": len(pending)})
     return _resolve(
         s, s[I_ROWS], tuple(pending), s[I_PILES], s[I_PENALTIES], held=held, selects=selects, trace=trace
