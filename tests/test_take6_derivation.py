@@ -10,17 +10,17 @@ from __future__ import annotations
 import random
 
 from engine.derivation import Step, render
-from engine.take6 import GAME, Deal, Flip, Select, TakeRow
+from engine.take6 import GAME, Action, Deal, Flip, Select, State, TakeRow
 from engine.take6.rules import BULLHEADS
 
 HANDS = ((1, 2, 3, 4, 5, 6, 7, 8, 9, 10), (11, 12, 13, 14, 15, 16, 17, 18, 19, 55))
 
 
-def start(variant: str = "standard", rows: tuple[int, ...] = (30, 40, 50, 60)):  # type: ignore[no-untyped-def]
+def start(variant: str = "standard", rows: tuple[int, ...] = (30, 40, 50, 60)) -> State:
     return GAME.new_game(2, variant=variant, setup=Deal(hands=HANDS, rows=rows))
 
 
-def play(s, *actions):  # type: ignore[no-untyped-def]
+def play(s: State, *actions: Action) -> tuple[State, tuple[Step, ...]]:
     """Apply the actions (checked), returning the last state and the last step's derivation."""
     derived: tuple[Step, ...] = ()
     for a in actions:
@@ -142,8 +142,8 @@ def test_why_an_action_is_legal_or_refused() -> None:
     assert again.clause == "T6-SELECT-2"
     assert GAME.why(s, TakeRow(0, 1)).clause == "T6-CHOOSE-1"
     pro = GAME.apply(GAME.apply(start("professional", (30, 40, 50, 60)), Select(0, 1)), Select(1, 11))
-    if pro.phase == "choose":
-        assert (GAME.why(pro, TakeRow(pro.chooser, 0)).clause) == "T6-PRO-5"
+    if pro.chooser is not None:
+        assert GAME.why(pro, TakeRow(pro.chooser, 0)).clause == "T6-PRO-5"
     over = GAME.from_notation("standard 2 over 1/2/3/4 -/- - -/- 70/60")
     assert GAME.why(over, Select(0, 5)).clause == "T6-ACT-2"
 

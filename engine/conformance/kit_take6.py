@@ -366,7 +366,8 @@ _VALUES = frozenset(BULLHEADS[1:])
 def _seat_list(facts: Mapping[str, Any], name: str, seat: int) -> list[Any] | None:
     value = facts.get(name)
     if isinstance(value, list) and 0 <= seat < len(value) and isinstance(value[seat], list):
-        return value[seat]
+        pile: list[Any] = value[seat]
+        return pile
     return None
 
 

@@ -44,6 +44,7 @@ from engine.take6.layout import (
     I_TO_ACT,
     TAKES,
     ZEROS,
+    new,
 )
 from engine.take6.model import Action, Select, Setup, State, TakeRow
 from engine.take6.narration import describe_state
@@ -144,7 +145,7 @@ class Take6:
             acting = state[I_TO_ACT]
             rest = acting[1:] if acting[0] == p else tuple(q for q in acting if q != p)
             if rest:  # the fast form of a recorded selection (its one place): the layout's last two fields
-                return tuple.__new__(State, state[:I_SELECTED] + (tuple(sel), rest))  # noqa: RUF005
+                return new(State, state[:I_SELECTED] + (tuple(sel), rest))  # noqa: RUF005
             if state[I_RULES].placement == "ends":
                 return turn_fast(state, tuple(sel))
         elif t is TakeRow:

@@ -73,6 +73,7 @@ __all__ = [
     "Selects",
     "build",
     "ends_of",
+    "new",
     "replace",
 ]
 
@@ -92,6 +93,10 @@ __all__ = [
 ) = range(12)
 F_SEED, F_ROUND, F_STOCK, F_START, F_DEALS = range(5)
 """Positions in field 1, ``fixed``."""
+
+new = tuple.__new__
+"""``new(State, (rules, fixed, phase, ...))``: the positional fast construction, unchecked (bound once: a
+``tuple.__new__`` attribute lookup at each call costs the hot path about 0.2 µs)."""
 
 MAXP = GAME_INFO.max_players
 MAXC = len(BULLHEADS) - 1
@@ -174,7 +179,7 @@ def build(
     >>> t.phase, t.rows == s.rows
     ('over', True)
     """
-    return tuple.__new__(
+    return new(
         State, (rules, fixed, phase, rows, ends, pending, piles, penalties, held, selects, selected, to_act)
     )
 

@@ -49,6 +49,7 @@ from engine.take6.layout import (
     Selects,
     build,
     ends_of,
+    new,
     replace,
 )
 from engine.take6.model import SELECTS, Action, Deal, Draft, DraftStart, Flip, Select, State, TakeRow
@@ -432,7 +433,7 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
         )
     if held[0]:  # the fast form of the next turn's selection (its one place): the layout, positionally
         n = rules.players
-        return tuple.__new__(
+        return new(
             State,
             (
                 rules,
