@@ -299,7 +299,8 @@ class Take6Kit(KitBase):
         elif isinstance(action, Flip):
             tags.append("T6-ACT-1")
         for root in self.derive(game, b, action):
-            tags += root.clauses()
+            # a vector gives every round's deal explicitly (T6-SETUP-5), never the seeded shuffle
+            tags += ["T6-SETUP-5" if c == "T6-SETUP-4" else c for c in root.clauses()]
         if a.phase == "over" and rules.display == "countdown":
             tags.append("T6-COUNT-1")
         if a.penalties != b.penalties or (a.round != b.round and any(a.penalties)):

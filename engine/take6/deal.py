@@ -120,7 +120,7 @@ def deal_round(
             start, how = random.Random(derived_seed(s_seed, rnd)).randrange(n), "seeded"
         if trace is not None:
             trace.add(
-                "T6-LOGIC-3" if how == "rotates" else "T6-LOGIC-1",
+                "T6-LOGIC-1" if how == "given" or rnd == 1 else "T6-LOGIC-3",
                 "draft-starts",
                 {"round": rnd, "start": start, "how": how},
                 note=f"Round {rnd}: cards {rules.deck[0]}..{rules.deck[-1]} lie face up; "

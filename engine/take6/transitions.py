@@ -275,6 +275,7 @@ def _end_round(
         assert rules.rounds is not None
         over = rnd >= rules.rounds
     if trace is not None:
+        trace.add("T6-ROUND-1", "round-ends", {"round": rnd, "over": over})
         scores = [{"seat": p, "added": bullheads_of(piles[p]), "total": penalties[p]} for p in range(n)]
         with trace.step(
             "T6-ROUND-2",
