@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.derivation import Trace
 from engine.errors import IllegalSetup
-from engine.take6.layout import ALL, EMPTY, ONE, ZEROS, build
+from engine.take6.layout import ALL, EMPTY, ONE, ZEROS, build, new
 from engine.take6.model import SELECTS, Deal, DraftStart, Select, Setup, State, selects_of
 from engine.take6.rules import Rules
 
@@ -166,19 +166,23 @@ def deal_round(
                 dealt.append(tuple(hand))
                 moves.append(itemgetter(*hand)(interned))
                 a += h
-            return build(
-                rules=rules,
-                fixed=(s_seed, rnd, None, 0, deals),
-                phase="select",
-                rows=tuple(map(ONE.__getitem__, row_cards)),
-                ends=tuple(row_cards),
-                pending=(),
-                piles=EMPTY[n],
-                penalties=penalties,
-                held=tuple(dealt),
-                selects=tuple(moves),
-                selected=ZEROS[n],
-                to_act=ALL[n],
+            # the hot path's positional form, in the layout's field order (see layout.build)
+            return new(
+                State,
+                (
+                    rules,
+                    (s_seed, rnd, None, 0, deals),
+                    "select",
+                    tuple(map(ONE.__getitem__, row_cards)),
+                    tuple(row_cards),
+                    (),
+                    EMPTY[n],
+                    penalties,
+                    tuple(dealt),
+                    tuple(moves),
+                    ZEROS[n],
+                    ALL[n],
+                ),
             )
         else:
             hands = tuple(tuple(sorted(order[p * h : (p + 1) * h])) for p in range(n))

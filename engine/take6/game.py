@@ -144,7 +144,7 @@ class Take6:
             sel[p] = action.card  # type: ignore[union-attr]
             acting = state[I_TO_ACT]
             rest = acting[1:] if acting[0] == p else tuple(q for q in acting if q != p)
-            if rest:  # the fast form of a recorded selection (its one place): the layout's last two fields
+            if rest:  # the hot path's positional form: the layout's last two fields (see layout.build)
                 return new(State, state[:I_SELECTED] + (tuple(sel), rest))  # noqa: RUF005
             if state[I_RULES].placement == "ends":
                 return turn_fast(state, tuple(sel))

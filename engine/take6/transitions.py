@@ -397,19 +397,23 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
             # fits no row (T6-PLACE-3): only the lowest card can (each later card is above the row end the
             # card before it made), so all the cards wait for the player's row choice
             pending = tuple(zip(cards, map(owner, cards)))  # noqa: B905 (equal lengths by construction)
-            return build(
-                rules=rules,
-                fixed=s[I_FIXED],
-                phase="choose",
-                rows=tuple(rows),
-                ends=tuple(ends),
-                pending=pending,
-                piles=piles,
-                penalties=penalties,
-                held=held,
-                selects=selects,
-                selected=ZEROS[rules.players],
-                to_act=(pending[0][1],),
+            # the hot path's positional form, in the layout's field order (see layout.build)
+            return new(
+                State,
+                (
+                    rules,
+                    s[I_FIXED],
+                    "choose",
+                    tuple(rows),
+                    tuple(ends),
+                    pending,
+                    piles,
+                    penalties,
+                    held,
+                    selects,
+                    ZEROS[rules.players],
+                    (pending[0][1],),
+                ),
             )
         r = ends.index(best_end)
         ends[r] = card
@@ -432,7 +436,7 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
         return _after_turn(
             s, tuple(rows), piles, penalties, held=held, selects=selects, last=last, trace=None
         )
-    if held[0]:  # the fast form of the next turn's selection (its one place): the layout, positionally
+    if held[0]:  # the hot path's positional form, in the layout's field order (see layout.build)
         n = rules.players
         return new(
             State,
