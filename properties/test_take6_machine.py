@@ -23,6 +23,7 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from engine.derivation import Trace
 from engine.errors import IllegalAction
 from engine.take6 import (
     BULLHEADS,
@@ -35,7 +36,7 @@ from engine.take6 import (
     fast_end_row,
     locate,
 )
-from engine.take6.transitions import _step
+from engine.take6.transitions import step as _step
 
 VARIANTS = GAME.variants
 
@@ -79,7 +80,7 @@ class Take6Machine(RuleBasedStateMachine):
         after = GAME.apply(self.state, action)
         assert GAME.apply_unchecked(self.state, action) == after
         # the hot path (fast row search) and the logged path (placement.locate) agree on every step
-        assert _step(self.state, action, []) == after
+        assert _step(self.state, action, Trace()) == after
         self.actions.append(action)
         self.state = after
         self.check_all()

@@ -1,6 +1,6 @@
 """Conformance campaigns (``arbiter fuzz --games N | --time S``): every defect of a peer in one run.
 
-The multi-defect peer (``engine.conformance.peers.multi``) carries five independent defects, each breaking a
+The multi-defect peer (``engine.conformance.peers.multi``) carries eight independent defects, each breaking a
 different rule with a different kind of divergence.  One campaign must report each as its own class with
 the right deciding clause and a shrunk record that ``arbiter check`` replays to the same clause; a waiver
 sets one aside and leaves the others; the classes do not depend on the number of jobs, nor on Ray.  These
@@ -38,12 +38,15 @@ from engine.conformance.records import write_record
 from engine.errors import InputError
 
 PY = sys.executable
-GAMES, SEED = 48, 3
+GAMES, SEED = 96, 3
 
 EXPECTED = {
     "low-card": ("take6", "to_act", "T6-PLACE-3"),
     "second-select": ("take6", "accepted-illegal", "T6-SELECT-2"),
     "logic-draft": ("take6", "legal-missing", "T6-LOGIC-1"),
+    "bull-55": ("take6", "scores", "T6-BULL-1"),
+    "fifth-card": ("take6", "scores", "T6-PLACE-2"),
+    "eleven": ("take6", "scores", "T6-BULL-2"),
     "min-cost": ("petersburg", "claim", "SP-COST-6"),
     "hand-limit": ("petersburg", "legal-extra", "SP-HAND-2"),
 }
@@ -77,8 +80,9 @@ def replay(div: Divergence) -> Any:
 
 
 def test_every_defect_is_its_own_class_with_its_deciding_clause(report: CampaignReport) -> None:
-    """One campaign finds each of the five defects as a class of its own, named by the clause it breaks
-    (T6-PLACE-3, T6-SELECT-2, T6-LOGIC-1, SP-COST-6, SP-HAND-2), and nothing else (but the low-card
+    """One campaign finds each of the eight defects as a class of its own, named by the clause it breaks
+    (T6-PLACE-3, T6-SELECT-2, T6-LOGIC-1, T6-BULL-1, T6-PLACE-2, T6-BULL-2, SP-COST-6, SP-HAND-2), and
+    nothing else (but the low-card
     defect's professional sibling, T6-PRO-5, should a professional game show it)."""
     assert set(DEFECTS) == set(EXPECTED)
     found = {c.signature for c in report.classes}
@@ -174,7 +178,8 @@ def test_reports_json_markdown_and_records(report: CampaignReport, tmp_path: Pat
         for path in (c.record, c.first_record):
             assert check_record(path).status == "divergence"
     text = "\n".join(summary_lines(written))
-    assert "5 class(es) of divergence" in text and "SP-COST-6: All reductions add up" in text
+    assert f"{len(report.classes)} class(es) of divergence" in text
+    assert "SP-COST-6: All reductions add up" in text
 
 
 @pytest.mark.parametrize(

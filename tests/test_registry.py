@@ -73,7 +73,7 @@ def _lists_every_game(tree: ast.AST) -> list[int]:
         elif isinstance(node, ast.Dict):
             items = list(node.keys)
         found = {i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)}
-        if names <= found:
+        if names <= found and isinstance(node, ast.expr):
             lines.append(node.lineno)
     return lines
 

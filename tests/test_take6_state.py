@@ -15,8 +15,9 @@ import random
 
 import pytest
 
+from engine.derivation import Trace
 from engine.take6 import GAME, Select, State, rules_for
-from engine.take6.transitions import _step
+from engine.take6.transitions import step as _step
 
 VARIANTS = GAME.variants
 
@@ -102,5 +103,5 @@ def test_hot_path_agrees_with_the_explaining_path(variant: str) -> None:
             legal = GAME.legal_actions(s, GAME.to_act(s)[0])
             action = legal[rng.randrange(len(legal))]
             after = GAME.apply_unchecked(s, action)
-            assert _step(s, action, []) == after
+            assert _step(s, action, Trace()) == after
             s = after

@@ -36,6 +36,7 @@ LOADERS: dict[str, Callable[[], Any]] = {
     "variants.toml": rules._load_variants,
     "options.toml": lambda: rules._load_options(rules.VARIANTS),
     "bullheads.toml": lambda: rules._load_bullheads(1, 104, None),
+    "setup.toml": rules._load_setups,
 }
 
 
@@ -82,6 +83,12 @@ CASES: dict[str, tuple[str, str, Edit, str]] = {
         _first("variants", ["nope"]),
         "row 1: field 'variants' names unknown variant",
     ),
+    "more rows than the prebuilt row choices": (
+        "setup.toml",
+        "setup",
+        _first("rows", 17),
+        r"setup.toml \[\[setup\]\] row 1 \(standard\): 'rows' 17: at most 16 \(prebuilt TakeRows\)",
+    ),
     "a bullhead rule without its n": (
         "bullheads.toml",
         "rule",
@@ -95,8 +102,9 @@ CASES: dict[str, tuple[str, str, Edit, str]] = {
 def test_malformed_variant_rows_are_refused(monkeypatch: pytest.MonkeyPatch, case: str) -> None:
     """T6-VAR-1: every variant row names a known deck, set-up and end, gives countdown_from exactly with the
     countdown display, and never drafts a face-down pile (T6-LOGIC-1 vs T6-KIDS-2); an option applies to known
-    variants; a bullhead rule (T6-BULL-1) other than the last names its n.  A malformed row is a SpecError
-    naming the row by number."""
+    variants; a bullhead rule (T6-BULL-1) other than the last names its n; a set-up has no more rows
+    (T6-SETUP-3) than the row choices prebuilt per seat.  A malformed row is a SpecError naming the row by
+    number."""
     filename, array, edit, message = CASES[case]
     with pytest.raises(SpecError, match=message):
         load_with(monkeypatch, filename, array, edit)
@@ -107,3 +115,4 @@ def test_the_unedited_variants_load() -> None:
     assert set(rules._load_variants()) == set(rules.VARIANTS)
     assert set(rules._load_options(rules.VARIANTS)) == set(rules.OPTIONS)
     assert rules._load_bullheads(1, 104, None) == rules.BULLHEADS
+    assert rules._load_setups() == rules._SETUPS

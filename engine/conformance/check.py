@@ -45,7 +45,7 @@ from typing import IO, Any, Literal
 import orjson
 from attrs import evolve, frozen
 
-from engine.conformance.deciding import fact_clauses
+from engine.conformance.deciding import fact_clauses, granting
 from engine.conformance.kits import GameKit, get_kit
 from engine.conformance.records import ActionLine, Header, ResultLine, check_claims, dumps_line, iter_record
 from engine.errors import InputError, RuleViolation
@@ -186,9 +186,10 @@ class _Stop(Exception):
 
 
 def _clauses_for(game: Game, kit: GameKit, fact: str, step: tuple[Any, Any, Any] | None,
-                 variant: str, *, claimed: Any = None) -> tuple[str, ...]:
+                 variant: str, *, claimed: Any = None, claims: Mapping[str, Any] | None = None
+                 ) -> tuple[str, ...]:
     """The clauses behind a fact, the deciding one first (see :mod:`engine.conformance.deciding`)."""
-    return fact_clauses(game, kit, fact, step, variant, claimed=claimed)
+    return fact_clauses(game, kit, fact, step, variant, claimed=claimed, claims=claims)
 
 
 def _compare_claims(kit: GameKit, state: Any, claims: Mapping[str, Any], index: int | None, *, line: int,
@@ -207,6 +208,7 @@ def _compare_claims(kit: GameKit, state: Any, claims: Mapping[str, Any], index: 
     check_claims(game.name, claims, where, version)
     after = "before the first action" if index is None else f"after action {index}"
     found: list[Divergence] = []
+    peer = {k: kit.normalise(k, v) for k, v in claims.items() if k != "legal"}
     for name, claimed in claims.items():
         if name == "legal":
             found += _compare_legal(game, kit, state, claimed, index, line=line, after=after, variant=variant)
@@ -216,7 +218,7 @@ def _compare_claims(kit: GameKit, state: Any, claims: Mapping[str, Any], index: 
             found.append(Divergence(
                 kind="claim", index=index, line=line, fact=name,
                 record=f"{name} = {_show(claimed)}", rules=f"{name} = {_show(facts[name])}",
-                clauses=_clauses_for(game, kit, name, step, variant, claimed=claimed),
+                clauses=_clauses_for(game, kit, name, step, variant, claimed=claimed, claims=peer),
                 reason=f"{after}, the rules give a different {name}",
             ))
     _stop_at_first(found)
@@ -238,7 +240,8 @@ def _compare_legal(game: Game, kit: GameKit, state: Any, claimed: Any, index: in
         seat = entry["player"]
         ours = {_canon(game.action_to_json(a)): a for a in game.legal_actions(state, seat)}
         theirs = {_canon(a): a for a in entry["actions"]}
-        missing = [(game.action_to_json(a), kit.legal_clause(a)) for t, a in ours.items() if t not in theirs]
+        missing = [(game.action_to_json(a), granting(game, kit, state, a)) for t, a in ours.items()
+                   if t not in theirs]
         extra = []
         for t, value in theirs.items():
             if t in ours:

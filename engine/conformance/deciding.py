@@ -1,11 +1,22 @@
-"""The clauses a divergence names: the deciding one first, then the context — one function for fuzz and check.
+"""Attribution: the clauses a divergence names, the deciding one first — one mechanism for fuzz and check.
 
-A divergence on a claimed fact after a step names first the clause whose outcome differs (each kit's
-``deciding``: the placement rule of a card waiting for a row choice, the cost reduction or minimum whose
-amount explains a money difference, the end rule of the variant for winners ...), then the clauses the step
-exercised that govern that fact (the kit's ``step_clauses`` narrowed to the fact's topics).  Only clauses of
-the game that apply to the variant are named.  ``arbiter fuzz`` and ``arbiter check`` both call
-:func:`fact_clauses`, so the same divergence names the same clauses in both.
+A divergence on a claimed fact after a step is attributed from the **reference derivation** of that step
+(the kit's ``derive``: the engine's own steps, each a clause, its conclusion and the data it used).  The
+deciding clause is the step whose conclusion the peer contradicts (the kit's ``contradicted`` reads the
+peer's claimed facts against the reference's): the bullhead rule for a wrong score, the 6th-card rule for a
+row taken too early, the low-card rule for a row choice the peer did not wait for.  Where several steps
+explain the difference equally, the deciding entry is the **candidate set**, their clauses joined by
+``|`` in sorted order (``T6-BULL-3|T6-BULL-5``).  The **subject** of the deciding steps (the card or effect
+they name: ``55`` for the bullhead rule of card 55, ``x11`` for the multiples of 11) goes into the
+divergence's signature.  The context follows: the derivation's other clauses that govern the fact.
+
+A divergence on one action is attributed from the legality derivation (the kit's ``why``): a missing action
+names the clause that grants it (a row choice in professional: T6-PRO-5), an extra one the clause that
+refuses it.
+
+A kit without derivations (``derive`` returns ``()``) is attributed by its ``deciding``, as before.  Only
+clauses of the game that apply to the variant are named.  ``arbiter fuzz`` and ``arbiter check`` both call
+:func:`attribute` / :func:`fact_clauses`, so the same divergence names the same clauses in both.
 
 >>> from engine.game import get_game
 >>> from engine.conformance.kits import get_kit
@@ -15,17 +26,94 @@ the game that apply to the variant are named.  ``arbiter fuzz`` and ``arbiter ch
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from attrs import frozen
+
 from engine.conformance.kits import GameKit
+from engine.derivation import Step
 from engine.game import Game
 
-__all__ = ["action_clauses", "fact_clauses"]
+__all__ = ["Attribution", "action_clauses", "attribute", "fact_clauses", "granting"]
 
 
-def _applies(game: Game, variant: str) -> Any:
+@frozen
+class Attribution:
+    """The clauses a divergence names (the deciding entry first, possibly a ``|``-joined candidate set)
+    and the subject of the deciding steps (``""`` for none), which the signature carries."""
+
+    clauses: tuple[str, ...]
+    subject: str = ""
+    steps: tuple[Step, ...] = ()
+    """The reference steps the peer contradicts (``()`` when the kit's ``deciding`` named the clause)."""
+
+
+def _applies(game: Game, variant: str) -> Callable[[str], bool]:
     book = game.clauses
-    return lambda c: c in book and (not book[c].variants or variant in book[c].variants)
+
+    def ok(clause: str) -> bool:
+        return all(c in book and (not book[c].variants or variant in book[c].variants)
+                   for c in clause.split("|"))
+
+    return ok
+
+
+def _deciding_steps(kit: GameKit, game: Game, fact: str, step: tuple[Any, Any, Any], *, claimed: Any,
+                    claims: Mapping[str, Any] | None) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
+    """The reference derivation of ``step`` and the steps of it the peer contradicts."""
+    derivation = tuple(kit.derive(game, step[0], step[1]))
+    if not derivation:
+        return (), ()
+    theirs = {**(claims or {}), fact: claimed}
+    return derivation, tuple(kit.contradicted(derivation, fact, kit.facts(step[2]), theirs))
+
+
+def attribute(
+    game: Game,
+    kit: GameKit,
+    fact: str,
+    step: tuple[Any, Any, Any] | None,
+    variant: str,
+    *,
+    claimed: Any = None,
+    claims: Mapping[str, Any] | None = None,
+) -> Attribution:
+    """Attribute a divergent claim of ``fact`` (the peer's value ``claimed``; its other claims in the same
+    position ``claims``) after ``step`` (``(before, action, after)``, or ``None`` for the start position
+    and the final result): the deciding clause first, then context, and the deciding steps' subject."""
+    ok = _applies(game, variant)
+    derivation: tuple[Step, ...] = ()
+    found: tuple[Step, ...] = ()
+    first: tuple[str, ...] = ()
+    if step is not None:
+        try:
+            derivation, found = _deciding_steps(kit, game, fact, step, claimed=claimed, claims=claims)
+        except Exception:  # naming clauses is advisory: never let it hide the divergence itself
+            derivation, found = (), ()
+    if found:
+        names = sorted(dict.fromkeys(s.clause for s in found))
+        first = ("|".join(names),)
+    else:
+        try:
+            first = tuple(kit.deciding(game, fact, step, variant, claimed))
+        except Exception:  # same as above
+            first = ()
+    subject = "|".join(sorted({str(s.data["subject"]) for s in found if "subject" in s.data}))
+    general = tuple(c for c in kit.fact_clauses(fact) if ok(c))
+    context: tuple[str, ...] = ()
+    if step is not None:
+        if derivation:
+            tags: tuple[str, ...] = tuple(c for root in derivation for c in root.clauses())
+        else:
+            try:
+                tags = kit.step_clauses(game, *step)
+            except Exception:  # same as above
+                tags = ()
+        context = tuple(c for c in tags if c in general)
+    if not first and not context:
+        context = general
+    return Attribution(tuple(dict.fromkeys(c for c in (*first, *context) if ok(c))), subject, found)
 
 
 def fact_clauses(
@@ -36,34 +124,40 @@ def fact_clauses(
     variant: str,
     *,
     claimed: Any = None,
+    claims: Mapping[str, Any] | None = None,
 ) -> tuple[str, ...]:
-    """The clauses behind a divergent claim of ``fact`` after ``step`` (``(before, action, after)``, or
-    ``None`` for the start position and the final result): the deciding ones first, then context."""
-    ok = _applies(game, variant)
+    """The clauses of :func:`attribute`, deciding first."""
+    return attribute(game, kit, fact, step, variant, claimed=claimed, claims=claims).clauses
+
+
+def granting(game: Game, kit: GameKit, state: Any, action: Any) -> str:
+    """The clause that grants ``action`` in ``state``: the root of the kit's legality derivation when it is
+    legal there, else the clause that makes an action of its kind legal (``legal_clause``).
+
+    >>> from engine.game import get_game
+    >>> from engine.conformance.kits import get_kit
+    >>> from engine.take6 import Select
+    >>> g = get_game("take6")
+    >>> s = g.new_game(2, seed=1)
+    >>> granting(g, get_kit("take6"), s, Select(0, s.hands[0][0]))
+    'T6-SELECT-1'
+    """
     try:
-        first = tuple(kit.deciding(game, fact, step, variant, claimed))
-    except Exception:  # naming clauses is advisory: never let it hide the divergence itself
-        first = ()
-    general = tuple(c for c in kit.fact_clauses(fact) if ok(c))
-    context: tuple[str, ...] = ()
-    if step is not None:
-        try:
-            tags = kit.step_clauses(game, *step)
-        except Exception:  # same as above
-            tags = ()
-        context = tuple(c for c in tags if c in general)
-    if not first and not context:
-        context = general
-    return tuple(dict.fromkeys(c for c in (*first, *context) if ok(c)))
+        why = kit.why(game, state, action) if state is not None else None
+    except Exception:  # advisory, as above
+        why = None
+    if why is not None and why.says == "legal":
+        return why.clause
+    return kit.legal_clause(action)
 
 
 def action_clauses(
-    game: Game, kit: GameKit, action: Any, variant: str, *, violated: str | None = None
+    game: Game, kit: GameKit, action: Any, variant: str, *, violated: str | None = None, state: Any = None
 ) -> tuple[str, ...]:
     """The clauses behind a divergence on one action: the clause it breaks (``violated``, for an action
-    the rules refuse), else the clause that makes an action of its kind legal."""
+    the rules refuse), else the clause that grants it in ``state`` (:func:`granting`)."""
     ok = _applies(game, variant)
     if violated is not None:
         return (violated,)
-    clause = kit.legal_clause(action)
+    clause = granting(game, kit, state, action)
     return (clause,) if ok(clause) else ()

@@ -103,6 +103,8 @@ class Divergence:
     start: str | None = field(default=None, eq=False)
     """The notation line the game started from (a counterexample replayed from a position), else ``None``:
     the set-up's start."""
+    subject: str = ""
+    """The card or effect the deciding step of the reference derivation names (``55``), if any."""
 
     @property
     def steps(self) -> int:
@@ -125,11 +127,13 @@ class Divergence:
 
     @property
     def signature(self) -> str:
-        """The stable class of the divergence: ``game:kind:deciding clause:detail`` (``-`` for none).
+        """The stable class of the divergence: ``game:kind:deciding clause:detail`` (``-`` for none), then
+        ``:subject`` when the deciding step names a card or effect.
 
         Two divergences with one signature are taken for one defect: a campaign shrinks and reports each
         signature once, and a waiver names signatures (shell-style patterns allowed)."""
-        return ":".join((self.setup.game, self.kind, self.clauses[0] if self.clauses else "-", self.detail))
+        parts = (self.setup.game, self.kind, self.clauses[0] if self.clauses else "-", self.detail)
+        return ":".join((*parts, self.subject) if self.subject else parts)
 
     @property
     def size(self) -> tuple[int, int]:

@@ -21,7 +21,7 @@ from typing import Any
 from attrs import frozen
 from hypothesis import strategies as st
 
-from engine.conformance.deciding import action_clauses, fact_clauses
+from engine.conformance.deciding import Attribution, action_clauses, attribute
 from engine.conformance.fuzz_divergence import Difference, Divergence, DivergenceFound, Origin, found_error
 from engine.conformance.fuzz_setups import setup_maker
 from engine.conformance.protocol import (
@@ -112,6 +112,10 @@ class Duel:
         self.tally: dict[str, int] = {"steps": 0, "probes": 0}
         self.positions = False
         """Whether the peer declares the ``position`` capability (divergences then carry their origin)."""
+        self.peer_view: dict[str, Any] = {}
+        """Every fact the peer reported in its last ``state`` reply (for attribution)."""
+        self.peer_facts: dict[str, Any] = {}
+        """The facts the peer claimed in its last ``state`` reply (a divergence's record carries them)."""
 
     def diverge(
         self,
@@ -120,11 +124,15 @@ class Duel:
         *,
         trigger: tuple[int, Any] | None = None,
         claims: Mapping[str, Any] | None = None,
-        clauses: Sequence[str] = (),
+        clauses: Sequence[str] | Attribution = (),
         result: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
         legal: tuple[int, tuple[Any, ...]] | None = None,
         differences: Sequence[Difference] = (),
     ) -> DivergenceFound:
+        subject = clauses.subject if isinstance(clauses, Attribution) else ""
+        clauses = clauses.clauses if isinstance(clauses, Attribution) else tuple(clauses)
+        if claims is not None:  # the record carries every fact the peer claimed, the divergent one first
+            claims = {**claims, **{k: v for k, v in self.peer_facts.items() if k not in claims}}
         if not differences:
             about = (
                 next(iter(claims))
@@ -148,6 +156,7 @@ class Duel:
             differences=tuple(differences),
             origin=origin,
             start=self.start,
+            subject=subject,
         )
         return found_error(div)
 
@@ -169,9 +178,18 @@ class Duel:
                 "garbage", f"the peer declares 'position' but refuses it: {reply.error}: {reply.message}"
             )
 
-    def fact_clauses(self, fact: str, claimed: Any = None) -> tuple[str, ...]:
-        """The clauses behind a divergent fact in the current position (as ``arbiter check`` names them)."""
-        return fact_clauses(self.game, self.kit, fact, self.step_taken, self.setup.variant, claimed=claimed)
+    def fact_clauses(self, fact: str, claimed: Any = None) -> Attribution:
+        """The clauses behind a divergent fact in the current position (as ``arbiter check`` names them),
+        attributed with every fact the peer reported there (:mod:`engine.conformance.deciding`)."""
+        return attribute(
+            self.game,
+            self.kit,
+            fact,
+            self.step_taken,
+            self.setup.variant,
+            claimed=claimed,
+            claims=self.peer_view,
+        )
 
     def action_clauses(self, value: Any, violated: str | None = None) -> tuple[str, ...]:
         """The clauses behind a divergence on one action (JSON form)."""
@@ -179,7 +197,9 @@ class Duel:
             action = self.game.action_from_json(value)
         except (InputError, RuleViolation):
             return (violated,) if violated else ()
-        return action_clauses(self.game, self.kit, action, self.setup.variant, violated=violated)
+        return action_clauses(
+            self.game, self.kit, action, self.setup.variant, violated=violated, state=self.state
+        )
 
     def ask(self, message: Mapping[str, Any], trigger: tuple[int, Any] | None = None) -> Any:
         try:
@@ -199,6 +219,13 @@ class Duel:
         game, state = self.game, self.state
         facts = self.kit.facts(state)
         claims = self.peer_claims(reply)
+        self.peer_facts = claims
+        self.peer_view = {
+            **claims,
+            "scores": list(reply.scores),
+            "to_act": sorted(reply.to_act),
+            "over": reply.terminal,
+        }
         terminal = game.is_terminal(state)
         to_act = tuple(game.to_act(state))
         scores = tuple(facts["scores"]) if "scores" in facts else reply.scores
@@ -276,7 +303,9 @@ class Duel:
         claims: dict[str, Any] = {}
         for p in found:
             claims.update(p.claims or {})
-        differences = tuple(Difference(p.kind, p.about, p.message, p.clauses) for p in found)
+        differences = tuple(
+            Difference(p.kind, p.about, p.message, _named(p.clauses)) for p in found
+        )
         return self.diverge(
             first.kind,
             first.message,
@@ -466,11 +495,15 @@ class _Pending:
     kind: str
     about: str
     message: str
-    clauses: tuple[str, ...]
+    clauses: tuple[str, ...] | Attribution
     claims: Mapping[str, Any] | None = None
     trigger: tuple[int, Any] | None = None
     result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     legal: tuple[int, tuple[Any, ...]] | None = None
+
+
+def _named(clauses: Sequence[str] | Attribution) -> tuple[str, ...]:
+    return clauses.clauses if isinstance(clauses, Attribution) else tuple(clauses)
 
 
 def _short(value: Any, limit: int = 100) -> str:

@@ -44,13 +44,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.conformance.kits import KitBase
+from engine.derivation import Step
 from engine.errors import InputError
 from engine.spec import Field, load_table
 from engine.take6.model import Deal, Draft, DraftStart, Flip, Select, State, TakeRow
-from engine.take6.placement import locate
-from engine.take6.rules import VARIANTS, bullheads, rules_for
+from engine.take6.rules import BULLHEADS, VARIANTS, bullheads, rules_for
 
-__all__ = ["KIT", "Take6Kit"]
+__all__ = ["KIT", "Take6Kit", "contradicted_steps"]
 
 FACT_NAMES = ("to_act", "phase", "round", "rows", "hands", "piles", "selected", "pending", "taken", "scores",
               "pool", "over")
@@ -79,34 +79,6 @@ LEGAL_CLAUSES: Mapping[type, str] = {Select: "T6-SELECT-1", TakeRow: "T6-PLACE-3
                                      Draft: "T6-LOGIC-1", Deal: "T6-SETUP-5", DraftStart: "T6-LOGIC-1"}
 """Action kind → the clause that makes such an action legal (a missing or refused one names it)."""
 
-TAKE_CLAUSES = frozenset({"T6-PLACE-2", "T6-PLACE-3", "T6-PRO-4", "T6-PRO-5"})
-"""Placement clauses under which a player takes a row."""
-
-
-def _taken_rows(b: State, a: State) -> list[list[int]]:
-    """The cards each seat took in a step (the growth of the penalty piles)."""
-    return [list(pa[len(pb):]) for pb, pa in zip(b.piles, a.piles, strict=True) if len(pa) > len(pb)]
-
-
-def _bullhead_clauses() -> dict[int, str]:
-    """``{card: clause}`` from the ordered bullhead table (the first matching rule decides)."""
-    rules = load_table("take6", "bullheads.toml", "rule", [
-        Field("when", str), Field("n", int, required=False), Field("bullheads", int), Field("count", int),
-        Field("clause", str, clause_ref=True),
-    ])
-    high = max(c for v in VARIANTS.values() for c in rules_for(v.name, _max_players(v.name)).deck)
-    out: dict[int, str] = {}
-    for card in range(1, high + 1):
-        for rule in rules:
-            n = rule["n"]
-            if rule["when"] == "otherwise" or (rule["when"] == "equals" and card == n) or (
-                rule["when"] == "multiple_of" and card % n == 0
-            ):
-                out[card] = rule["clause"]
-                break
-    return out
-
-
 def _max_players(variant: str) -> int:
     for n in range(10, 1, -1):
         try:
@@ -133,7 +105,6 @@ class Take6Kit(KitBase):
 
     def __init__(self) -> None:
         super().__init__()
-        self._bull = _bullhead_clauses()
         ends = load_table("take6", "end.toml", "end", [
             Field("name", str), Field("kind", str), Field("threshold", int, required=False),
             Field("rounds", int, required=False), Field("winner", str), Field("ties", str),
@@ -265,39 +236,20 @@ class Take6Kit(KitBase):
 
     def deciding(self, game: Any, fact: str, step: tuple[Any, Any, Any] | None, variant: str,
                  claimed: Any = None) -> tuple[str, ...]:
-        """The clauses whose outcome a claim of ``fact`` after ``step`` (``(before, action, after)``, or
-        ``None`` for the start or the final result) depends on, the deciding one first."""
+        """The clauses a claim of ``fact`` depends on where no step of the reference derivation is
+        contradicted (:meth:`contradicted` decides first): the variant's end and winner rules for the
+        result, the deal for what a round starts with."""
         end = self._end_clauses[VARIANTS[variant].end]
         if fact in ("winners", "ranking", "tiebreak"):
             return (end[1], *end[2:]) if len(end) > 1 else tuple(end)
         if step is None:
             return ()
         b, action, a = step
-        rules = rules_for(b.variant, b.players, dict(b.options))
         if fact == "over" or (a.phase == "over" and fact in ("to_act", "phase")):
             return (end[0],) if a.phase == "over" else ("T6-ROUND-1",)
         if isinstance(action, Deal | DraftStart):  # a chance line: the round's deal decides what it holds
             return (LEGAL_CLAUSES[type(action)], "T6-SETUP-2") if fact in ("hands", "piles", "pool", "rows",
                                                                           "phase", "to_act") else ()
-        placements = self._placements(b, action, rules)
-        takes = [c for p in placements for c in p.clauses if c in TAKE_CLAUSES]
-        if fact in ("to_act", "phase", "pending", "selected"):
-            if a.phase == "choose":
-                waiting = locate(a.rows, a.pending[0][0], rules.placement, rules.capacity, rules.tie_to_start)
-                return waiting.clauses
-            if isinstance(action, Select) and a.phase == "select" and any(a.selected):
-                return ("T6-SELECT-2",)
-            if a.round != b.round:
-                return ("T6-ROUND-1", "T6-ROUND-2")
-            return ("T6-TURN-1", "T6-TURN-2")
-        if fact in ("rows", "taken", "scores"):
-            if isinstance(action, TakeRow):
-                takes.insert(0, "T6-PRO-5" if rules.placement == "ends_and_starts" else "T6-PLACE-3")
-            placed = [c for p in placements for c in p.clauses]
-            if fact == "scores":
-                bulls = [self._bull[c] for row in _taken_rows(b, a) for c in row]
-                return (*takes, "T6-PILE-1", *bulls, "T6-ROUND-2")
-            return (*takes, *placed, "T6-TURN-1")
         if fact in ("hands", "piles", "pool"):
             if a.round != b.round:
                 return ("T6-SETUP-2", "T6-SETUP-5")
@@ -306,33 +258,22 @@ class Take6Kit(KitBase):
             return ("T6-ROUND-1",)
         return ()
 
-    def _placements(self, b: State, action: Any, rules: Any) -> list[Any]:
-        """The placements a step resolves, in order (as :meth:`step_clauses` walks them)."""
-        rows = [tuple(r) for r in b.rows]
-        cards: list[tuple[int, int]] = []
-        if isinstance(action, Select):
-            if sum(1 for c in b.selected if c) + 1 == b.players:
-                cards = sorted((c or action.card, p) for p, c in enumerate(b.selected)
-                               if c or p == action.player)
-        elif isinstance(action, TakeRow) and b.pending:
-            rows[action.row] = (b.pending[0][0],)
-            cards = list(b.pending[1:])
-        elif isinstance(action, Flip) and b.hands[action.player]:
-            cards = [(b.hands[action.player][0], action.player)]
-        out = []
-        for card, _player in cards:
-            p = locate(rows, card, rules.placement, rules.capacity, rules.tie_to_start)
-            out.append(p)
-            if p.row is None:
-                break
-            if p.sixth:
-                rows[p.row] = (card,)
-            elif p.side == "start":
-                rows[p.row] = (card, *rows[p.row])
-            else:
-                rows[p.row] = (*rows[p.row], card)
-        return out
+    # -- derivations -------------------------------------------------------------------------------
 
+    def derive(self, game: Any, before: Any, action: Any) -> tuple[Step, ...]:
+        """The engine's own derivation of the step (``GAME.derive``)."""
+        steps: tuple[Step, ...] = game.derive(before, action)
+        return steps
+
+    def why(self, game: Any, state: Any, action: Any) -> Step | None:
+        """The checked tier's derivation of an action's legality (``GAME.why``)."""
+        root: Step = game.why(state, action)
+        return root
+
+    def contradicted(self, derivation: tuple[Step, ...], fact: str, ours: Mapping[str, Any],
+                     theirs: Mapping[str, Any]) -> tuple[Step, ...]:
+        """The steps the peer's facts contradict, in causal order (see :func:`contradicted_steps`)."""
+        return contradicted_steps(derivation, fact, ours, theirs)
 
     # -- vectors -----------------------------------------------------------------------------------
 
@@ -340,7 +281,8 @@ class Take6Kit(KitBase):
         return [c.id for c in self._book.values() if variant in c.variants]
 
     def step_clauses(self, game: Any, before: Any, action: Any, after: Any) -> tuple[str, ...]:
-        """Clauses a legal step exercises, from the action and what it changed."""
+        """Clauses a legal step exercises: the set-up of a fresh game, then every clause of the step's
+        derivation (the engine's own, :meth:`derive`)."""
         b: State = before
         a: State = after
         rules = rules_for(b.variant, b.players, dict(b.options))
@@ -352,63 +294,17 @@ class Take6Kit(KitBase):
                 tags += ["T6-SETUP-2", "T6-SETUP-3"]
             tags += [c for c in self._variant_clauses(b.variant)
                      if self._book[c].topic in ("tactics", "countdown") or c in ("T6-KIDS-1", "T6-KIDS-5")]
-        cards: list[tuple[int, int]] = []
-        rows = [tuple(r) for r in b.rows]
-        if isinstance(action, Select):
-            tags.append("T6-SELECT-1")
-            if a.phase == "select" and a.round == b.round and any(a.selected):
-                tags.append("T6-SELECT-2")
-            else:
-                cards = sorted((c or action.card, p) for p, c in enumerate(b.selected)
-                               if c or p == action.player)
-                if len(cards) > 1:
-                    tags += ["T6-TURN-1", "T6-TURN-2"]
-        elif isinstance(action, TakeRow):
-            tags += ["T6-ACT-1", "T6-CHOOSE-1", "T6-CHOOSE-2", "T6-PILE-1"]
-            tags.append("T6-PRO-5" if rules.placement == "ends_and_starts" else "T6-PLACE-3")
-            card = b.pending[0][0]
-            tags += [self._bull[c] for c in b.rows[action.row]]
-            rows[action.row] = (card,)
-            cards = list(b.pending[1:])
+        if isinstance(action, TakeRow):
+            tags += ["T6-ACT-1", "T6-CHOOSE-1", "T6-CHOOSE-2"]
         elif isinstance(action, Flip):
-            tags += ["T6-KIDS-2", "T6-ACT-1"]
-            cards = [(b.hands[action.player][0], action.player)]
-        elif isinstance(action, Draft):
-            tags.append("T6-LOGIC-1")
-            if a.phase != "draft":
-                tags.append("T6-LOGIC-2")
-        tie_start = rules.option_map.get("professional_tie") == "start"
-        for card, _player in cards:
-            p = locate(rows, card, rules.placement, rules.capacity, tie_start)
-            tags += list(p.clauses)
-            if p.row is None:
-                break
-            if p.sixth:
-                tags += ["T6-PILE-1", *(self._bull[c] for c in rows[p.row])]
-                rows[p.row] = (card,)
-            elif p.side == "start":
-                rows[p.row] = (card, *rows[p.row])
-            else:
-                rows[p.row] = (*rows[p.row], card)
-        if a.round != b.round or a.phase == "over":
-            tags += ["T6-ROUND-1", "T6-ROUND-2"]
-            if a.phase == "over":
-                if rules.end == "threshold":
-                    tags.append("T6-END-1")
-                tags += ["T6-END-2"] if rules.winner == "lowest" else []
-                result = game.result(a)
-                if len(result.winners) > 1:
-                    tags.append("T6-END-3")
-                tags += [c for c in self._variant_clauses(b.variant) if c in ("T6-KIDS-3", "T6-KIDS-4")]
-                if rules.display == "countdown":
-                    tags.append("T6-COUNT-1")
-            elif rules.deal == "draft":
-                tags.append("T6-LOGIC-3")
-            if any(a.penalties[i] > b.penalties[i] for i in range(b.players)):
-                tags.append("T6-BULL-6")
-        if a.penalties != b.penalties:
+            tags.append("T6-ACT-1")
+        for root in self.derive(game, b, action):
+            # a vector gives every round's deal explicitly (T6-SETUP-5), never the seeded shuffle
+            tags += ["T6-SETUP-5" if c == "T6-SETUP-4" else c for c in root.clauses()]
+        if a.phase == "over" and rules.display == "countdown":
+            tags.append("T6-COUNT-1")
+        if a.penalties != b.penalties or (a.round != b.round and any(a.penalties)):
             tags.append("T6-BULL-6")
-        # only clauses of this game that apply to this variant
         book = self._book
         return tuple(dict.fromkeys(
             t for t in tags if t in book and (not book[t].variants or b.variant in book[t].variants)
@@ -459,3 +355,116 @@ class Take6Kit(KitBase):
 
 
 KIT = Take6Kit()
+
+
+# --------------------------------------------------------------------------------------------------
+# Attribution: the steps of the reference derivation a peer's facts contradict
+
+_VALUES = frozenset(BULLHEADS[1:])
+"""Every value a rule of the bullhead table gives (the alternatives a misapplied rule can give)."""
+
+
+def _seat_list(facts: Mapping[str, Any], name: str, seat: int) -> list[Any] | None:
+    value = facts.get(name)
+    if isinstance(value, list) and 0 <= seat < len(value) and isinstance(value[seat], list):
+        pile: list[Any] = value[seat]
+        return pile
+    return None
+
+
+def _holds(cards: Sequence[int], pile: list[Any] | None) -> bool:
+    return pile is not None and all(c in pile for c in cards)
+
+
+def _row_of(facts: Mapping[str, Any], card: int) -> int | None:
+    rows = facts.get("rows")
+    if not isinstance(rows, list):
+        return None
+    return next((i for i, r in enumerate(rows) if isinstance(r, list) and card in r), None)
+
+
+def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> bool:
+    """Whether the peer's rows, taken cards or turn contradict what one placement step concluded."""
+    d, says = step.data, step.says
+    seat = d.get("seat", -1)
+    if says in ("room", "sixth", "takes"):
+        cards = d.get("cards", [])
+        if not cards or "taken" not in theirs:
+            return False
+        ours_took = _holds(cards, _seat_list(ours, "taken", seat))
+        theirs_took = _holds(cards, _seat_list(theirs, "taken", seat))
+        return ours_took != theirs_took
+    if says == "row" and "rows" in theirs:
+        card = d["card"]
+        mine, peer = _row_of(ours, card), _row_of(theirs, card)
+        return mine is not None and peer is not None and mine != peer
+    if says == "fits-nowhere":
+        if "to_act" in theirs and theirs["to_act"] != d["to_act"] and ours.get("to_act") == d["to_act"]:
+            return True
+        return "phase" in theirs and theirs["phase"] != "choose" and ours.get("phase") == "choose"
+    return False
+
+
+def _bullhead_groups(
+    derivation: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]
+) -> tuple[Step, ...]:
+    """The bullhead steps that explain a score difference: for the first seat whose score differs, each
+    rule of the table whose cards taken in the step, all valued alike by another value of the table,
+    give exactly the difference (one rule misapplied); of those, the ones misvaluing the fewest cards
+    (the simplest explanation).  Several left: a candidate set."""
+    mine, peer = ours.get("scores"), theirs.get("scores")
+    if not isinstance(mine, list) or not isinstance(peer, list) or len(mine) != len(peer):
+        return ()
+    seat = next((p for p, (a, b) in enumerate(zip(mine, peer, strict=True)) if a != b), None)
+    if seat is None or not isinstance(peer[seat], int):
+        return ()
+    delta = peer[seat] - mine[seat]
+    taken = [s for s in derivation.find(says="taken") if s.data.get("seat") == seat]
+    groups: dict[str, list[Step]] = {}
+    for pile in taken:
+        for s in pile.steps:
+            groups.setdefault(s.clause, []).append(s)
+    explaining = []
+    for steps in groups.values():
+        n, value = len(steps), steps[0].data["heads"]
+        if delta % n == 0 and value + delta // n in _VALUES - {value}:
+            explaining.append(steps)
+    if not explaining:
+        return tuple(taken)
+    fewest = min(map(len, explaining))  # the simplest explanation: the fewest cards misvalued
+    return tuple(s for steps in explaining if len(steps) == fewest for s in steps)
+
+
+def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str, Any],
+                       theirs: Mapping[str, Any]) -> tuple[Step, ...]:
+    """The steps of a 6 nimmt! step's derivation that the peer's facts contradict, the first cause only.
+
+    In the derivation's order: a placement whose row, taken cards or wait for a row choice the peer's
+    ``rows`` / ``taken`` / ``to_act`` contradict (the 6th-card rule for a row taken too early or not at
+    all, the placement rule for a card in another row, the low-card rule for a choice not awaited); then,
+    for a score difference, the bullhead rules that explain it (:func:`_bullhead_groups`); then the step
+    whose ``to_act`` / ``phase`` differs (the next turn, the wait, the end).
+
+    >>> from engine.take6 import GAME, Deal, Select
+    >>> s = GAME.new_game(2, setup=Deal(hands=((1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+    ...                     (11, 12, 13, 14, 15, 16, 17, 18, 19, 20)), rows=(30, 40, 50, 60)))
+    >>> s = GAME.apply(s, Select(0, 1))
+    >>> steps = GAME.derive(s, Select(1, 11))
+    >>> [x.clause for x in contradicted_steps(steps, "to_act", {"to_act": [0], "phase": "choose"},
+    ...                                        {"to_act": [0, 1]})]
+    ['T6-PLACE-3']
+    """
+    root = Step("T6-TURN-1", "step", steps=tuple(derivation))
+    for s in root.walk():
+        if _structural(s, ours, theirs):
+            return (s,)
+    if "scores" in theirs and theirs.get("scores") != ours.get("scores"):
+        found = _bullhead_groups(root, ours, theirs)
+        if found:
+            return found
+    for name in ("to_act", "phase"):
+        if name in theirs and theirs[name] != ours.get(name):
+            concluding = [s for s in root.walk() if name in s.data]
+            if concluding:
+                return (concluding[-1],)
+    return ()

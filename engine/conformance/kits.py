@@ -11,7 +11,12 @@ A kit knows, for one game:
 * the **facts** of a state that a record may claim and a vector may expect (``facts``): a JSON object in a
   fixed, documented vocabulary (``to_act``, ``scores``, ``rows``, ``hands`` ...), normalised so that two
   implementations agree on the spelling (hands sorted, seats in seat order);
-* which clauses govern each fact (``fact_clauses``), named in a divergence report.
+* which clauses govern each fact (``fact_clauses``), named in a divergence report;
+* the **reference derivation** of a step (``derive``: the engine's own steps, each a clause, what it
+  concluded and the data it used) and of an action's legality (``why``), and which steps of a derivation
+  the peer's claims contradict (``contradicted``): :mod:`engine.conformance.deciding` names a divergence
+  after those steps.  A kit without derivations returns ``()`` / ``None`` and is attributed by its
+  ``deciding`` as before.
 
 >>> get_kit("take6").name
 'take6'
@@ -23,6 +28,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from engine.derivation import Step
 from engine.game import facet_module
 from engine.spec import load_clauses
 
@@ -93,6 +99,22 @@ class GameKit(Protocol):
         """Illegal actions worth trying at ``state`` (JSON form, one-line description), for reject vectors."""
         ...
 
+    def derive(self, game: Any, before: Any, action: Any) -> tuple[Step, ...]:
+        """The reference derivation of the legal step ``action`` from ``before`` (``()``: none yet)."""
+        ...
+
+    def why(self, game: Any, state: Any, action: Any) -> Step | None:
+        """Why ``action`` is legal or refused in ``state``: a step whose clause grants (``says`` ``legal``)
+        or refuses (``refused``) it, the checks beneath it (``None``: no derivation yet)."""
+        ...
+
+    def contradicted(self, derivation: tuple[Step, ...], fact: str, ours: Mapping[str, Any],
+                     theirs: Mapping[str, Any]) -> tuple[Step, ...]:
+        """The steps of ``derivation`` whose conclusion the peer's facts ``theirs`` contradict, where the
+        reference's facts after the step are ``ours`` and ``fact`` is the one found to differ: the first
+        cause's steps, several when they explain the difference equally (``()``: none found)."""
+        ...
+
 
 class KitBase:
     """What every kit shares: the game's clause book, its clauses by topic, and the seat of an action
@@ -119,6 +141,19 @@ class KitBase:
     def fact_clauses(self, fact: str) -> tuple[str, ...]:
         """The clauses of the topics that decide ``fact``."""
         return tuple(c for topic in self.fact_topics.get(fact, ()) for c in self._by_topic.get(topic, ()))
+
+    def derive(self, game: Any, before: Any, action: Any) -> tuple[Step, ...]:
+        """No derivations (a game that has them says so): attribution falls back to ``deciding``."""
+        return ()
+
+    def why(self, game: Any, state: Any, action: Any) -> Step | None:
+        """No legality derivation: a missing action names ``legal_clause``."""
+        return None
+
+    def contradicted(self, derivation: tuple[Step, ...], fact: str, ours: Mapping[str, Any],
+                     theirs: Mapping[str, Any]) -> tuple[Step, ...]:
+        """Nothing to contradict without derivations."""
+        return ()
 
 
 def get_kit(name: str) -> GameKit:

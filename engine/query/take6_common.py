@@ -12,7 +12,6 @@ from typing import Any
 
 from engine.errors import IllegalSetup, InputError
 from engine.query.model import Step
-from engine.spec import read_toml, spec_dir
 
 __all__ = [
     "GAME",
@@ -24,6 +23,7 @@ __all__ = [
     "_rules_for",
     "_rules_module",
     "bullhead_rule",
+    "derivation_steps",
     "placement_steps",
     "placement_value",
 ]
@@ -61,28 +61,35 @@ def _rules_for(variant: str | None, players: int, options: Mapping[str, Any]) ->
 
 
 def bullhead_rule(card: int) -> tuple[int, str]:
-    """The bullheads of ``card`` and the clause of the table row that decides them.
-
-    The number is the engine's own :func:`engine.take6.rules.bullheads`; the clause is the first row of
-    ``spec/take6/bullheads.toml`` that matches (the table the engine evaluated), and the two are checked to
-    agree.
+    """The bullheads of ``card`` and the clause of the table row that decides them (the engine's own
+    evaluation of ``spec/take6/bullheads.toml``: :data:`engine.take6.rules.BULLHEAD_CLAUSE`).
 
     >>> bullhead_rule(55), bullhead_rule(66), bullhead_rule(70), bullhead_rule(65), bullhead_rule(64)
     ((7, 'T6-BULL-1'), (5, 'T6-BULL-2'), (3, 'T6-BULL-3'), (2, 'T6-BULL-4'), (1, 'T6-BULL-5'))
     """
-    value: int = _rules_module().bullheads(card)
-    for row in read_toml(spec_dir(GAME) / "bullheads.toml")["rule"]:
-        kind, n = row["when"], row.get("n")
-        matches = (
-            kind == "otherwise"
-            or (kind == "equals" and card == n)
-            or (kind == "multiple_of" and card % n == 0)
-        )
-        if matches:
-            if row["bullheads"] != value:  # the table moved under us: say so rather than disagree
-                raise InputError("card", f"bullhead table and engine disagree on {card}")
-            return value, str(row["clause"])
-    raise InputError("card", f"no bullhead rule matches {card}")
+    rules = _rules_module()
+    return rules.bullheads(card), str(rules.BULLHEAD_CLAUSE[card])
+
+
+def derivation_steps(derivation: Sequence[Any]) -> list[Step]:
+    """An answer's steps from an engine derivation (:class:`engine.derivation.Step` trees): each noted
+    step with its clause, and each card's bullheads (a leaf without a note) with its table rule.
+
+    >>> from engine.derivation import Step as D
+    >>> bull = D("T6-BULL-1", "bullheads", {"card": 55, "heads": 7})
+    >>> [s.clause for s in derivation_steps([D("T6-PILE-1", "taken", note="P0 takes 55", steps=(bull,))])]
+    ['T6-PILE-1', 'T6-BULL-1']
+    """
+    out: list[Step] = []
+    for root in derivation:
+        for d in root.walk():
+            if d.note:
+                out.append(Step.of(d.clause, d.note))
+            elif d.says == "bullheads" and "card" in d.data:
+                heads = d.data["heads"]
+                unit = "bullhead" if heads == 1 else "bullheads"
+                out.append(Step.of(d.clause, f"card {d.data['card']}: {heads} {unit}", heads))
+    return out
 
 
 def _check_card(card: int, field: str = "card") -> int:

@@ -2,8 +2,9 @@
 
 :func:`resolve_turn` builds a position through the engine's validated JSON form (the given rows, one
 player per revealed card), applies every selection and the given row choices through the checked tier, and
-reports the engine's own narration — each line naming the clauses it applied — so the answer is the
-engine's resolution, not a second implementation of it.
+reports the engine's own derivation of each step (:meth:`engine.take6.game.Take6.derive`: the reveal, each
+placement with its rule, rows taken with each card's bullheads), so the answer is the engine's resolution,
+not a second implementation of it.
 
 >>> a = resolve_turn([[20], [30], [40], [50]], [3, 7, 45], [], None, {})
 >>> a.value["waiting"]
@@ -14,7 +15,6 @@ engine's resolution, not a second implementation of it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,32 +29,17 @@ from engine.query.take6_common import (
     _place,
     _rules_for,
     bullhead_rule,
+    derivation_steps,
     placement_steps,
     placement_value,
 )
 
 __all__ = ["explain_action", "resolve_turn"]
 
-_IDS = re.compile(r"\b(T6-[A-Z0-9]+(?:-[A-Z0-9]+)*-\d+)\b")
-
-
 def _engine() -> Any:
     import engine.take6 as t6
 
     return t6
-
-
-def _narration_steps(lines: Sequence[str]) -> list[Step]:
-    steps: list[Step] = []
-    for line in lines:
-        text = line.strip()
-        ids = list(dict.fromkeys(_IDS.findall(text)))
-        if not ids:
-            steps.append(Step(None, text))
-            continue
-        steps.append(Step.of(ids[0], text))
-        steps.extend(Step.of(cid, "(same step)") for cid in ids[1:])
-    return steps
 
 
 def _parse_choices(choose: Sequence[str], cards: Sequence[int]) -> dict[int, int]:
@@ -123,11 +108,12 @@ def resolve_turn(rows: list[list[int]], cards: list[int], choose: list[str], var
     }
     game: Game = t6.GAME
     state = game.state_from_json(data)
-    lines: list[str] = []
+    derived: list[Any] = []
     for p, c in enumerate(cards):
         action = t6.Select(p, c)
         after = game.apply(state, action)
-        lines.extend(game.narrate(state, action, after))
+        if p == len(cards) - 1:  # the reveal and every placement (the earlier selections are hidden)
+            derived.extend(t6.GAME.derive(state, action))
         state = after
     waiting = None
     while state.phase == "choose":
@@ -140,9 +126,8 @@ def resolve_turn(rows: list[list[int]], cards: list[int], choose: list[str], var
             after = game.apply(state, action)
         except RuleViolation as exc:
             raise InputError("choose", f"{card}={choices[card]}: {exc}") from None
-        lines.extend(game.narrate(state, action, after))
+        derived.extend(t6.GAME.derive(state, action))
         state = after
-    kept = [ln for ln in lines if "selects a card (hidden" not in ln]
     order = sorted((c, p) for p, c in enumerate(cards))
     value: dict[str, Any] = {
         "order": [[c, p] for c, p in order],
@@ -168,7 +153,7 @@ def resolve_turn(rows: list[list[int]], cards: list[int], choose: list[str], var
         if took:
             summary += "; " + ", ".join(took)
     return Answer(kind="turn", game=GAME, question=question, summary=summary, value=value,
-                  steps=_narration_steps(kept), notes=notes)
+                  steps=derivation_steps(derived), notes=notes)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -185,12 +170,14 @@ def explain_action(game: Game, state: Any, action: Any, refusal: RuleViolation |
     notes: list[str] = []
     headers: tuple[str, ...] = ()
     rows_t: tuple[tuple[str, ...], ...] = ()
+    why = t6.GAME.why(state, action)
+    checks = [Step.of(d.clause, d.note) for d in why.steps if d.note]
     if refusal is not None and refusal.clause in ("T6-SELECT-1", "T6-SELECT-2", "T6-ACT-1", "T6-ACT-2"):
-        return Explanation()
+        return Explanation(steps=tuple(checks))
+    steps.extend(checks)
     if isinstance(action, (t6.Select, t6.Flip)):
         if isinstance(action, t6.Select):
             card = action.card
-            steps.append(Step.of("T6-SELECT-1", f"player {action.player} selects {card} from their hand"))
         else:
             pile = state.hands[action.player] if 0 <= action.player < state.players else ()
             if not pile:

@@ -33,7 +33,6 @@ __all__ = [
     "state_to_json",
 ]
 
-_MAXC, _MAXP, _TAKE = MAXC, MAXP, TAKE
 
 
 def _int(data: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
@@ -54,7 +53,7 @@ def _list(data: Any, field: str, length: int | None = None) -> list[Any]:
 
 
 def _cards(data: Any, field: str, length: int | None = None) -> tuple[int, ...]:
-    return tuple(_int(c, f"{field}[{i}]", 1, _MAXC) for i, c in enumerate(_list(data, field, length)))
+    return tuple(_int(c, f"{field}[{i}]", 1, MAXC) for i, c in enumerate(_list(data, field, length)))
 
 
 def _obj(data: Any, field: str, keys: Sequence[str]) -> dict[str, Any]:
@@ -92,7 +91,7 @@ def setup_from_json(data: Any, field: str) -> Setup:
         )
         return Deal(hands=hands, rows=_cards(d["rows"], f"{field}.rows"))
     d = _obj(data, field, ("type", "player"))
-    return DraftStart(_int(d["player"], f"{field}.player", 0, _MAXP - 1))
+    return DraftStart(_int(d["player"], f"{field}.player", 0, MAXP - 1))
 
 
 def state_to_json(state: State) -> dict[str, Any]:
@@ -136,7 +135,7 @@ def state_from_json(data: Any) -> State:
     for i, item in enumerate(_list(d["pending"], "pending")):
         pair = _list(item, f"pending[{i}]", 2)
         pending.append(
-            (_int(pair[0], f"pending[{i}][0]", 1, _MAXC), _int(pair[1], f"pending[{i}][1]", 0, n - 1))
+            (_int(pair[0], f"pending[{i}][0]", 1, MAXC), _int(pair[1], f"pending[{i}][1]", 0, n - 1))
         )
     piles = tuple(_cards(x, f"piles[{i}]") for i, x in enumerate(_list(d["piles"], "piles", n)))
     penalties = tuple(
@@ -152,7 +151,7 @@ def state_from_json(data: Any) -> State:
     deals = tuple(setup_from_json(x, f"deals[{i}]") for i, x in enumerate(_list(d["deals"], "deals")))
     hands = tuple(_cards(x, f"hands[{i}]") for i, x in enumerate(_list(d["hands"], "hands", n)))
     selected = tuple(
-        None if x is None else _int(x, f"selected[{i}]", 1, _MAXC)
+        None if x is None else _int(x, f"selected[{i}]", 1, MAXC)
         for i, x in enumerate(_list(d["selected"], "selected", n))
     )
     state = position(
@@ -214,16 +213,16 @@ def action_from_json(data: Any) -> Action | Setup:
     kind = data.get("type")
     if kind == "select":
         d = _obj(data, "", ("type", "player", "card"))
-        return Select(_int(d["player"], "player", 0, _MAXP - 1), _int(d["card"], "card", 1, _MAXC))
+        return Select(_int(d["player"], "player", 0, MAXP - 1), _int(d["card"], "card", 1, MAXC))
     if kind == "take_row":
         d = _obj(data, "", ("type", "player", "row"))
-        return TakeRow(_int(d["player"], "player", 0, _MAXP - 1), _int(d["row"], "row", 0, len(_TAKE[0]) - 1))
+        return TakeRow(_int(d["player"], "player", 0, MAXP - 1), _int(d["row"], "row", 0, len(TAKE[0]) - 1))
     if kind == "draft":
         d = _obj(data, "", ("type", "player", "card"))
-        return Draft(_int(d["player"], "player", 0, _MAXP - 1), _int(d["card"], "card", 1, _MAXC))
+        return Draft(_int(d["player"], "player", 0, MAXP - 1), _int(d["card"], "card", 1, MAXC))
     if kind == "flip":
         d = _obj(data, "", ("type", "player"))
-        return Flip(_int(d["player"], "player", 0, _MAXP - 1))
+        return Flip(_int(d["player"], "player", 0, MAXP - 1))
     if kind in ("deal", "draft_start"):
         return setup_from_json(data, "action")
     raise InputError("type", f"expected select, take_row, draft, flip, deal or draft_start, got {show(kind)}")

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
+from engine.derivation import Trace
 from engine.errors import IllegalSetup
-from engine.take6.layout import ALL, EMPTY, ONE, SELECT, ZEROS, new
-from engine.take6.model import Deal, DraftStart, Select, Setup, State, selects_of
+from engine.take6.layout import ALL, EMPTY, ONE, ZEROS, build, new
+from engine.take6.model import SELECTS, Deal, DraftStart, Select, Setup, State, selects_of
 from engine.take6.rules import Rules
 
 __all__ = [
@@ -31,8 +32,6 @@ __all__ = [
 ]
 
 SEED_STRIDE = 65536
-_new = new
-_ALL, _EMPTY, _ONE, _SELECT, _ZEROS = ALL, EMPTY, ONE, SELECT, ZEROS
 
 
 def derived_seed(seed: int, round_number: int) -> int:
@@ -99,7 +98,7 @@ def deal_round(
     deals: tuple[Setup, ...],
     *,
     prev_start: int,
-    log: list[str] | None,
+    trace: Trace | None,
 ) -> State:
     """The state at the start of round ``rnd``: its deal (T6-SETUP-4, T6-SETUP-5) or its logic draft.
 
@@ -113,34 +112,34 @@ def deal_round(
         return awaiting_deal(rules, rnd, penalties, prev_start)
     if rules.deal == "draft":
         if isinstance(explicit, DraftStart):
-            start = explicit.player
+            start, how = explicit.player, "given"
         elif rnd > 1 and _rotates(rules):
-            start = (prev_start + 1) % n
+            start, how = (prev_start + 1) % n, "rotates"
         else:
             assert s_seed is not None
-            start = random.Random(derived_seed(s_seed, rnd)).randrange(n)
-        if log is not None:
-            log.append(
-                f"Round {rnd}: cards {rules.deck[0]}..{rules.deck[-1]} lie face up; "
-                f"P{start} drafts first (T6-LOGIC-1)."
+            start, how = random.Random(derived_seed(s_seed, rnd)).randrange(n), "seeded"
+        if trace is not None:
+            trace.add(
+                "T6-LOGIC-1" if how == "given" or rnd == 1 else "T6-LOGIC-3",
+                "draft-starts",
+                {"round": rnd, "start": start, "how": how},
+                note=f"Round {rnd}: cards {rules.deck[0]}..{rules.deck[-1]} lie face up; "
+                f"P{start} drafts first",
             )
-        empty = _EMPTY[n]
-        return _new(
-            State,
-            (
-                rules,
-                (s_seed, rnd, rules.deck, start, deals),
-                "draft",
-                (),
-                (),
-                (),
-                empty,
-                penalties,
-                empty,
-                selects_of(rules, empty),
-                _ZEROS[n],
-                (start,),
-            ),
+        empty = EMPTY[n]
+        return build(
+            rules=rules,
+            fixed=(s_seed, rnd, rules.deck, start, deals),
+            phase="draft",
+            rows=(),
+            ends=(),
+            pending=(),
+            piles=empty,
+            penalties=penalties,
+            held=empty,
+            selects=selects_of(rules, empty),
+            selected=ZEROS[n],
+            to_act=(start,),
         )
     h = rules.hand_size
     flip = rules.play == "flip"
@@ -154,82 +153,70 @@ def deal_round(
         assert s_seed is not None
         order = _draw(rules.deck, n * h + rules.rows, s_seed * SEED_STRIDE + rnd)
         row_cards = order[n * h :]
-        source = ""  # named in the log only
+        source = ""  # named in the derivation only
         if flip:
             hands = tuple(tuple(order[p * h : (p + 1) * h]) for p in range(n))
-        elif h > 1 and log is None:  # the hot path: each hand sorted, its selections picked in one C call
+        elif h > 1 and trace is None:  # the hot path: each hand sorted, its selections picked in one C call
             dealt: list[tuple[int, ...]] = []
             moves: list[tuple[Select, ...]] = []
             a = 0
-            for interned in _SELECT[:n]:
+            for interned in SELECTS[:n]:
                 hand = order[a : a + h]
                 hand.sort()
                 dealt.append(tuple(hand))
                 moves.append(itemgetter(*hand)(interned))
                 a += h
-            return _new(
+            # the hot path's positional form, in the layout's field order (see layout.build)
+            return new(
                 State,
                 (
                     rules,
                     (s_seed, rnd, None, 0, deals),
                     "select",
-                    tuple(map(_ONE.__getitem__, row_cards)),
+                    tuple(map(ONE.__getitem__, row_cards)),
                     tuple(row_cards),
                     (),
-                    _EMPTY[n],
+                    EMPTY[n],
                     penalties,
                     tuple(dealt),
                     tuple(moves),
-                    _ZEROS[n],
-                    _ALL[n],
+                    ZEROS[n],
+                    ALL[n],
                 ),
             )
         else:
             hands = tuple(tuple(sorted(order[p * h : (p + 1) * h])) for p in range(n))
-    rows = tuple(map(_ONE.__getitem__, row_cards))
-    if log is not None:
+    rows = tuple(map(ONE.__getitem__, row_cards))
+    if trace is not None:
         what = "face-down piles" if flip else "hands"
         source = source or f"seeded deal {derived_seed(s_seed or 0, rnd)}"
-        log.append(
-            f"Round {rnd}: {n} {what} of {h} cards ({source}) "
-            "[T6-SETUP-4]; rows start with "
-            f"{', '.join(str(c) for c in row_cards)}."
-        )
-    if flip:
-        return _new(
-            State,
-            (
-                rules,
-                (s_seed, rnd, None, 0, deals),
-                "flip",
-                rows,
-                tuple(row_cards),
-                (),
-                _EMPTY[n],
-                penalties,
-                hands,
-                (),
-                _ZEROS[n],
-                (0,),
-            ),
-        )
-    selects = selects_of(rules, hands)
-    return _new(
-        State,
-        (
-            rules,
-            (s_seed, rnd, None, 0, deals),
-            "select",
-            rows,
-            tuple(row_cards),
-            (),
-            _EMPTY[n],
-            penalties,
-            hands,
-            selects,
-            _ZEROS[n],
-            _ALL[n],
-        ),
+        with trace.step(
+            "T6-SETUP-5" if isinstance(explicit, Deal) else "T6-SETUP-4",
+            "dealt",
+            {
+                "round": rnd,
+                "hands": [list(hand) for hand in hands],
+                "rows": list(row_cards),
+                "source": source,
+            },
+            note=f"Round {rnd}: {n} {what} of {h} cards ({source}); rows start with "
+            f"{', '.join(str(c) for c in row_cards)}",
+        ):
+            trace.add("T6-SETUP-2", "hands", {"players": n, "hand_size": h})
+            trace.add("T6-SETUP-3", "rows", {"rows": list(row_cards)})
+    return build(
+        rules=rules,
+        fixed=(s_seed, rnd, None, 0, deals),
+        phase="flip" if flip else "select",
+        rows=rows,
+        ends=tuple(row_cards),
+        pending=(),
+        piles=EMPTY[n],
+        penalties=penalties,
+        held=hands,
+        selects=() if flip else selects_of(rules, hands),
+        selected=ZEROS[n],
+        to_act=(0,) if flip else ALL[n],
     )
 
 
@@ -249,22 +236,19 @@ def awaiting_deal(rules: Rules, rnd: int, penalties: tuple[int, ...], start: int
     """
     n = rules.players
     stock = rules.deck if rules.deal == "draft" else None
-    return _new(
-        State,
-        (
-            rules,
-            (None, rnd, stock, start, ()),
-            "deal",
-            (),
-            (),
-            (),
-            _EMPTY[n],
-            penalties,
-            _EMPTY[n],
-            selects_of(rules, _EMPTY[n]),
-            _ZEROS[n],
-            (),
-        ),
+    return build(
+        rules=rules,
+        fixed=(None, rnd, stock, start, ()),
+        phase="deal",
+        rows=(),
+        ends=(),
+        pending=(),
+        piles=EMPTY[n],
+        penalties=penalties,
+        held=EMPTY[n],
+        selects=selects_of(rules, EMPTY[n]),
+        selected=ZEROS[n],
+        to_act=(),
     )
 
 
@@ -334,6 +318,6 @@ def with_seed(state: State, seed: int) -> State:
     """
     if state.phase == "deal":
         rules, rnd, penalties = state.rules, state.round, state.penalties
-        return deal_round(rules, seed, rnd, penalties, (), prev_start=state.start, log=None)
+        return deal_round(rules, seed, rnd, penalties, (), prev_start=state.start, trace=None)
     fields: list[Any] = [seed if name == "seed" else getattr(state, name) for name in State.FIELDS]
     return State(*fields)

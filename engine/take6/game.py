@@ -24,23 +24,36 @@ from collections.abc import Callable, Mapping
 from operator import itemgetter
 from typing import Any
 
-from engine.errors import IllegalAction, IllegalSetup, NotAnAction
+from engine.derivation import Step, Trace, render
+from engine.errors import IllegalAction, IllegalSetup, NotAnAction, RuleViolation
 from engine.game import Result
 from engine.spec import ClauseBook
 from engine.take6 import codec, notation
 from engine.take6.deal import check_setup, deal_order, deal_round, derived_seed, with_seed
-from engine.take6.layout import DRAFT, FLIP, TAKES, ZEROS, new
+from engine.take6.layout import (
+    DRAFT,
+    F_STOCK,
+    FLIP,
+    I_FIXED,
+    I_HELD,
+    I_PHASE,
+    I_ROWS,
+    I_RULES,
+    I_SELECTED,
+    I_SELECTS,
+    I_TO_ACT,
+    TAKES,
+    ZEROS,
+    new,
+)
 from engine.take6.model import Action, Select, Setup, State, TakeRow
 from engine.take6.narration import describe_state
 from engine.take6.observation import observation
 from engine.take6.rules import CLAUSES, GAME_INFO, OPTIONS, VARIANTS, rules_for
 from engine.take6.scoring import result_of
-from engine.take6.transitions import check, step, take_row, turn_fast
+from engine.take6.transitions import check, granting_clause, step, take_row, turn_fast
 
 __all__ = ["GAME", "Take6", "deal_order", "derived_seed"]
-
-_new = new
-_DRAFT, _FLIP, _TAKES = DRAFT, FLIP, TAKES
 
 
 class Take6:
@@ -80,9 +93,9 @@ class Take6:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise IllegalSetup("T6-SETUP-4", f"seed must be a non-negative integer, got {seed!r}")
         deals = check_setup(rules, setup)
-        return deal_round(rules, seed, 1, ZEROS[rules.players], deals, prev_start=0, log=None)
+        return deal_round(rules, seed, 1, ZEROS[rules.players], deals, prev_start=0, trace=None)
 
-    to_act: Callable[[State], tuple[int, ...]] = staticmethod(itemgetter(11))
+    to_act: Callable[[State], tuple[int, ...]] = staticmethod(itemgetter(I_TO_ACT))
     """The seats that must act now: every seat still to select, or the one choosing / drafting /
     flipping; ``()`` when the game is over or a round waits for its deal (phase ``deal``, a chance step).
     The state stores them: a C ``itemgetter`` reads the field."""
@@ -90,15 +103,15 @@ class Take6:
     def legal_actions(self, state: State, player: int | None = None) -> tuple[Action, ...]:
         """Every legal action of ``player`` now, in canonical order (ascending card or row); without a
         player, every acting seat's actions, seat after seat in ``to_act`` order."""
-        if player in state[11]:
-            phase = state[2]
+        if player in state[I_TO_ACT]:
+            phase = state[I_PHASE]
             if phase == "select":
-                return state[9][player]  # type: ignore[no-any-return]  # the hand's prebuilt selections
+                return state[I_SELECTS][player]  # type: ignore[no-any-return]  # the prebuilt selections
             if phase == "choose":
-                return _TAKES[len(state[3])][player]  # type: ignore[index]
+                return TAKES[len(state[I_ROWS])][player]  # type: ignore[index]
             if phase == "draft":
-                return tuple(map(_DRAFT[player].__getitem__, state[1][2]))  # type: ignore[index]
-            return _FLIP[player]  # type: ignore[index]
+                return tuple(map(DRAFT[player].__getitem__, state[I_FIXED][F_STOCK]))  # type: ignore[index]
+            return FLIP[player]  # type: ignore[index]
         if player is None:
             return _every_seat(self, state)  # a helper: a comprehension here would make the locals cells
         return ()
@@ -107,11 +120,16 @@ class Take6:
         """Checked tier: validate ``action`` (IllegalAction / NotYourTurn / GameOver naming the clause),
         then apply it.  The given state is never changed.  In phase ``deal`` the action is the round's
         deal (a :class:`Deal`, logic: a :class:`DraftStart`)."""
-        if action.__class__ is Select and state[2] == "select":
+        if action.__class__ is Select and state[I_PHASE] == "select":
             # the common case, checked inline: the seat must select now and hold the card (T6-SELECT-1/2)
             p = action.player
             card = action.card
-            if p.__class__ is int and card.__class__ is int and p in state[11] and card in state[8][p]:
+            if (
+                p.__class__ is int
+                and card.__class__ is int
+                and p in state[I_TO_ACT]
+                and card in state[I_HELD][p]
+            ):
                 return self.apply_unchecked(state, action)
         if isinstance(action, Mapping):
             raise NotAnAction(self.name, action)  # a JSON form is a type error, not a rules violation
@@ -124,13 +142,13 @@ class Take6:
         if t is Select:
             # the hot path of the selection, inlined: record the hidden selection
             p = action.player
-            sel = list(state[10])
+            sel = list(state[I_SELECTED])
             sel[p] = action.card  # type: ignore[union-attr]
-            acting = state[11]
+            acting = state[I_TO_ACT]
             rest = acting[1:] if acting[0] == p else tuple(q for q in acting if q != p)
-            if rest:
-                return _new(State, state[:10] + (tuple(sel), rest))  # noqa: RUF005 (the fastest here)
-            if state[0].placement == "ends":
+            if rest:  # the hot path's positional form: the layout's last two fields (see layout.build)
+                return new(State, state[:I_SELECTED] + (tuple(sel), rest))  # noqa: RUF005
+            if state[I_RULES].placement == "ends":
                 return turn_fast(state, tuple(sel))
         elif t is TakeRow:
             return take_row(state, action.player, action.row, None)  # type: ignore[union-attr]
@@ -205,12 +223,50 @@ class Take6:
         return with_seed(state, seed)
 
     def narrate(self, before: State, action: Action | Setup, after: State) -> tuple[str, ...]:
-        """Readable lines for one step, from re-running the transition with a log: the selection (hidden)
-        or the reveal, where each card goes and why, rows taken with their bullheads, the low-card choice,
-        round scores, the next deal, final standings."""
-        log: list[str] = []
-        step(before, action, log)
-        return tuple(log)
+        """Readable lines for one step: its derivation (:meth:`derive`) rendered, one line per noted step
+        with its clause: the selection (hidden) or the reveal, where each card goes and why, rows taken with
+        their bullheads, the low-card choice, round scores, the end, the result, the next deal."""
+        return render(self.derive(before, action))
+
+    def derive(self, before: State, action: Action | Setup) -> tuple[Step, ...]:
+        """The derivation of one legal step, from re-running the transition with a trace: the steps it
+        took, in order (see :mod:`engine.take6.transitions`).
+
+        >>> from engine.take6 import Deal, Select
+        >>> s = GAME.new_game(2, setup=Deal(hands=((1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+        ...                     (11, 12, 13, 14, 15, 16, 17, 18, 19, 55)), rows=(30, 40, 50, 60)))
+        >>> [d.clause for d in GAME.derive(GAME.apply(s, Select(0, 10)), Select(1, 55))]
+        ['T6-SELECT-2', 'T6-PLACE-3']
+        """
+        trace = Trace()
+        step(before, action, trace)
+        return tuple(trace.steps)
+
+    def why(self, state: State, action: Any) -> Step:
+        """Why ``action`` is legal or refused in ``state``, as a derivation: the root's clause is the one
+        that grants the action (``says`` ``legal``) or refuses it (``refused``, its note the refusal);
+        beneath it every check the action passed, from the checked tier's own code.
+
+        >>> from engine.take6 import Select
+        >>> s = GAME.new_game(2, seed=1)
+        >>> GAME.why(s, Select(0, s.hands[0][0])).clause, GAME.why(s, Select(0, s.hands[1][0])).says
+        ('T6-SELECT-1', 'refused')
+        """
+        trace = Trace()
+        try:
+            check(state, action, trace)
+        except RuleViolation as exc:
+            return trace.root(exc.clause, "refused", {"action": repr(action)}, note=exc.message)
+        return trace.root(granting_clause(state, action), "legal", {"action": repr(action)})
+
+    def explain_result(self, state: State) -> Step:
+        """The derivation of a finished game's result: the winners' rule, each seat's place and total, a
+        shared win (T6-END-2 / T6-KIDS-4, T6-END-3)."""
+        if state.phase != "over":
+            raise IllegalAction("T6-END-1", "the game is not over")
+        trace = Trace()
+        result_of(state, state.rules, trace)
+        return trace.steps[0]
 
     def describe_state(self, state: State) -> tuple[str, ...]:
         """The public position: round, turn and phase, the rows with their bullheads, the totals, and the
@@ -220,7 +276,7 @@ class Take6:
 
 def _every_seat(game: Take6, state: State) -> tuple[Action, ...]:
     """The legal actions of every acting seat, seat after seat."""
-    return tuple(a for p in state[11] for a in game.legal_actions(state, p))
+    return tuple(a for p in state[I_TO_ACT] for a in game.legal_actions(state, p))
 
 
 GAME = Take6()

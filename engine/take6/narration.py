@@ -1,7 +1,9 @@
-"""Readable text about 6 nimmt! positions and steps: placements, round scores, standings, the position.
+"""Readable text about 6 nimmt! positions and steps: the notes of a step's derivation, and the position.
 
-The transitions append these lines to a log when one is given (``GAME.narrate`` re-runs the transition with
-a log), so the story told is the transition the engine made.
+The transitions record each step's derivation (:mod:`engine.derivation`) when given a trace; the notes of
+its steps are worded here (a placement, a row taken, the reveal, round scores ...), and ``GAME.narrate``
+renders the derivation, one line per noted step with its clause, so the story told is the transition the
+engine made.
 
 >>> from engine.take6 import GAME
 >>> describe_state(GAME.new_game(2, seed=1))[0]
@@ -16,12 +18,19 @@ from engine.take6.model import State
 from engine.take6.notation import to_notation
 from engine.take6.placement import Placement
 from engine.take6.rules import Rules
-from engine.take6.scoring import bullheads_of, result_of
+from engine.take6.scoring import bullheads_of, shown
 
-__all__ = ["card_names", "describe_placement", "describe_state", "end_clause", "plural", "shown", "standings"]
-
-_bullheads_of = bullheads_of
-_result = result_of
+__all__ = [
+    "card_names",
+    "describe_state",
+    "drafted_note",
+    "flip_note",
+    "placement_note",
+    "plural",
+    "reveal_note",
+    "round_note",
+    "sixth_note",
+]
 
 
 def card_names(cards: Sequence[int]) -> str:
@@ -29,67 +38,60 @@ def card_names(cards: Sequence[int]) -> str:
     return " ".join(str(c) for c in cards)
 
 
-_names = card_names
-
-
 def plural(n: int, word: str) -> str:
     """``1 bullhead``, ``2 bullheads``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-_plural = plural
+def placement_note(p: int, pl: Placement, rows: Sequence[tuple[int, ...]]) -> str:
+    """Where a card goes, next to which card, and among which candidates (or that it fits no row).
 
-
-def shown(rules: Rules, penalty: int) -> str:
-    """A total as the variant shows it (countdown: points left, T6-COUNT-1)."""
-    if rules.countdown_from is not None:
-        return str(rules.countdown_from - penalty)
-    return str(penalty)
-
-
-def describe_placement(p: int, pl: Placement, rows: Sequence[tuple[int, ...]]) -> str:
-    """Where a card goes and why, with the clauses."""
-    cited = ", ".join(pl.clauses)
+    >>> from engine.take6.placement import place
+    >>> placement_note(0, place(((12, 14, 19), (30,)), 33), ((12, 14, 19), (30,)))
+    "P0's 33 goes after 30 in row 1, the closest of 19 (+14), 30 (+3)"
+    """
     if pl.row is None:
-        return f"  P{p}'s {pl.card} fits no row: P{p} must choose a row to take [{cited}]."
+        return f"P{p}'s {pl.card} fits no row: P{p} must choose a row to take"
     row = rows[pl.row]
     where = "after" if pl.side == "end" else "before"
     neighbour = row[-1] if pl.side == "end" else row[0]
-    text = f"  P{p}'s {pl.card} goes {where} {neighbour} in row {pl.row}"
+    text = f"P{p}'s {pl.card} goes {where} {neighbour} in row {pl.row}"
     if len(pl.candidates) > 1:
-        others = ", ".join(f"{c.neighbour} (+{c.difference})" for c in pl.candidates)
-        text += f", the closest of {others}"
-    if pl.sixth:
-        text += (
-            f"; as the row's 6th card it takes {_names(row)} ({_plural(_bullheads_of(row), 'bullhead')}) "
-            f"for P{p}, and {pl.card} starts row {pl.row}"
-        )
-    return text + f" [{cited}]."
+        text += ", the closest of " + ", ".join(f"{c.neighbour} (+{c.difference})" for c in pl.candidates)
+    return text
 
 
-def standings(s: State, rules: Rules) -> list[str]:
-    """The final standings, with the winners' clauses."""
-    res = _result(s, rules)
+def sixth_note(p: int, pl: Placement, row: tuple[int, ...]) -> str:
+    """A 6th card taking its row."""
+    return (
+        f"as the row's 6th card it takes {card_names(row)} ({plural(bullheads_of(row), 'bullhead')}) "
+        f"for P{p}, and {pl.card} starts row {pl.row}"
+    )
+
+
+def reveal_note(p: int, pending: Sequence[tuple[int, int]]) -> str:
+    """The last selection: every card revealed."""
+    return f"P{p} selects a card. All revealed: " + ", ".join(
+        f"P{q} {c}" for c, q in pending
+    )
+
+
+def round_note(rules: Rules, rnd: int, piles: Sequence[tuple[int, ...]], penalties: Sequence[int]) -> str:
+    """A round's scores: each seat's bullheads of the round and its total (countdown: points left)."""
+    sign = "-" if rules.display == "countdown" else "+"
+    parts = [f"P{p} {sign}{bullheads_of(piles[p])} = {shown(rules, penalties[p])}" for p in range(len(piles))]
     unit = "points left" if rules.display == "countdown" else "bullheads"
-    lines = [f"Game over after round {s.round} ({end_clause(rules)})."]
-    for place, p in enumerate(res.ranking, start=1):
-        lines.append(f"  {place}. P{p}: {shown(rules, s.penalties[p])} {unit}")
-    win = " and ".join(f"P{p}" for p in res.winners)
-    rule = "T6-KIDS-4" if rules.winner == "highest" else "T6-END-2"
-    if len(res.winners) > 1:
-        lines.append(f"Winners: {win}, tied, share the win [{rule}, T6-END-3].")
-    else:
-        lines.append(f"Winner: {win} [{rule}].")
-    return lines
+    return f"Round {rnd} ends ({unit}): {', '.join(parts)}"
 
 
-def end_clause(rules: Rules) -> str:
-    """Why the game ended, with the clause."""
-    if rules.countdown_from is not None:
-        return "someone is out of points [T6-END-1, T6-COUNT-1]"
-    if rules.end == "threshold":
-        return f"a total reached {rules.threshold} bullheads [T6-END-1]"
-    return "every pile is played out [T6-KIDS-3]"
+def drafted_note(p: int, card: int) -> str:
+    """A logic draft pick."""
+    return f"P{p} drafts {card}"
+
+
+def flip_note(p: int, card: int) -> str:
+    """A kids flip."""
+    return f"P{p} flips {card}"
 
 
 def describe_state(state: State) -> tuple[str, ...]:

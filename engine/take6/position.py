@@ -38,14 +38,10 @@ PHASES: tuple[str, ...] = ("draft", "select", "choose", "flip", "deal", "over")
 """Every phase a 6 nimmt! state can be in (``deal``: a round waiting for its deal, a chance step)."""
 
 
-_fail = PositionError
-_int = integer
-_seq = listed
-
-
 def _card_list(value: Any, field: str, deck_clause: str, top: int) -> tuple[int, ...]:
     return tuple(
-        _int(c, f"{field}[{i}]", deck_clause, 1, top) for i, c in enumerate(_seq(value, field, deck_clause))
+        integer(c, f"{field}[{i}]", deck_clause, 1, top)
+        for i, c in enumerate(listed(value, field, deck_clause))
     )
 
 
@@ -75,17 +71,21 @@ def _rules(variant: Any, players: Any, options: Any, hands: Any) -> Rules:
     if variant is None:
         variant = next(iter(VARIANTS))
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise _fail("variant", "T6-VAR-1", f"unknown variant {show(variant)} (known: {', '.join(VARIANTS)})")
+        raise PositionError(
+            "variant", "T6-VAR-1", f"unknown variant {show(variant)} (known: {', '.join(VARIANTS)})"
+        )
     if players is None:
-        players = len(_seq(hands, "hands", "T6-SETUP-1"))
-    players = _int(players, "players", "T6-SETUP-1", 0)
+        players = len(listed(hands, "hands", "T6-SETUP-1"))
+    players = integer(players, "players", "T6-SETUP-1", 0)
     if options is not None and not isinstance(options, Mapping):
-        raise _fail("options", "T6-VAR-1", f"expected an object of option values, got {show(options)}")
+        raise PositionError(
+            "options", "T6-VAR-1", f"expected an object of option values, got {show(options)}"
+        )
     try:
         return rules_for(variant, players, options)
     except IllegalSetup as exc:
         field = "players" if exc.clause in ("T6-SETUP-1", "T6-SETUP-2", "T6-KIDS-5") else "options"
-        raise _fail(field, exc.clause, exc.message) from exc
+        raise PositionError(field, exc.clause, exc.message) from exc
 
 
 def position(
@@ -127,45 +127,46 @@ def position(
     top = MAXC
     deck_clause = "T6-DECK-1" if len(deck) == top else "T6-TACT-1"  # the tactics deck is 1..10n+4
     if seed is not None:
-        seed = _int(seed, "seed", "T6-SETUP-4", 0)
-    rnd = _int(round, "round", "T6-ROUND-2", 1, rules.rounds)
+        seed = integer(seed, "seed", "T6-SETUP-4", 0)
+    rnd = integer(round, "round", "T6-ROUND-2", 1, rules.rounds)
     # the seats' values
-    hands_in = _seq(hands, "hands", "T6-SETUP-1", n)
+    hands_in = listed(hands, "hands", "T6-SETUP-1", n)
     held_in = [_card_list(h, f"hands[{p}]", deck_clause, top) for p, h in enumerate(hands_in)]
     rows_t = tuple(
-        _card_list(r, f"rows[{i}]", deck_clause, top) for i, r in enumerate(_seq(rows, "rows", "T6-SETUP-3"))
+        _card_list(r, f"rows[{i}]", deck_clause, top)
+        for i, r in enumerate(listed(rows, "rows", "T6-SETUP-3"))
     )
-    sel_in = [None] * n if selected is None else _seq(selected, "selected", "T6-SELECT-1", n)
+    sel_in = [None] * n if selected is None else listed(selected, "selected", "T6-SELECT-1", n)
     sel = tuple(
-        0 if c is None else _int(c, f"selected[{p}]", deck_clause, 1, top) for p, c in enumerate(sel_in)
+        0 if c is None else integer(c, f"selected[{p}]", deck_clause, 1, top) for p, c in enumerate(sel_in)
     )
     pend: list[tuple[int, int]] = []
-    for i, pair in enumerate(_seq(pending, "pending", "T6-TURN-1")):
-        item = _seq(pair, f"pending[{i}]", "T6-TURN-1", None)
+    for i, pair in enumerate(listed(pending, "pending", "T6-TURN-1")):
+        item = listed(pair, f"pending[{i}]", "T6-TURN-1", None)
         if len(item) != 2:
-            raise _fail(f"pending[{i}]", "T6-TURN-1", "expected a (card, seat) pair")
+            raise PositionError(f"pending[{i}]", "T6-TURN-1", "expected a (card, seat) pair")
         pend.append(
             (
-                _int(item[0], f"pending[{i}][0]", deck_clause, 1, top),
-                _int(item[1], f"pending[{i}][1]", "T6-ACT-1", 0, n - 1),
+                integer(item[0], f"pending[{i}][0]", deck_clause, 1, top),
+                integer(item[1], f"pending[{i}][1]", "T6-ACT-1", 0, n - 1),
             )
         )
     pend_t = tuple(pend)
     piles_t = tuple(
         _card_list(x, f"piles[{p}]", deck_clause, top)
-        for p, x in enumerate(_seq(((),) * n if piles is None else piles, "piles", "T6-PILE-1", n))
+        for p, x in enumerate(listed(((),) * n if piles is None else piles, "piles", "T6-PILE-1", n))
     )
     totals_t = tuple(
-        _int(x, f"totals[{p}]", "T6-ROUND-2", 0)
-        for p, x in enumerate(_seq((0,) * n if totals is None else totals, "totals", "T6-ROUND-2", n))
+        integer(x, f"totals[{p}]", "T6-ROUND-2", 0)
+        for p, x in enumerate(listed((0,) * n if totals is None else totals, "totals", "T6-ROUND-2", n))
     )
-    start = _int(start, "start", "T6-LOGIC-1", 0, n - 1)
+    start = integer(start, "start", "T6-LOGIC-1", 0, n - 1)
     if start and rules.deal != "draft":
-        raise _fail("start", "T6-LOGIC-1", "a draft start player belongs to the logic variant only")
+        raise PositionError("start", "T6-LOGIC-1", "a draft start player belongs to the logic variant only")
     try:
         deals_t = check_setup(rules, tuple(deals) if isinstance(deals, Sequence) else deals)
     except IllegalSetup as exc:
-        raise _fail("deals", exc.clause, exc.message) from exc
+        raise PositionError("deals", exc.clause, exc.message) from exc
     # the phase
     if phase is None:
         if pend_t:
@@ -175,7 +176,7 @@ def position(
         else:
             phase = "flip" if rules.play == "flip" else "select"
     if phase not in PHASES:
-        raise _fail("phase", "T6-VAR-1", f"expected one of {', '.join(PHASES)}, got {show(phase)}")
+        raise PositionError("phase", "T6-VAR-1", f"expected one of {', '.join(PHASES)}, got {show(phase)}")
     # every card of the variant's deck at most once; the rest is out of the game (the stock)
     in_deck = set(deck)
     seen: dict[int, str] = {}
@@ -189,32 +190,34 @@ def position(
     for where, cards in places:
         for c in cards:
             if c not in in_deck:
-                raise _fail(
+                raise PositionError(
                     where, deck_clause, f"card {c} is not in the {rules.variant} deck {deck[0]}..{deck[-1]}"
                 )
             if c in seen:
-                raise _fail(where, "T6-DECK-1", f"card {c} is also in {seen[c]}")
+                raise PositionError(where, "T6-DECK-1", f"card {c} is also in {seen[c]}")
             seen[c] = where
     # rows: as many as the set-up lays, each of 1..capacity cards, ascending
     if phase in ("draft", "deal"):
         if rows_t:
             clause = "T6-LOGIC-2" if phase == "draft" else "T6-SETUP-3"
-            raise _fail("rows", clause, f"no rows lie on the table in phase {phase}")
+            raise PositionError("rows", clause, f"no rows lie on the table in phase {phase}")
     else:
         if len(rows_t) != rules.rows:
-            raise _fail(
+            raise PositionError(
                 "rows",
                 "T6-KIDS-1" if rules.play == "flip" else "T6-SETUP-3",
                 f"expected {rules.rows} rows, got {len(rows_t)}",
             )
         for i, r in enumerate(rows_t):
             if not r:
-                raise _fail(f"rows[{i}]", "T6-PLACE-3", "a row always holds at least one card")
+                raise PositionError(f"rows[{i}]", "T6-PLACE-3", "a row always holds at least one card")
             if len(r) > rules.capacity:
-                raise _fail(f"rows[{i}]", "T6-PLACE-2", f"holds {len(r)} cards, at most {rules.capacity}")
+                raise PositionError(
+                    f"rows[{i}]", "T6-PLACE-2", f"holds {len(r)} cards, at most {rules.capacity}"
+                )
             if list(r) != sorted(r):
                 clause = "T6-PRO-2" if rules.placement != "ends" else "T6-PLACE-1"
-                raise _fail(f"rows[{i}]", clause, "a row's cards ascend")
+                raise PositionError(f"rows[{i}]", clause, "a row's cards ascend")
     # hands: sorted sets (kids: piles in order), within the hand size
     flip = rules.play == "flip"
     held = tuple(h if flip else tuple(sorted(h)) for h in held_in)
@@ -223,101 +226,109 @@ def position(
     for p, h in enumerate(held):
         extra = 1 if sel[p] else 0
         if len(h) + extra > h_size:
-            raise _fail(
+            raise PositionError(
                 f"hands[{p}]", size_clause, f"holds {len(h) + extra} cards, a hand has at most {h_size}"
             )
     sizes = [len(h) for h in held]
     # totals and piles
     if rnd == 1 and any(totals_t):
-        raise _fail("totals", "T6-ROUND-2", "round 1 has no earlier rounds to total")
+        raise PositionError("totals", "T6-ROUND-2", "round 1 has no earlier rounds to total")
     over = _game_over(rules, rnd, totals_t, before=True)
     if phase != "over" and over:
-        raise _fail(
+        raise PositionError(
             "totals",
             "T6-END-1" if rules.end == "threshold" else "T6-KIDS-3",
             f"the game ended before round {rnd}",
         )
     if phase in ("draft", "deal") and any(piles_t):
-        raise _fail("piles", "T6-PILE-1", f"nobody has taken a row yet in phase {phase}")
+        raise PositionError("piles", "T6-PILE-1", f"nobody has taken a row yet in phase {phase}")
     penalties = tuple(t + bullheads_of(x) for t, x in zip(totals_t, piles_t, strict=True))
     if any(sel) and phase != "select":
-        raise _fail("selected", "T6-SELECT-2", f"hidden selections exist only in phase select, not {phase}")
+        raise PositionError(
+            "selected", "T6-SELECT-2", f"hidden selections exist only in phase select, not {phase}"
+        )
     if pend_t and phase != "choose":
-        raise _fail("pending", "T6-TURN-1", f"cards wait for placement only in phase choose, not {phase}")
+        raise PositionError(
+            "pending", "T6-TURN-1", f"cards wait for placement only in phase choose, not {phase}"
+        )
     # the shape of each phase
     if phase == "select":
         if rules.play != "simultaneous":
-            raise _fail("phase", "T6-SELECT-1", f"the {rules.variant} variant has no secret selection")
+            raise PositionError(
+                "phase", "T6-SELECT-1", f"the {rules.variant} variant has no secret selection"
+            )
         made = [sizes[p] + (1 if sel[p] else 0) for p in range(n)]
         if made[0] == 0:
-            raise _fail("hands", "T6-ROUND-1", "every hand is empty: the round is over")
+            raise PositionError("hands", "T6-ROUND-1", "every hand is empty: the round is over")
         for p in range(1, n):
             if made[p] != made[0]:
-                raise _fail(
+                raise PositionError(
                     f"hands[{p}]",
                     "T6-SELECT-1",
                     f"holds {made[p]} cards, seat 0 holds {made[0]}: one card a turn each",
                 )
         if all(sel):
-            raise _fail("selected", "T6-SELECT-2", "every player has selected: the cards are revealed")
+            raise PositionError(
+                "selected", "T6-SELECT-2", "every player has selected: the cards are revealed"
+            )
     elif phase == "choose":
         if not pend_t:
-            raise _fail("pending", "T6-PLACE-3", "a row choice needs a revealed card waiting for it")
+            raise PositionError("pending", "T6-PLACE-3", "a row choice needs a revealed card waiting for it")
         order = [c for c, _ in pend_t]
         if order != sorted(order):
-            raise _fail("pending", "T6-TURN-1", "the revealed cards are placed in ascending order")
+            raise PositionError("pending", "T6-TURN-1", "the revealed cards are placed in ascending order")
         seats = [q for _, q in pend_t]
         if len(set(seats)) != len(seats):
-            raise _fail("pending", "T6-SELECT-1", "a player reveals one card a turn")
+            raise PositionError("pending", "T6-SELECT-1", "a player reveals one card a turn")
         first = locate(rows_t, pend_t[0][0], rules.placement, rules.capacity, rules.tie_to_start)
         if first.fits:
             clause = "T6-PRO-5" if rules.placement != "ends" else "T6-PLACE-3"
-            raise _fail("pending[0]", clause, f"card {pend_t[0][0]} fits a row: no row choice is due")
+            raise PositionError("pending[0]", clause, f"card {pend_t[0][0]} fits a row: no row choice is due")
         if flip:
             _check_flips(rules, sizes, pending=pend_t)
         else:
             for p in range(1, n):
                 if sizes[p] != sizes[0]:
-                    raise _fail(
+                    raise PositionError(
                         f"hands[{p}]", "T6-SELECT-2", "every revealed card has left its hand: hands are equal"
                     )
             if sizes[0] >= h_size:
-                raise _fail("hands", "T6-SELECT-2", "the revealed cards have left full hands")
+                raise PositionError("hands", "T6-SELECT-2", "the revealed cards have left full hands")
     elif phase == "flip":
         if not flip:
-            raise _fail("phase", "T6-KIDS-2", f"the {rules.variant} variant does not flip cards")
+            raise PositionError("phase", "T6-KIDS-2", f"the {rules.variant} variant does not flip cards")
         _check_flips(rules, sizes, pending=())
     elif phase == "draft":
         if rules.deal != "draft":
-            raise _fail("phase", "T6-LOGIC-1", f"the {rules.variant} variant has no draft")
+            raise PositionError("phase", "T6-LOGIC-1", f"the {rules.variant} variant has no draft")
         total = sum(sizes)
         if total >= n * h_size:
-            raise _fail("hands", "T6-LOGIC-2", "the draft is complete: the rows are laid")
+            raise PositionError("hands", "T6-LOGIC-2", "the draft is complete: the rows are laid")
         for p in range(n):
             want = total // n + (1 if (p - start) % n < total % n else 0)
             if sizes[p] != want:
-                raise _fail(
+                raise PositionError(
                     f"hands[{p}]",
                     "T6-LOGIC-1",
                     f"holds {sizes[p]} cards, the draft from seat {start} gives it {want}",
                 )
     elif phase == "deal":
         if any(sizes):
-            raise _fail("hands", "T6-SETUP-4", "before the deal every hand is empty")
+            raise PositionError("hands", "T6-SETUP-4", "before the deal every hand is empty")
         if seed is not None or deals_t:
-            raise _fail(
+            raise PositionError(
                 "phase", "T6-SETUP-4", "with a seed or explicit deals the round is dealt, not awaited"
             )
         if rules.deal == "draft" and rnd > 1 and rules.option_map.get("logic_start") == "rotate":
-            raise _fail(
+            raise PositionError(
                 "phase", "T6-LOGIC-3", "with logic_start=rotate the draft starts without a chance step"
             )
     elif phase == "over":
         if any(sizes):
-            raise _fail("hands", "T6-END-1", "a finished game has no cards in hand")
+            raise PositionError("hands", "T6-END-1", "a finished game has no cards in hand")
         if not _game_over(rules, rnd, penalties):
             clause = "T6-END-1" if rules.end == "threshold" else "T6-KIDS-3"
-            raise _fail("phase", clause, "the game is not over: nobody reached the end")
+            raise PositionError("phase", clause, "the game is not over: nobody reached the end")
     # the stock: stored only in logic (the face-up pool while drafting, else empty)
     if rules.deal == "draft":
         stock = tuple(c for c in deck if c not in seen) if phase in ("draft", "deal") else ()
@@ -345,11 +356,11 @@ def _check_flips(rules: Rules, sizes: list[int], *, pending: tuple[tuple[int, in
     want = [h - done // n - (1 if p < done % n else 0) for p in range(n)]
     for p in range(n):
         if sizes[p] != want[p]:
-            raise _fail(
+            raise PositionError(
                 f"hands[{p}]", "T6-KIDS-2", f"pile of {sizes[p]} cards, seat-order flips leave {want[p]}"
             )
     if pending:
         if len(pending) != 1 or done == 0 or pending[0][1] != (done - 1) % n:
-            raise _fail("pending", "T6-KIDS-2", "only the card just flipped waits for a row choice")
+            raise PositionError("pending", "T6-KIDS-2", "only the card just flipped waits for a row choice")
     elif done == n * h:
-        raise _fail("hands", "T6-KIDS-3", "every pile is played out: the game is over")
+        raise PositionError("hands", "T6-KIDS-3", "every pile is played out: the game is over")

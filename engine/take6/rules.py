@@ -29,12 +29,15 @@ from engine.spec import Field, load_clauses, load_table
 
 __all__ = [
     "BULLHEADS",
+    "BULLHEAD_CLAUSE",
+    "BULLHEAD_SUBJECT",
     "DEAL_KINDS",
     "END_KINDS",
     "GAME_INFO",
     "OPTIONS",
     "PLACEMENT_KINDS",
     "PLAY_KINDS",
+    "PREBUILT_ROWS",
     "VARIANTS",
     "GameInfo",
     "OptionSpec",
@@ -56,6 +59,8 @@ END_KINDS = ("threshold", "rounds")
 WINNER_KINDS = ("lowest", "highest")
 TIE_KINDS = ("share",)
 DISPLAY_KINDS = ("penalty", "countdown")
+PREBUILT_ROWS = 16
+"""Row choices prebuilt per seat (``layout.TAKE``): a set-up of more rows is refused where the table loads."""
 
 
 def _one_of(kinds: tuple[str, ...]) -> Any:
@@ -123,6 +128,14 @@ def _load_game_info() -> GameInfo:
 
 def _load_bullheads(low: int, high: int, expected_total: int | None) -> tuple[int, ...]:
     """Evaluate the ordered bullhead rules over ``low..high``; index a card to get its bullheads."""
+    return _bullhead_table(low, high, expected_total)[0]
+
+
+def _bullhead_table(
+    low: int, high: int, expected_total: int | None
+) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, ...]]:
+    """Evaluate the ordered bullhead rules over ``low..high``: per card its bullheads, the clause of the rule
+    that decides it (the first that matches) and that rule's subject (``55``, ``x11``, ``other``)."""
     table = "take6/bullheads.toml [[rule]]"
     rules = load_table(
         GAME,
@@ -144,6 +157,8 @@ def _load_bullheads(low: int, high: int, expected_total: int | None) -> tuple[in
     if any(r["when"] == "otherwise" for r in rules[:-1]):
         raise SpecError(f"{table}: when = 'otherwise' must be the last rule (later rules would never apply)")
     values = [0] * (high + 1)
+    deciding = [""] * (high + 1)
+    subjects = [""] * (high + 1)
     counts = [0] * len(rules)
     for card in range(low, high + 1):
         for i, rule in enumerate(rules):
@@ -154,6 +169,8 @@ def _load_bullheads(low: int, high: int, expected_total: int | None) -> tuple[in
                 or (kind == "multiple_of" and card % n == 0)
             ):
                 values[card] = rule["bullheads"]
+                deciding[card] = rule["clause"]
+                subjects[card] = {"equals": f"{n}", "multiple_of": f"x{n}"}.get(kind, "other")
                 counts[i] += 1
                 break
     for i, rule in enumerate(rules):
@@ -164,7 +181,7 @@ def _load_bullheads(low: int, high: int, expected_total: int | None) -> tuple[in
             )
     if expected_total is not None and sum(values) != expected_total:
         raise SpecError(f"take6/deck.toml: bullhead_total {expected_total} but the rules give {sum(values)}")
-    return tuple(values)
+    return tuple(values), tuple(deciding), tuple(subjects)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -194,19 +211,44 @@ for _name, _deck in _DECKS.items():
             f"take6/deck.toml [[deck]] ({_name}): give either 'high' or both 'per_player' and 'extra'"
         )
 
-_SETUPS = _load_named(
-    "setup.toml",
-    "setup",
-    [
-        Field("rows", int, check=_positive),
-        Field("hand_size", int, check=_positive),
-        Field("row_capacity", int, check=_positive),
-        Field("min_players", int, check=_positive),
-        Field("max_players", int, check=_positive),
-        Field("shrink_piles", bool),
-        Field("clauses", list, check=_clause_list, clause_ref=True),
-    ],
-)
+
+def _load_setups() -> dict[str, dict[str, Any]]:
+    """setup.toml, each set-up's row count checked against the prebuilt row choices (PREBUILT_ROWS)."""
+    setups = _load_named(
+        "setup.toml",
+        "setup",
+        [
+            Field("rows", int, check=_positive),
+            Field("hand_size", int, check=_positive),
+            Field("row_capacity", int, check=_positive),
+            Field("min_players", int, check=_positive),
+            Field("max_players", int, check=_positive),
+            Field("shrink_piles", bool),
+            Field("clauses", list, check=_clause_list, clause_ref=True),
+        ],
+    )
+    _check_row_bound(setups)
+    return setups
+
+
+def _check_row_bound(setups: Mapping[str, Mapping[str, Any]]) -> None:
+    """Every set-up's row count fits the prebuilt row choices (PREBUILT_ROWS): else the table is refused,
+    naming the row.
+
+    >>> _check_row_bound({"big": {"rows": 17}})
+    Traceback (most recent call last):
+    ...
+    engine.errors.SpecError: take6/setup.toml [[setup]] row 1 (big): 'rows' 17: at most 16 (prebuilt TakeRows)
+    """
+    for i, (name, setup) in enumerate(setups.items(), start=1):
+        if setup["rows"] > PREBUILT_ROWS:
+            raise SpecError(
+                f"take6/setup.toml [[setup]] row {i} ({name}): 'rows' {setup['rows']}: at most "
+                f"{PREBUILT_ROWS} (prebuilt TakeRows)"
+            )
+
+
+_SETUPS = _load_setups()
 
 _ENDS = _load_named(
     "end.toml",
@@ -338,8 +380,12 @@ if GAME_INFO.default_variant != next(iter(VARIANTS)):
 
 _FULL_HIGH = max(d["high"] or 0 for d in _DECKS.values())
 _TOTAL = next((d["bullhead_total"] for d in _DECKS.values() if d["bullhead_total"] is not None), None)
-BULLHEADS: tuple[int, ...] = _load_bullheads(min(d["low"] for d in _DECKS.values()), _FULL_HIGH, _TOTAL)
-"""``BULLHEADS[card]`` is the card's bullheads (index 0 unused), evaluated once from ``bullheads.toml``."""
+BULLHEADS, BULLHEAD_CLAUSE, BULLHEAD_SUBJECT = _bullhead_table(
+    min(d["low"] for d in _DECKS.values()), _FULL_HIGH, _TOTAL
+)
+"""``BULLHEADS[card]`` is the card's bullheads (index 0 unused), evaluated once from ``bullheads.toml``;
+``BULLHEAD_CLAUSE[card]`` the clause of the rule that decides it (T6-BULL-1 for 55) and
+``BULLHEAD_SUBJECT[card]`` that rule's subject (``55``, ``x11``, ``x10``, ``x5``, ``other``)."""
 
 
 def bullheads(card: int) -> int:

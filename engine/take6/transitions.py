@@ -2,93 +2,179 @@
 tier (:func:`check`).
 
 Every card is placed by :func:`engine.take6.placement.locate` (or, for the standard placement on the hot
-path, by :func:`_place_fast`, which a property test checks against it).  Successor states are built
-positionally from the layout drawn in :mod:`engine.take6.layout`; with a log (a list) each step appends the
-readable lines :mod:`engine.take6.narration` words.
+path, by :func:`_place_fast`, which a property test checks against it).  Successor states are built with
+:func:`engine.take6.layout.build` (every field named; the next turn's selection on the hot path in
+:func:`_place_fast` positionally, its one fast form).  Given a :class:`~engine.derivation.Trace`, each
+step records its derivation: the reveal, every placement with the rule that chose the row, every row
+taken and why, the bullheads of each card taken, round scores, the end and the result;
+:mod:`engine.take6.narration` words the notes.  Without a
+trace nothing is recorded (the hot path pays one ``is None`` test).
 
+>>> from engine.derivation import Trace, render
 >>> from engine.take6 import GAME, Deal, Select
 >>> s = GAME.new_game(2, setup=Deal(hands=((1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
 ...                                         (11, 12, 13, 14, 15, 16, 17, 18, 19, 20)), rows=(30, 40, 50, 60)))
->>> log: list[str] = []
->>> s = step(step(s, Select(0, 1)), Select(1, 11), log)
->>> s.phase, s.chooser, log[-1]
-('choose', 0, "  P0's 1 fits no row: P0 must choose a row to take [T6-PLACE-3].")
+>>> trace = Trace()
+>>> s = step(step(s, Select(0, 1)), Select(1, 11), trace)
+>>> s.phase, s.chooser, render(trace.steps)[-1]
+('choose', 0, "P0's 1 fits no row: P0 must choose a row to take [T6-PLACE-3]")
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any
 
+from engine.derivation import Trace
 from engine.errors import GameOver, IllegalAction, IllegalSetup, NotYourTurn
 from engine.take6.deal import check_setup, deal_round
-from engine.take6.layout import ALL, DROP, ONE, SELECT, ZEROS, Hands, Selects, ends_of, new
-from engine.take6.model import Action, Deal, Draft, DraftStart, Flip, Select, State, TakeRow
-from engine.take6.narration import card_names, describe_placement, plural, shown, standings
-from engine.take6.placement import locate
-from engine.take6.rules import BULLHEADS
-from engine.take6.scoring import bullheads_of
+from engine.take6.layout import (
+    ALL,
+    DROP,
+    I_ENDS,
+    I_FIXED,
+    I_HELD,
+    I_PENALTIES,
+    I_PENDING,
+    I_PHASE,
+    I_PILES,
+    I_ROWS,
+    I_RULES,
+    I_SELECTED,
+    I_SELECTS,
+    I_TO_ACT,
+    ONE,
+    ZEROS,
+    Hands,
+    Rows,
+    Selects,
+    build,
+    ends_of,
+    new,
+    replace,
+)
+from engine.take6.model import SELECTS, Action, Deal, Draft, DraftStart, Flip, Select, State, TakeRow
+from engine.take6.narration import (
+    card_names,
+    drafted_note,
+    flip_note,
+    placement_note,
+    plural,
+    reveal_note,
+    round_note,
+    sixth_note,
+)
+from engine.take6.placement import Placement, locate
+from engine.take6.rules import BULLHEAD_CLAUSE, BULLHEAD_SUBJECT, BULLHEADS, Rules
+from engine.take6.scoring import bullheads_of, end_step, result_of
 
-__all__ = ["check", "step", "take_row", "turn_fast"]
-
-_new = new
-_ALL, _DROP, _SELECT, _ZEROS, _ONE, _BH = ALL, DROP, SELECT, ZEROS, ONE, BULLHEADS
-_ends = ends_of
-_bullheads_of = bullheads_of
-_names = card_names
-_plural = plural
-_shown = shown
-_standings = standings
-_describe_placement = describe_placement
+__all__ = ["check", "granting_clause", "record_take", "step", "take_row", "turn_fast"]
 
 
-def _with(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+def _with(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     """``values`` with ``values[index]`` replaced (via a list: the fastest way for short tuples)."""
     changed = list(values)
     changed[index] = value
     return tuple(changed)
 
 
+def _choose_clause(rules: Rules) -> str:
+    """The clause under which a card that fits no row makes its player take a row (T6-PLACE-3/T6-PRO-5)."""
+    return "T6-PRO-5" if rules.placement == "ends_and_starts" else "T6-PLACE-3"
+
+
+def record_take(trace: Trace, seat: int, cards: tuple[int, ...]) -> None:
+    """The derivation of a row taken: the cards go to the seat's pile (T6-PILE-1), each card's bullheads
+    by the rule of the table that decides it (T6-BULL-1..5), with the rule's subject (``55``, ``x11`` ...).
+
+    >>> t = Trace()
+    >>> record_take(t, 1, (55, 3))
+    >>> [(s.clause, s.data["card"], s.data["heads"]) for s in t.steps[0].steps]
+    [('T6-BULL-1', 55, 7), ('T6-BULL-5', 3, 1)]
+    """
+    with trace.step("T6-PILE-1", "taken", {"seat": seat, "cards": list(cards), "heads": bullheads_of(cards)}):
+        for c in cards:
+            trace.add(
+                BULLHEAD_CLAUSE[c],
+                "bullheads",
+                {"card": c, "heads": BULLHEADS[c], "seat": seat, "subject": BULLHEAD_SUBJECT[c]},
+            )
+
+
+def _record_placement(
+    trace: Trace, rules: Rules, seat: int, pl: Placement, rows: list[tuple[int, ...]]
+) -> None:
+    """The derivation of one placement, from :func:`~engine.take6.placement.locate`'s outcome: the row and
+    side with every candidate (T6-PLACE-1 / T6-PRO-1..3), then the row's capacity (T6-PLACE-2 / T6-PRO-4):
+    room for the card, or its 6th card takes the row; or the card fits no row (T6-PLACE-3 / T6-PRO-5)."""
+    card = pl.card
+    if pl.row is None:
+        trace.add(
+            pl.clauses[0],
+            "fits-nowhere",
+            {"card": card, "seat": seat, "phase": "choose", "to_act": [seat]},
+            note=placement_note(seat, pl, rows),
+        )
+        return
+    row = rows[pl.row]
+    cap_clause = "T6-PRO-4" if rules.placement == "ends_and_starts" else "T6-PLACE-2"
+    candidates = [[c.row, c.side, c.neighbour, c.difference] for c in pl.candidates]
+    data = {"card": card, "seat": seat, "row": pl.row, "side": pl.side, "candidates": candidates}
+    with trace.step(pl.clauses[0], "row", data, note=placement_note(seat, pl, rows)):
+        for clause in pl.clauses[1:]:
+            if clause != cap_clause:
+                trace.add(clause, "tie" if clause == "T6-PRO-3" else "closest", {"card": card, "row": pl.row})
+        facts = {
+            "card": card,
+            "seat": seat,
+            "row": pl.row,
+            "length": len(row),
+            "capacity": rules.capacity,
+            "cards": list(row),
+        }
+        if pl.sixth:
+            with trace.step(cap_clause, "sixth", facts, note=sixth_note(seat, pl, row)):
+                record_take(trace, seat, row)
+        else:
+            trace.add(cap_clause, "room", facts)
+
+
 def _resolve(
     s: State,
-    rows_t: tuple[tuple[int, ...], ...],
+    rows_t: Rows,
     pending: tuple[tuple[int, int], ...],
-    piles_t: tuple[tuple[int, ...], ...],
+    piles_t: Rows,
     penalties_t: tuple[int, ...],
     *,
     held: Hands,
     selects: Selects,
-    log: list[str] | None,
+    trace: Trace | None,
 ) -> State:
     """Place the revealed cards of ``pending`` in ascending order (T6-TURN-1, T6-TURN-2); pause on a card
     that fits nowhere (T6-PLACE-3 / T6-PRO-5) with its player to act, else finish the turn.  Every card is
     placed by :func:`~engine.take6.placement.locate`."""
-    rules = s[0]
+    rules = s[I_RULES]
     rows = list(rows_t)
     piles: list[tuple[int, ...]] | None = None
     penalties: list[int] | None = None
     cap = rules.capacity
     for k, (card, p) in enumerate(pending):
         pl = locate(rows, card, rules.placement, cap, rules.tie_to_start)
-        if log is not None:
-            log.append(_describe_placement(p, pl, rows))
+        if trace is not None:
+            _record_placement(trace, rules, p, pl, rows)
         if pl.row is None:
-            return _new(
-                State,
-                (
-                    rules,
-                    s[1],
-                    "choose",
-                    tuple(rows),
-                    _ends(rows),
-                    pending[k:],
-                    piles_t if piles is None else tuple(piles),
-                    penalties_t if penalties is None else tuple(penalties),
-                    held,
-                    selects,
-                    _ZEROS[rules.players],
-                    (p,),
-                ),
+            return build(
+                rules=rules,
+                fixed=s[I_FIXED],
+                phase="choose",
+                rows=tuple(rows),
+                ends=ends_of(rows),
+                pending=pending[k:],
+                piles=piles_t if piles is None else tuple(piles),
+                penalties=penalties_t if penalties is None else tuple(penalties),
+                held=held,
+                selects=selects,
+                selected=ZEROS[rules.players],
+                to_act=(p,),
             )
         r = pl.row
         row = rows[r]
@@ -97,7 +183,7 @@ def _resolve(
                 piles = list(piles_t)
                 penalties = list(penalties_t)
             piles[p] = piles[p] + row
-            penalties[p] += _bullheads_of(row)
+            penalties[p] += bullheads_of(row)
             rows[r] = (card,)
         elif pl.side == "end":
             rows[r] = (*row, card)
@@ -111,120 +197,148 @@ def _resolve(
         held=held,
         selects=selects,
         last=pending[-1][1],
-        log=log,
+        trace=trace,
     )
 
 
 def _after_turn(
     s: State,
-    rows: tuple[tuple[int, ...], ...],
-    piles: tuple[tuple[int, ...], ...],
+    rows: Rows,
+    piles: Rows,
     penalties: tuple[int, ...],
     *,
     held: Hands,
     selects: Selects,
     last: int,
-    log: list[str] | None,
+    trace: Trace | None,
 ) -> State:
     """After a turn's cards are all placed: the next turn, or the end of the round (T6-ROUND-1)."""
-    rules = s[0]
+    rules = s[I_RULES]
     n = rules.players
     if rules.play == "flip":
         if any(held):
-            return _new(
-                State,
-                (
-                    rules,
-                    s[1],
-                    "flip",
-                    rows,
-                    _ends(rows),
-                    (),
-                    piles,
-                    penalties,
-                    held,
-                    selects,
-                    _ZEROS[n],
-                    ((last + 1) % n,),
-                ),
+            following = (last + 1) % n
+            if trace is not None:
+                trace.add("T6-KIDS-2", "next", {"phase": "flip", "to_act": [following]})
+            return build(
+                rules=rules,
+                fixed=s[I_FIXED],
+                phase="flip",
+                rows=rows,
+                ends=ends_of(rows),
+                pending=(),
+                piles=piles,
+                penalties=penalties,
+                held=held,
+                selects=selects,
+                selected=ZEROS[n],
+                to_act=(following,),
             )
     elif held[0]:
-        return _new(
-            State,
-            (
-                rules,
-                s[1],
-                "select",
-                rows,
-                _ends(rows),
-                (),
-                piles,
-                penalties,
-                held,
-                selects,
-                _ZEROS[n],
-                _ALL[n],
-            ),
+        if trace is not None:
+            trace.add("T6-SELECT-1", "next", {"phase": "select", "to_act": list(ALL[n])})
+        return build(
+            rules=rules,
+            fixed=s[I_FIXED],
+            phase="select",
+            rows=rows,
+            ends=ends_of(rows),
+            pending=(),
+            piles=piles,
+            penalties=penalties,
+            held=held,
+            selects=selects,
+            selected=ZEROS[n],
+            to_act=ALL[n],
         )
-    return _end_round(s, rows, piles, penalties, held=held, selects=selects, log=log)
+    return _end_round(s, rows, piles, penalties, held=held, selects=selects, trace=trace)
 
 
 def _end_round(
     s: State,
-    rows: tuple[tuple[int, ...], ...],
-    piles: tuple[tuple[int, ...], ...],
+    rows: Rows,
+    piles: Rows,
     penalties: tuple[int, ...],
     *,
     held: Hands,
     selects: Selects,
-    log: list[str] | None,
+    trace: Trace | None,
 ) -> State:
     """Score the round (T6-ROUND-2) and end the game (T6-END-1, T6-KIDS-3) or deal the next round."""
-    rules = s[0]
+    rules = s[I_RULES]
     n = rules.players
+    seed, rnd, _, start, deals = s[I_FIXED]
     if rules.end == "threshold":
         assert rules.threshold is not None
         over = max(penalties) >= rules.threshold
     else:
         assert rules.rounds is not None
-        over = s[1][1] >= rules.rounds
-    if log is not None:
-        sign = "-" if rules.display == "countdown" else "+"
-        parts = [f"P{p} {sign}{_bullheads_of(piles[p])} = {_shown(rules, penalties[p])}" for p in range(n)]
-        unit = "points left" if rules.display == "countdown" else "bullheads"
-        log.append(f"Round {s[1][1]} ends ({unit}): {', '.join(parts)} [T6-ROUND-2].")
+        over = rnd >= rules.rounds
+    if trace is not None:
+        trace.add("T6-ROUND-1", "round-ends", {"round": rnd, "over": over})
+        scores = [{"seat": p, "added": bullheads_of(piles[p]), "total": penalties[p]} for p in range(n)]
+        with trace.step(
+            "T6-ROUND-2",
+            "round-scores",
+            {"round": rnd, "scores": scores},
+            note=round_note(rules, rnd, piles, penalties),
+        ):
+            for p in range(n):
+                with trace.step("T6-ROUND-2", "player-score", scores[p]):
+                    for c in piles[p]:
+                        trace.add(
+                            BULLHEAD_CLAUSE[c],
+                            "bullheads",
+                            {"card": c, "heads": BULLHEADS[c], "seat": p, "subject": BULLHEAD_SUBJECT[c]},
+                        )
+        end_step(trace, rules, rnd, penalties, over)
     if over:
-        state: State = _new(
-            State,
-            (rules, s[1], "over", rows, _ends(rows), (), piles, penalties, held, selects, _ZEROS[n], ()),
+        state = build(
+            rules=rules,
+            fixed=s[I_FIXED],
+            phase="over",
+            rows=rows,
+            ends=ends_of(rows),
+            pending=(),
+            piles=piles,
+            penalties=penalties,
+            held=held,
+            selects=selects,
+            selected=ZEROS[n],
+            to_act=(),
         )
-        if log is not None:
-            log.extend(_standings(state, rules))
+        if trace is not None:
+            result_of(state, rules, trace)
         return state
-    seed, rnd, _, start, deals = s[1]
-    return deal_round(rules, seed, rnd + 1, penalties, deals, prev_start=start, log=log)
+    return deal_round(rules, seed, rnd + 1, penalties, deals, prev_start=start, trace=trace)
 
 
-def _select(s: State, p: int, card: int, log: list[str] | None) -> State:
+def _select(s: State, p: int, card: int, trace: Trace | None) -> State:
     """Record a selection (T6-SELECT-1); the card stays in the stored hand, hidden, until the last player
     has selected: then all are revealed (T6-SELECT-2), leave their hands, and are placed."""
-    sel = _with(s[10], p, card)
-    acting = s[11]
+    sel = _with(s[I_SELECTED], p, card)
+    acting = s[I_TO_ACT]
     acting = acting[1:] if acting[0] == p else tuple(q for q in acting if q != p)
     if acting:
-        if log is not None:
-            log.append(f"P{p} selects a card, hidden until everyone has selected [T6-SELECT-1, T6-SELECT-2].")
-        return _new(State, s[:10] + (sel, acting))  # noqa: RUF005 (concatenation is the fastest here)
-    if log is None and s[0].placement == "ends":
-        return _turn_fast(s, sel)
-    held, selects = _reveal_hands(s[8], s[9], sel)
-    return _reveal(s, sel, p, held=held, selects=selects, log=log)
+        if trace is not None:
+            trace.add(
+                "T6-SELECT-1",
+                "selected",
+                {"seat": p},
+                note=f"P{p} selects a card, hidden until everyone has selected",
+            )
+            trace.add("T6-SELECT-2", "waits", {"phase": "select", "to_act": list(acting)})
+        return replace(s, selected=sel, to_act=acting)
+    if trace is None and s[I_RULES].placement == "ends":
+        return turn_fast(s, sel)
+    held, selects = _reveal_hands(s[I_HELD], s[I_SELECTS], sel)
+    return _reveal(s, sel, p, held=held, selects=selects, trace=trace)
 
 
 def _reveal_hands(held: Hands, selects: Selects, sel: tuple[int, ...]) -> tuple[Hands, Selects]:
     """Every revealed card leaves its hand, and its selection the hand's prebuilt selections: both by one
     prebuilt ``itemgetter`` of the other positions (every hand has the same length during a selection)."""
-    drop = _DROP[len(held[0])]
+    drop = DROP[len(held[0])]
     new_held = list(held)
     new_selects = list(selects)
     p = 0
@@ -236,13 +350,13 @@ def _reveal_hands(held: Hands, selects: Selects, sel: tuple[int, ...]) -> tuple[
     return tuple(new_held), tuple(new_selects)
 
 
-def _turn_fast(s: State, sel: tuple[int, ...]) -> State:
-    """Hot path of a revealed turn (``ends`` placement, no log): the cards leave the hands (as in
+def turn_fast(s: State, sel: tuple[int, ...]) -> State:
+    """Hot path of a revealed turn (``ends`` placement, no trace): the cards leave the hands (as in
     :func:`_reveal_hands`, inlined) and are placed lowest first; ``sel.index`` names a card's player."""
-    held = s[8]
-    drop = _DROP[len(held[0])]
+    held = s[I_HELD]
+    drop = DROP[len(held[0])]
     new_held = list(held)
-    new_selects = list(s[9])
+    new_selects = list(s[I_SELECTS])
     p = 0
     for hand in held:
         without = drop[hand.index(sel[p])]
@@ -250,8 +364,10 @@ def _turn_fast(s: State, sel: tuple[int, ...]) -> State:
         new_selects[p] = without(new_selects[p])
         p += 1  # noqa: SIM113 (a counter is cheaper than enumerate's pairs)
     cards = sorted(sel)
-    rows, ends = list(s[3]), list(s[4])
-    return _place_fast(s, rows, ends, cards, sel.index, s[6], s[7], tuple(new_held), tuple(new_selects))
+    rows, ends = list(s[I_ROWS]), list(s[I_ENDS])
+    return _place_fast(
+        s, rows, ends, cards, sel.index, s[I_PILES], s[I_PENALTIES], tuple(new_held), tuple(new_selects)
+    )
 
 
 def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call)
@@ -260,16 +376,16 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
     ends: list[int],
     cards: Collection[int],
     owner: Callable[[int], int],
-    piles: tuple[tuple[int, ...], ...],
+    piles: Rows,
     penalties: tuple[int, ...],
     held: Hands,
     selects: Selects,
     last: int = -1,
 ) -> State:
-    """Hot path of :func:`_resolve` for the ``ends`` placement without a log: place ``cards`` (ascending;
+    """Hot path of :func:`_resolve` for the ``ends`` placement without a trace: place ``cards`` (ascending;
     ``owner(card)`` is its player) with the same outcome.  The state machine in properties/ checks every
-    step against the logged path, which places each card with :func:`~engine.take6.placement.locate`."""
-    rules = s[0]
+    step against the traced path, which places each card with :func:`~engine.take6.placement.locate`."""
+    rules = s[I_RULES]
     cap = rules.capacity
     for card in cards:
         # the row whose end is the highest one below the card (T6-PLACE-1); row ends are cards, never 0
@@ -281,11 +397,12 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
             # fits no row (T6-PLACE-3): only the lowest card can (each later card is above the row end the
             # card before it made), so all the cards wait for the player's row choice
             pending = tuple(zip(cards, map(owner, cards)))  # noqa: B905 (equal lengths by construction)
-            return _new(
+            # the hot path's positional form, in the layout's field order (see layout.build)
+            return new(
                 State,
                 (
                     rules,
-                    s[1],
+                    s[I_FIXED],
                     "choose",
                     tuple(rows),
                     tuple(ends),
@@ -294,7 +411,7 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
                     penalties,
                     held,
                     selects,
-                    _ZEROS[rules.players],
+                    ZEROS[rules.players],
                     (pending[0][1],),
                 ),
             )
@@ -302,7 +419,7 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
         ends[r] = card
         best = rows[r]
         if len(best) < cap:
-            rows[r] = best + _ONE[card]
+            rows[r] = best + ONE[card]
         else:
             # the 6th card: its player takes the row (T6-PLACE-2)
             p = owner(card)
@@ -310,20 +427,22 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
             changed[p] += best
             piles = tuple(changed)
             totals = list(penalties)
-            totals[p] += sum(map(_BH.__getitem__, best))
+            totals[p] += sum(map(BULLHEADS.__getitem__, best))
             penalties = tuple(totals)
-            rows[r] = _ONE[card]
+            rows[r] = ONE[card]
     if rules.play == "flip":
         for c in cards:
             last = owner(c)
-        return _after_turn(s, tuple(rows), piles, penalties, held=held, selects=selects, last=last, log=None)
-    if held[0]:
+        return _after_turn(
+            s, tuple(rows), piles, penalties, held=held, selects=selects, last=last, trace=None
+        )
+    if held[0]:  # the hot path's positional form, in the layout's field order (see layout.build)
         n = rules.players
-        return _new(
+        return new(
             State,
             (
                 rules,
-                s[1],
+                s[I_FIXED],
                 "select",
                 tuple(rows),
                 tuple(ends),
@@ -332,138 +451,169 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
                 penalties,
                 held,
                 selects,
-                _ZEROS[n],
-                _ALL[n],
+                ZEROS[n],
+                ALL[n],
             ),
         )
-    return _end_round(s, tuple(rows), piles, penalties, held=held, selects=selects, log=None)
+    return _end_round(s, tuple(rows), piles, penalties, held=held, selects=selects, trace=None)
 
 
 def _reveal(
-    s: State, sel: tuple[int, ...], p: int, *, held: Hands, selects: Selects, log: list[str] | None
+    s: State, sel: tuple[int, ...], p: int, *, held: Hands, selects: Selects, trace: Trace | None
 ) -> State:
     pending = sorted(zip(sel, range(len(sel)), strict=True))
-    if log is not None:
-        log.append(
-            f"P{p} selects a card. All revealed [T6-SELECT-2] and placed lowest first [T6-TURN-1]: "
-            + ", ".join(f"P{q} {c}" for c, q in pending)
-            + "."
-        )
-    return _resolve(s, s[3], tuple(pending), s[6], s[7], held=held, selects=selects, log=log)
-
-
-def _take_row(s: State, p: int, r: int, log: list[str] | None) -> State:
-    pending = s[5]
-    card = pending[0][0]
-    rows = s[3]
-    row = rows[r]
-    changed = list(s[6])
-    changed[p] += row
-    piles = tuple(changed)
-    heads = sum(map(_BH.__getitem__, row))
-    totals = list(s[7])
-    totals[p] += heads
-    penalties = tuple(totals)
-    if log is None and s[0].placement == "ends":
-        rows_list = list(rows)
-        rows_list[r] = _ONE[card]
-        ends = list(s[4])
-        ends[r] = card
-        owners = dict(pending[1:])  # the waiting cards (its keys, ascending) and their players
-        return _place_fast(s, rows_list, ends, owners, owners.__getitem__, piles, penalties, s[8], s[9], p)
-    rows = (*rows[:r], (card,), *rows[r + 1 :])
-    if log is not None:
-        log.append(
-            f"  P{p} takes row {r}: {_names(row)} ({_plural(heads, 'bullhead')}); {card} starts row {r} "
-            f"[T6-PLACE-3, T6-PILE-1]."
-        )
-    if len(pending) > 1:
-        return _resolve(s, rows, pending[1:], piles, penalties, held=s[8], selects=s[9], log=log)
-    return _after_turn(s, rows, piles, penalties, held=s[8], selects=s[9], last=p, log=log)
-
-
-def _draft(s: State, p: int, card: int, log: list[str] | None) -> State:
-    rules = s[0]
-    seed, rnd, stock, start, deals = s[1]
-    i = stock.index(card)
-    stock = stock[:i] + stock[i + 1 :]
-    hand = tuple(sorted((*s[8][p], card)))
-    held = _with(s[8], p, hand)
-    selects = _with(s[9], p, tuple(map(_SELECT[p].__getitem__, hand)))
-    n = rules.players
-    drafted = sum(len(h) for h in held)
-    if log is not None:
-        log.append(f"P{p} drafts {card} [T6-LOGIC-1].")
-    if drafted < n * rules.hand_size:
-        fixed = (seed, rnd, stock, start, deals)
-        return _new(State, (rules, fixed, *s[2:8], held, selects, s[10], ((start + drafted) % n,)))
-    rows = tuple((c,) for c in stock)
-    if log is not None:
-        log.append(
-            f"The draft is over; the {len(stock)} cards left start the rows in ascending order: "
-            f"{_names(stock)} [T6-LOGIC-2]."
-        )
-    return _new(
-        State,
-        (
-            rules,
-            (seed, rnd, (), start, deals),
-            "select",
-            rows,
-            stock,
-            (),
-            s[6],
-            s[7],
-            held,
-            selects,
-            _ZEROS[n],
-            _ALL[n],
-        ),
+    if trace is not None:
+        with trace.step(
+            "T6-SELECT-2",
+            "revealed",
+            {"seat": p, "cards": [[c, q] for c, q in pending]},
+            note=reveal_note(p, pending),
+        ):
+            trace.add(
+                "T6-TURN-1",
+                "order",
+                {"cards": [c for c, _q in pending]},
+                note="placed lowest first: " + ", ".join(str(c) for c, _q in pending),
+            )
+            trace.add("T6-TURN-2", "in-turn", {"cards": len(pending)})
+    return _resolve(
+        s, s[I_ROWS], tuple(pending), s[I_PILES], s[I_PENALTIES], held=held, selects=selects, trace=trace
     )
 
 
-def _flip(s: State, p: int, log: list[str] | None) -> State:
-    pile = s[8][p]
+def take_row(s: State, p: int, r: int, trace: Trace | None) -> State:
+    """Seat ``p`` takes row ``r`` for its waiting card (T6-PLACE-3 / T6-PRO-5, T6-PILE-1): the card starts
+    the row, and the other waiting cards are placed."""
+    pending = s[I_PENDING]
+    card = pending[0][0]
+    rows = s[I_ROWS]
+    row = rows[r]
+    changed = list(s[I_PILES])
+    changed[p] += row
+    piles = tuple(changed)
+    heads = sum(map(BULLHEADS.__getitem__, row))
+    totals = list(s[I_PENALTIES])
+    totals[p] += heads
+    penalties = tuple(totals)
+    rules = s[I_RULES]
+    if trace is None and rules.placement == "ends":
+        rows_list = list(rows)
+        rows_list[r] = ONE[card]
+        ends = list(s[I_ENDS])
+        ends[r] = card
+        owners = dict(pending[1:])  # the waiting cards (its keys, ascending) and their players
+        return _place_fast(
+            s, rows_list, ends, owners, owners.__getitem__, piles, penalties, s[I_HELD], s[I_SELECTS], p
+        )
+    rows = (*rows[:r], (card,), *rows[r + 1 :])
+    if trace is not None:
+        data = {"seat": p, "row": r, "card": card, "cards": list(row), "heads": heads}
+        with trace.step(
+            _choose_clause(rules),
+            "takes",
+            data,
+            note=f"P{p} takes row {r}: {card_names(row)} ({plural(heads, 'bullhead')}); "
+            f"{card} starts row {r}",
+        ):
+            record_take(trace, p, row)
+    if len(pending) > 1:
+        return _resolve(
+            s, rows, pending[1:], piles, penalties, held=s[I_HELD], selects=s[I_SELECTS], trace=trace
+        )
+    return _after_turn(s, rows, piles, penalties, held=s[I_HELD], selects=s[I_SELECTS], last=p, trace=trace)
+
+
+def _draft(s: State, p: int, card: int, trace: Trace | None) -> State:
+    rules = s[I_RULES]
+    seed, rnd, stock, start, deals = s[I_FIXED]
+    i = stock.index(card)
+    stock = stock[:i] + stock[i + 1 :]
+    held_before = s[I_HELD]
+    hand = tuple(sorted((*held_before[p], card)))
+    held = (*held_before[:p], hand, *held_before[p + 1 :])
+    selects_before = s[I_SELECTS]
+    selects = (*selects_before[:p], tuple(map(SELECTS[p].__getitem__, hand)), *selects_before[p + 1 :])
+    n = rules.players
+    drafted = sum(len(h) for h in held)
+    if trace is not None:
+        trace.add("T6-LOGIC-1", "drafted", {"seat": p, "card": card}, note=drafted_note(p, card))
+    over = drafted >= n * rules.hand_size
+    if over and trace is not None:
+        trace.add(
+            "T6-LOGIC-2",
+            "rows",
+            {"rows": list(stock), "phase": "select", "to_act": list(ALL[n])},
+            note=f"The draft is over; the {len(stock)} cards left start the rows in ascending order: "
+            f"{card_names(stock)}",
+        )
+    elif trace is not None:
+        trace.add("T6-LOGIC-1", "next", {"phase": "draft", "to_act": [(start + drafted) % n]})
+    return build(
+        rules=rules,
+        fixed=(seed, rnd, () if over else stock, start, deals),
+        phase="select" if over else "draft",
+        rows=tuple((c,) for c in stock) if over else s[I_ROWS],
+        ends=stock if over else s[I_ENDS],
+        pending=s[I_PENDING],
+        piles=s[I_PILES],
+        penalties=s[I_PENALTIES],
+        held=held,
+        selects=selects,
+        selected=ZEROS[n] if over else s[I_SELECTED],
+        to_act=ALL[n] if over else ((start + drafted) % n,),
+    )
+
+
+def _flip(s: State, p: int, trace: Trace | None) -> State:
+    pile = s[I_HELD][p]
     card = pile[0]
-    held = _with(s[8], p, pile[1:])
-    if log is not None:
-        log.append(f"P{p} flips {card} [T6-KIDS-2].")
-    elif s[0].placement == "ends":
-        return _place_fast(s, list(s[3]), list(s[4]), [card], {card: p}.__getitem__, s[6], s[7], held, s[9])
-    return _resolve(s, s[3], ((card, p),), s[6], s[7], held=held, selects=s[9], log=log)
+    held_before = s[I_HELD]
+    held = (*held_before[:p], pile[1:], *held_before[p + 1 :])
+    if trace is not None:
+        trace.add("T6-KIDS-2", "flipped", {"seat": p, "card": card}, note=flip_note(p, card))
+    elif s[I_RULES].placement == "ends":
+        return _place_fast(
+            s,
+            list(s[I_ROWS]),
+            list(s[I_ENDS]),
+            [card],
+            {card: p}.__getitem__,
+            s[I_PILES],
+            s[I_PENALTIES],
+            held,
+            s[I_SELECTS],
+        )
+    return _resolve(
+        s, s[I_ROWS], ((card, p),), s[I_PILES], s[I_PENALTIES], held=held, selects=s[I_SELECTS], trace=trace
+    )
 
 
-def _chance(s: State, a: Deal | DraftStart, log: list[str] | None) -> State:
+def _chance(s: State, a: Deal | DraftStart, trace: Trace | None) -> State:
     """The chance step of phase ``deal``: the round starts with the given deal (T6-SETUP-5) or, in logic,
     the given start player of the draft (T6-LOGIC-1)."""
-    _seed, rnd, _stock, start, _deals = s[1]
-    return deal_round(s[0], None, rnd, s[7], (a,), prev_start=start, log=log)
+    _seed, rnd, _stock, start, _deals = s[I_FIXED]
+    return deal_round(s[I_RULES], None, rnd, s[I_PENALTIES], (a,), prev_start=start, trace=trace)
 
 
-def _step(s: State, a: Action | Deal | DraftStart, log: list[str] | None = None) -> State:
-    """The one transition both tiers use: ``a`` must be legal in ``s``."""
+def step(s: State, a: Action | Deal | DraftStart, trace: Trace | None = None) -> State:
+    """The one transition both tiers use: ``a`` must be legal in ``s``; with a trace, its derivation."""
     t = a.__class__
     if t is Select:
-        return _select(s, a.player, a.card, log)  # type: ignore[union-attr]
+        return _select(s, a.player, a.card, trace)  # type: ignore[union-attr]
     if t is TakeRow:
-        return _take_row(s, a.player, a.row, log)  # type: ignore[union-attr]
+        return take_row(s, a.player, a.row, trace)  # type: ignore[union-attr]
     if t is Draft:
-        return _draft(s, a.player, a.card, log)  # type: ignore[union-attr]
+        return _draft(s, a.player, a.card, trace)  # type: ignore[union-attr]
     if t is Flip:
-        return _flip(s, a.player, log)  # type: ignore[union-attr]
-    return _chance(s, a, log)  # type: ignore[arg-type]
-
-
-step = _step
-take_row = _take_row
-turn_fast = _turn_fast
+        return _flip(s, a.player, trace)  # type: ignore[union-attr]
+    return _chance(s, a, trace)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------------------
 # Validation (the checked tier)
 
 
-def _check_chance(s: State, a: object) -> None:
+def _check_chance(s: State, a: object, trace: Trace | None) -> None:
     """A chance step: in phase ``deal`` only a deal of this round is legal (T6-SETUP-5, T6-LOGIC-1)."""
     rules = s.rules
     if s.phase != "deal":
@@ -479,6 +629,11 @@ def _check_chance(s: State, a: object) -> None:
         check_setup(rules, a)
     except IllegalSetup as exc:
         raise IllegalAction(exc.clause, exc.message) from exc
+    if trace is not None:
+        clause = "T6-LOGIC-1" if rules.deal == "draft" else "T6-SETUP-5"
+        trace.add(
+            clause, "granted", {"round": s.round}, note=f"round {s.round} waits for its deal: a {wanted}"
+        )
 
 
 _PHASE_ACTION = {"select": Select, "choose": TakeRow, "draft": Draft, "flip": Flip}
@@ -491,13 +646,40 @@ _PHASE_WORDS = {
 }
 
 
-def check(s: State, a: object) -> None:
-    """Raise the IllegalAction (naming the clause) that ``a`` breaks in ``s``; return if it is legal."""
+def granting_clause(s: State, a: object) -> str:
+    """The clause that makes an action of ``a``'s kind legal in ``s``: a selection T6-SELECT-1, a row
+    choice the rule under which the waiting card fits no row (T6-PLACE-3 / T6-PRO-5), a draft pick
+    T6-LOGIC-1, a flip T6-KIDS-2, a round's deal T6-SETUP-5 (logic: T6-LOGIC-1).
+
+    >>> from engine.take6 import GAME
+    >>> granting_clause(GAME.new_game(2, seed=1, variant="professional"), TakeRow(0, 1))
+    'T6-PRO-5'
+    """
+    t = type(a)
+    if t is TakeRow:
+        return _choose_clause(s.rules)
+    if t is Draft or t is DraftStart:
+        return "T6-LOGIC-1"
+    if t is Flip:
+        return "T6-KIDS-2"
+    if t is Deal:
+        return "T6-SETUP-5"
+    return "T6-SELECT-1" if t is Select else "T6-ACT-1"
+
+
+def check(s: State, a: object, trace: Trace | None = None) -> None:
+    """Raise the IllegalAction (naming the clause) that ``a`` breaks in ``s``; return if it is legal.
+
+    With a trace, each check passed is recorded as a step (the game is on, the seat must act, the action
+    is of the awaited kind, the card is in the hand ...), the granting clause last; a refusal raises before
+    its step would be recorded (:meth:`Take6.why` records it from the exception)."""
     if s.phase == "over":
         raise GameOver("T6-ACT-2", "the game is over")
+    if trace is not None:
+        trace.add("T6-ACT-2", "game-on", {"phase": s.phase})
     t = type(a)
-    if s[2] == "deal" or t is Deal or t is DraftStart:
-        _check_chance(s, a)
+    if s[I_PHASE] == "deal" or t is Deal or t is DraftStart:
+        _check_chance(s, a, trace)
         return
 
     if t not in _ACTION_NAME:
@@ -512,6 +694,13 @@ def check(s: State, a: object) -> None:
         raise NotYourTurn(
             "T6-ACT-1", f"{_PHASE_WORDS[s.phase]} by {waiting} is awaited, not an action of P{p}"
         )
+    if trace is not None:
+        trace.add(
+            "T6-ACT-1",
+            "seat-acts",
+            {"seat": p, "to_act": list(s.to_act)},
+            note=f"P{p} is to act now ({_PHASE_WORDS[s.phase]} is awaited)",
+        )
     expected = _PHASE_ACTION[s.phase]
     if t is not expected:
         if t is TakeRow:
@@ -521,11 +710,42 @@ def check(s: State, a: object) -> None:
         card = a.card  # type: ignore[attr-defined]
         if card not in s.hands[p] or isinstance(card, bool):
             raise IllegalAction("T6-SELECT-1", f"card {card!r} is not in P{p}'s hand")
+        if trace is not None:
+            trace.add(
+                "T6-SELECT-1",
+                "in-hand",
+                {"seat": p, "card": card},
+                note=f"P{p} holds {card} and selects it for this turn",
+            )
     elif t is TakeRow:
         r = a.row  # type: ignore[attr-defined]
         if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < len(s.rows):
             raise IllegalAction("T6-CHOOSE-2", f"row must be 0..{len(s.rows) - 1}, got {r!r}")
+        if trace is not None:
+            card = s.pending[0][0]
+            trace.add(
+                "T6-CHOOSE-1",
+                "waiting",
+                {"seat": p, "card": card},
+                note=f"P{p}'s {card} waits for a row choice",
+            )
+            trace.add(
+                _choose_clause(s.rules),
+                "may-take",
+                {"seat": p, "row": r, "card": card},
+                note=f"{card} fits no row, so P{p} may take any row: row {r} is on the table",
+            )
+            trace.add("T6-CHOOSE-2", "row-exists", {"row": r, "rows": len(s.rows)})
     elif t is Draft:
         card = a.card  # type: ignore[attr-defined]
         if card not in s.stock or isinstance(card, bool):
             raise IllegalAction("T6-LOGIC-1", f"card {card!r} is not in the face-up pool")
+        if trace is not None:
+            trace.add(
+                "T6-LOGIC-1",
+                "in-pool",
+                {"seat": p, "card": card},
+                note=f"{card} lies in the face-up pool: P{p} may draft it",
+            )
+    elif trace is not None:
+        trace.add("T6-KIDS-2", "flips", {"seat": p}, note=f"P{p} flips the top card of their pile")

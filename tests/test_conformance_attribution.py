@@ -1,0 +1,109 @@
+"""Attribution from derivations: one class per defect, named by the step of the reference derivation the
+peer contradicts.
+
+Each 6 nimmt! defect of the multi-defect peer alone gives exactly one class, its deciding clause the rule
+it breaks and its signature the card or effect that rule names; all of them in one run give one class
+each; ``arbiter check`` replaying a class's record names the same first clause (one attribution for fuzz
+and check).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+
+from engine.conformance.campaign import CampaignReport, run_campaign
+from engine.conformance.check import check_record
+from engine.conformance.deciding import attribute, granting
+from engine.conformance.fuzz import Divergence, in_process
+from engine.conformance.kit_take6 import contradicted_steps
+from engine.conformance.kits import get_kit
+from engine.conformance.peers.multi import MultiDefectPeer
+from engine.conformance.records import write_record
+from engine.game import get_game
+from engine.take6 import GAME, Select, TakeRow
+
+TAKE6 = {
+    # defect: (the variants it lives in, the class signature it must give)
+    "low-card": (("standard",), "take6:to_act:T6-PLACE-3:-"),
+    "second-select": (("standard",), "take6:accepted-illegal:T6-SELECT-2:select"),
+    "logic-draft": (("logic",), "take6:legal-missing:T6-LOGIC-1:draft"),
+    "bull-55": (("countdown",), "take6:scores:T6-BULL-1:-:55"),
+    "fifth-card": (("tactics",), "take6:scores:T6-PLACE-2:-"),
+    "eleven": (("kids",), "take6:scores:T6-BULL-2:-:x11"),
+}
+
+
+def campaign(defects: Any, variants: Any = None, games: int = 32) -> CampaignReport:
+    return run_campaign(in_process(lambda: MultiDefectPeer(defects)), games=games, jobs=1, seed=5,
+                        shrink=False, game_names=["take6"], variants=variants)
+
+
+def replay(div: Divergence) -> Any:
+    buf = io.StringIO()
+    write_record(buf, div.to_record())
+    return check_record(io.StringIO(buf.getvalue()), name="class.jsonl")
+
+
+@pytest.mark.parametrize("defect", sorted(TAKE6))
+def test_each_defect_alone_is_one_class_with_its_own_clause(defect: str) -> None:
+    """A peer with one 6 nimmt! defect gives exactly one class, named by the clause the defect breaks
+    (T6-PLACE-3, T6-SELECT-2, T6-LOGIC-1, T6-BULL-1, T6-PLACE-2, T6-BULL-2), its signature carrying the
+    card rule a bullhead step names; ``arbiter check`` on its record names the same clause first."""
+    variants, signature = TAKE6[defect]
+    report = campaign({defect}, variants)
+    assert [c.signature for c in report.classes] == [signature]
+    checked = replay(report.classes[0].first)
+    assert checked.divergence is not None and checked.divergence.clauses[0] == report.classes[0].clause
+
+
+def test_all_take6_defects_in_one_run_give_one_class_each() -> None:
+    """Every 6 nimmt! defect on at once: one class per defect, and no other (the low-card defect in a
+    professional game breaks T6-PRO-5, that variant's own rule, a class of its own)."""
+    report = campaign(set(TAKE6), games=96)
+    found = {c.signature for c in report.classes}
+    assert {sig for _v, sig in TAKE6.values()} <= found
+    assert found - {sig for _v, sig in TAKE6.values()} <= {"take6:to_act:T6-PRO-5:-"}
+
+
+def _sixth_card_step() -> tuple[Any, Any, Any]:
+    before = GAME.from_notation("standard 2 select 2.10.22.33.44/50/60/70 45.3/51.4 - - 0/0")
+    mid = GAME.apply(before, Select(0, 45))
+    return mid, Select(1, 51), GAME.apply(mid, Select(1, 51))
+
+
+def test_a_score_difference_names_the_bullhead_rule_that_explains_it() -> None:
+    """T6-BULL-1..5: P0's 45 takes 2 10 22 33 44 (1+3+5+5+5 bullheads).  A score 6 too low is explained
+    only by the multiples of 11 valued 3 each (T6-BULL-2, subject x11); 2 too high by the one card of
+    T6-BULL-3 valued 5 or the one of T6-BULL-5 valued 3, alike: the candidate set."""
+    g, kit = get_game("take6"), get_kit("take6")
+    step = _sixth_card_step()
+    ours = step[2].penalties
+    low = attribute(g, kit, "scores", step, "standard", claimed=[ours[0] - 6, ours[1]])
+    assert (low.clauses[0], low.subject) == ("T6-BULL-2", "x11")
+    tie = attribute(g, kit, "scores", step, "standard", claimed=[ours[0] + 2, ours[1]])
+    assert (tie.clauses[0], tie.subject) == ("T6-BULL-3|T6-BULL-5", "other|x10")
+
+
+def test_a_row_taken_too_early_names_the_capacity_rule() -> None:
+    """T6-PLACE-2: the reference placed 45 as a row's 2nd card; a peer claiming P0 took that row
+    contradicts the capacity step (room for the card), not a bullhead rule."""
+    before = GAME.from_notation("standard 2 select 44/50/60/70 45.3/51.4 - - 0/0")
+    mid = GAME.apply(before, Select(0, 45))
+    derived = GAME.derive(mid, Select(1, 51))
+    after = GAME.apply(mid, Select(1, 51))
+    ours = get_kit("take6").facts(after)
+    theirs = {"taken": [[44], []], "scores": [5, 0]}
+    steps = contradicted_steps(derived, "scores", ours, theirs)
+    assert [(s.clause, s.says) for s in steps] == [("T6-PLACE-2", "room")]
+
+
+def test_a_missing_row_choice_names_the_rule_that_grants_it() -> None:
+    """T6-PRO-5: in professional a row choice is granted by the professional low-card rule, and a peer
+    leaving it out is attributed to that rule, not to the generic one."""
+    s = GAME.from_notation("professional 2 select 2.40/3.50/4.60/1.70 10.5/11.6 - - 0/0")
+    s = GAME.apply(GAME.apply(s, Select(0, 10)), Select(1, 11))
+    assert s.chooser is not None
+    assert granting(get_game("take6"), get_kit("take6"), s, TakeRow(s.chooser, 1)) == "T6-PRO-5"
