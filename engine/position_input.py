@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from engine.errors import InputError, PositionError
-from engine.jsonio import show
+from engine.jsonio import content_hidden, show
 
 __all__ = ["Tokens", "integer", "listed"]
 
@@ -58,7 +58,10 @@ class Tokens:
         self.tokens = text.split()
 
     def at(self, name: str, index: int) -> str:
-        """The field name of token ``index``: ``rows (token 4 '3.10/22')``."""
+        """The field name of token ``index``: ``rows (token 4 '3.10/22')`` (without the text when it comes
+        from a file, :func:`engine.jsonio.hidden_content`)."""
+        if content_hidden():
+            return f"{name} (token {index + 1})"
         return f"{name} (token {index + 1} {show(self.tokens[index])})"
 
     def fail(self, name: str, index: int, message: str) -> InputError:
@@ -113,5 +116,4 @@ class Tokens:
                     index = first_seat + int(seat)
             if index is None:
                 raise
-            where_text = f"{exc.field} (token {index + 1} {show(self.tokens[index])})"
-            raise PositionError(where_text, exc.clause, exc.message) from exc
+            raise PositionError(self.at(exc.field, index), exc.clause, exc.message) from exc

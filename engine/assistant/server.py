@@ -25,8 +25,10 @@ error mapping (:func:`error_payload`) works, without the extra.  Run it with ``a
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
+from engine import jsonio
 from engine.assistant import tools as catalog
 from engine.errors import InputError, RuleViolation
 
@@ -59,9 +61,10 @@ def error_payload(exc: Exception) -> tuple[str, dict[str, Any]]:
 class _Handlers:
     """The request handlers, bound to the SDK's wire types and error class (imported by build_server)."""
 
-    def __init__(self, types: Any, error: type[Exception]) -> None:
+    def __init__(self, types: Any, error: type[Exception], access: jsonio.FileAccess) -> None:
         self.types = types
         self.error = error
+        self.access = access
 
     def error_result(self, exc: Exception) -> Any:
         text, error = error_payload(exc)
@@ -104,7 +107,7 @@ class _Handlers:
                 self.types.INVALID_PARAMS, f"name: unknown tool {params.name!r} (known: {known})"
             )
         try:
-            result = catalog.call(params.name, params.arguments or {})
+            result = catalog.call(params.name, params.arguments or {}, access=self.access)
         except Exception as exc:  # every failure becomes a result: the server never stops
             return self.error_result(exc)
         return self.tool_result(result)
@@ -130,15 +133,17 @@ class _Handlers:
         )
 
 
-def build_server() -> Any:
-    """The configured low-level MCP server (not yet running); needs the ``mcp`` extra."""
+def build_server(root: str | Path | None = None) -> Any:
+    """The configured low-level MCP server (not yet running); needs the ``mcp`` extra.  Its tools read no
+    file, or (``root``) only regular files under that folder (:meth:`engine.jsonio.FileAccess.under`)."""
     from mcp import types
     from mcp.server.lowlevel import Server
     from mcp.shared.exceptions import MCPError
 
     from engine import __version__
 
-    handlers = _Handlers(types, MCPError)
+    access = catalog.NO_ROOT if root is None else jsonio.FileAccess.under(root)
+    handlers = _Handlers(types, MCPError, access)
     return Server(
         "arbiter",
         version=__version__,
@@ -151,11 +156,12 @@ def build_server() -> Any:
     )
 
 
-def serve_stdio() -> None:
-    """Serve MCP on standard input and output until the client closes the connection."""
+def serve_stdio(root: str | Path | None = None) -> None:
+    """Serve MCP on standard input and output until the client closes the connection (files: see
+    :func:`build_server`)."""
     from mcp.server.stdio import stdio_server
 
-    server = build_server()
+    server = build_server(root)
 
     async def main() -> None:
         async with stdio_server() as (read_stream, write_stream):
