@@ -36,10 +36,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, frozen
 from jsonschema import Draft202012Validator
-
-from attrs import evolve
 
 from engine import jsonio
 from engine.conformance.check import check_record, format_report
@@ -530,7 +528,9 @@ NO_ROOT = jsonio.FileAccess(stdin=False, max_bytes=None, hint="the server reads 
 """The tools' file policy by default: no file at all (``arbiter mcp`` without ``--root``)."""
 
 
-def call(name: str, arguments: Mapping[str, Any] | None, *, access: jsonio.FileAccess = NO_ROOT) -> ToolResult:
+def call(
+    name: str, arguments: Mapping[str, Any] | None, *, access: jsonio.FileAccess = NO_ROOT
+) -> ToolResult:
     """Run tool ``name``, reading files (an ``@FILE`` position, a record's ``path``) only as ``access``
     allows (default: none; ``arbiter mcp --root DIR``: regular files under DIR).  InputError names an
     unknown tool or the bad argument, RuleViolation its clause.

@@ -50,6 +50,7 @@ from engine.conformance.kits import GameKit, get_kit
 from engine.conformance.records import ActionLine, Header, ResultLine, check_claims, dumps_line, iter_record
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
+from engine.jsonio import NO_FILES
 from engine.positions import load_position
 
 __all__ = [
@@ -379,7 +380,7 @@ def _start_at(game: Game, header: Header, where: str) -> Any:
     player count."""
     assert header.position is not None
     try:
-        state = load_position(header.game, header.position)
+        state = load_position(header.game, header.position, access=NO_FILES)  # a record names no file
     except InputError as exc:
         raise InputError(f"{where}: position.{exc.field}", exc.message) from None
     json_form = game.state_to_json(state)

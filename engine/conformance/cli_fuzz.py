@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine import outputs
 from engine.errors import InputError
 
 if TYPE_CHECKING:
@@ -83,6 +84,13 @@ def _writable_file(path: str, option: str) -> None:
         raise InputError(option, f"cannot write {path}: no directory {parent}")
     if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise InputError(option, f"cannot write {path}: permission denied")
+    outputs.guard(path, source=option, kind=_kind(path, option))
+
+
+def _kind(path: str, option: str) -> outputs.Kind:
+    if option != "--report":
+        return outputs.RECORD
+    return outputs.CAMPAIGN_JSON if path.endswith(".json") else outputs.CAMPAIGN_MD
 
 
 def _campaign_mode(args: argparse.Namespace) -> bool:
@@ -173,10 +181,7 @@ def run_campaign_cli(args: argparse.Namespace, factory: Any) -> int:
     for path in args.report or ():
         text = (json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n"
                 if path.endswith(".json") else to_markdown(report))
-        try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise InputError("--report", f"cannot write {path}: {exc.strerror or exc}") from None
+        outputs.write(path, text, source="--report", kind=_kind(path, "--report"))
     for line in summary_lines(report):
         print(line)
     if report.classes and not args.out:

@@ -73,6 +73,7 @@ from attrs import field, frozen
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
+from engine import outputs
 from engine.conformance.fastschema import Check, compile_schema
 from engine.errors import InputError
 from engine.jsonio import loads, open_file
@@ -597,13 +598,12 @@ class RecordWriter:
 
 
 def write_record(target: str | Path | IO[str], record: Record) -> None:
-    """Write a whole record to a path or a text stream."""
-    if isinstance(target, str | Path):
-        try:
-            with Path(target).open("w", encoding="utf-8") as fh:
-                write_record(fh, record)
-        except OSError as exc:
-            raise InputError(str(target), f"cannot write: {exc.strerror or exc}") from None
+    """Write a whole record to a path or a text stream; an existing file is replaced only when it is a
+    record this engine wrote (:data:`engine.outputs.RECORD`)."""
+    if isinstance(target, str | Path):  # a file this engine did not write is not replaced (engine.outputs)
+        text = io.StringIO()
+        write_record(text, record)
+        outputs.write(target, text.getvalue(), source=str(target), kind=outputs.RECORD)
         return
     w = RecordWriter(target)
     w.header(record.header)
