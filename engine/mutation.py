@@ -51,6 +51,8 @@ from typing import Any
 
 from attrs import field, frozen
 
+from engine import cliargs
+
 ROOT = Path(__file__).resolve().parent.parent
 
 CODE = ("engine/take6", "engine/petersburg")
@@ -521,9 +523,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="REPORT",
         help="only the mutants a previous report (this command's output) lists as SURVIVED",
     )
-    parser.add_argument("--sample", type=int, default=None, metavar="N", help="a random sample of N mutants")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
-    parser.add_argument("--timeout", type=float, default=45.0, help="seconds per mutant before it is killed")
+    parser.add_argument("--sample", type=cliargs.count("--sample"), default=None, metavar="N",
+                        help="a random sample of N mutants")
+    parser.add_argument("--seed", type=cliargs.seed("--seed"), default=0,
+                        help="seed of the sample (default 0)")
+    parser.add_argument("--timeout", type=cliargs.seconds("--timeout"), default=45.0,
+                        help="seconds per mutant before it is killed")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     args = parser.parse_args(argv)
     mutants = all_mutants(args.only)

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine import outputs
+from engine import cliargs, outputs
 from engine.errors import InputError
 from engine.game import GAME_MODULES
 from engine.positions import load_position_arg as load_position
@@ -64,12 +64,15 @@ def register(sub: Any) -> None:
     p.add_argument("game", choices=tuple(GAME_MODULES), help="which game")
     p.add_argument("--position", metavar="JSON|@FILE", help="the game's JSON state, inline or @FILE")
     p.add_argument("--record", metavar="FILE", help="a game record (arbiter-record JSON Lines), replayed")
-    p.add_argument("--upto", type=int, metavar="N", help="with --record: the position after N actions")
-    p.add_argument("--viewer", type=int, metavar="SEAT", help="draw only what this seat may see")
-    p.add_argument("--hand", type=int, metavar="SEAT", help="6 nimmt!: also draw this seat's hand")
+    p.add_argument("--upto", type=cliargs.count("--upto", lo=0), metavar="N",
+                   help="with --record: the position after N actions")
+    p.add_argument("--viewer", type=cliargs.seat("--viewer"), metavar="SEAT",
+                   help="draw only what this seat may see")
+    p.add_argument("--hand", type=cliargs.seat("--hand"), metavar="SEAT",
+                   help="6 nimmt!: also draw this seat's hand")
     p.add_argument(
         "--costs-for",
-        type=int,
+        type=cliargs.seat("--costs-for"),
         metavar="SEAT",
         help="Saint Petersburg: whose effective costs to print (default: the viewer, else the player to act)",
     )

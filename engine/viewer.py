@@ -46,7 +46,7 @@ from typing import IO, Any
 
 from attrs import field, frozen
 
-from engine import outputs
+from engine import cliargs, outputs
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
 
@@ -453,7 +453,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument("record", metavar="RECORD", help="a game record (arbiter-record JSON Lines)")
     p.add_argument("-o", "--output", metavar="FILE.html", help="where to write (default: RECORD with .html)")
-    p.add_argument("--viewer", type=int, metavar="SEAT", help="draw every position as this seat sees it")
+    p.add_argument("--viewer", type=cliargs.seat("--viewer"), metavar="SEAT",
+                   help="draw every position as this seat sees it")
     p.add_argument("--force", action="store_true",
                    help="replace an existing file that is not a page this command wrote (never the record)")
     p.set_defaults(run=run)

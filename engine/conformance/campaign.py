@@ -33,7 +33,6 @@ from __future__ import annotations
 import fnmatch
 import math
 import multiprocessing.util
-import os
 import random
 import signal
 import time
@@ -49,6 +48,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
+from engine.cliargs import available_cores, cap_jobs
 from engine.conformance.fuzz import (
     Chooser,
     Divergence,
@@ -595,7 +595,7 @@ def run_campaign(
         base_seed,
         reuse,
     )
-    n_jobs = max(1, jobs or os.cpu_count() or 1)
+    n_jobs = cap_jobs(jobs, math.ceil(games / BATCH) if games is not None else available_cores())
     executor: _Inline
     if ray is not None and ray is not False:
         ray_executor = _Ray(ray if isinstance(ray, str) else None)

@@ -45,6 +45,8 @@ from typing import IO, Any, Literal
 import orjson
 from attrs import frozen
 
+from engine import cliargs
+from engine.cliargs import cap_jobs
 from engine.conformance.deciding import fact_clauses
 from engine.conformance.kits import GameKit, get_kit
 from engine.conformance.records import ActionLine, Header, ResultLine, check_claims, dumps_line, iter_record
@@ -449,6 +451,7 @@ def check_paths(paths: Iterable[str], jobs: int = 1) -> Iterator[CheckReport]:
     ['malformed']
     """
     paths = list(paths)
+    jobs = cap_jobs(jobs, len(paths)) if jobs > 1 else 1
     if jobs <= 1 or len(paths) < 2 or "-" in paths:
         for path in paths:
             yield check_record(sys.stdin, name="<stdin>") if path == "-" else check_record(path)
@@ -530,13 +533,11 @@ def run(args: argparse.Namespace) -> int:
 
 def register_check(sub: Any) -> None:
     """Add ``check`` to the command line."""
-    from engine.conformance.cli_fuzz import positive
-
     p = sub.add_parser("check", help="replay game records on the reference engine; report divergences")
     p.add_argument("records", nargs="+", metavar="RECORD",
                    help="record files (JSON Lines), directories of *.jsonl, or - for standard input")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--jobs", type=positive(int, "--jobs"), default=1, metavar="N",
+    p.add_argument("--jobs", type=cliargs.count("--jobs", hi=cliargs.MAX_JOBS), default=1, metavar="N",
                    help="check files in N worker processes (default 1; reports keep the order of the files)")
     p.set_defaults(run=run)
 

@@ -53,7 +53,7 @@ from typing import Any, Literal
 
 from attrs import frozen
 
-from engine import jsonio
+from engine import cliargs, jsonio
 from engine.conformance.kits import GameKit, get_kit
 from engine.conformance.records import dumps_line, fast_check, schema, schema_error, validator
 from engine.errors import InputError, RuleViolation, SpecError
@@ -872,7 +872,8 @@ def register_vectors(sub: Any) -> None:
     e = vsub.add_parser("export", help="write the test vectors, perft counts and schemas to DIR")
     e.add_argument("dir", metavar="DIR")
     e.add_argument("--game", action="append", choices=game_names(), help="only this game (repeatable)")
-    e.add_argument("--per-clause", type=int, default=2, help="generated cases per clause and kind")
+    e.add_argument("--per-clause", type=cliargs.count("--per-clause"), default=2,
+                   help="generated cases per clause and kind")
     e.set_defaults(run=_run_export)
     r = vsub.add_parser("run", help="run exported vectors against the reference engine")
     r.add_argument("dir", metavar="DIR")

@@ -19,6 +19,7 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 
 import engine.envs.openspiel_games  # noqa: F401 (registers the games)
+from engine import cliargs
 
 __all__ = ["DEMOS", "main", "play"]
 
@@ -60,9 +61,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.envs.openspiel_demo", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--games", type=int, default=10, help="games per game (default 10)")
-    parser.add_argument("--simulations", type=int, default=40, help="MCTS simulations per move (default 40)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=cliargs.count("--games"), default=10,
+                        help="games per game (default 10)")
+    parser.add_argument("--simulations", type=cliargs.count("--simulations"), default=40,
+                        help="MCTS simulations per move (default 40)")
+    parser.add_argument("--seed", type=cliargs.seed("--seed"), default=0)
     args = parser.parse_args(argv)
     if args.games < 1 or args.simulations < 1:
         parser.error("--games and --simulations must be positive")

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine import jsonio
+from engine import cliargs, jsonio
 from engine.errors import InputError
 from engine.game import GAME_MODULES
 from engine.query import rulesref
@@ -287,7 +287,7 @@ def _register_explain(sub: Any) -> None:
     p.add_argument("--record", metavar="FILE", help="a game record (arbiter-record JSON Lines)")
     p.add_argument("--position", metavar="TEXT",
                    help="the position: a notation line, a JSON state or @FILE (docs/positions.md)")
-    p.add_argument("--upto", type=int, default=None, metavar="N",
+    p.add_argument("--upto", type=cliargs.count("--upto", lo=0), default=None, metavar="N",
                    help="with --record: replay the first N actions (default: all)")
     p.add_argument("--case", metavar="ID", help="a conformance vector's position (a hand-picked case id, or "
                    "one in --vector FILE)")
