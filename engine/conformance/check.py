@@ -52,7 +52,7 @@ from engine.conformance.kits import GameKit, get_kit
 from engine.conformance.records import ActionLine, Header, ResultLine, check_claims, dumps_line, iter_record
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
-from engine.jsonio import NO_FILES
+from engine.jsonio import NO_FILES, one_line
 from engine.positions import load_position
 
 __all__ = [
@@ -201,7 +201,7 @@ def _compare_claims(kit: GameKit, state: Any, claims: Mapping[str, Any], index: 
     # A claim spelled exactly as the rules' facts is valid and right: one comparison of the JSON texts
     # (which tells 1 from 1.0 and true; orjson writes them ten times faster than json) settles it.
     # Anything else is validated against the schema first, so a malformed claim is malformed input.
-    if "legal" not in claims and orjson.dumps(claims) == orjson.dumps({k: facts[k] for k in claims}):
+    if "legal" not in claims and _same_json(claims, {k: facts[k] for k in claims}):
         return len(claims)
     check_claims(game.name, claims, where, version)
     after = "before the first action" if index is None else f"after action {index}"
@@ -249,6 +249,15 @@ def _compare_legal(game: Game, kit: GameKit, state: Any, claimed: Any, index: in
             reason=f"{after}, player {seat}'s legal set differs: {len(missing)} missing, {len(extra)} extra",
             missing=tuple(missing), extra=tuple(extra),
         ))
+
+
+def _same_json(claimed: Any, facts: Any) -> bool:
+    """The two values' JSON texts are equal; a claim orjson cannot write (an integer beyond 64 bits, a lone
+    surrogate) is not the rules' fact, so it goes on to the schema and the comparison."""
+    try:
+        return orjson.dumps(claimed) == orjson.dumps(facts)
+    except TypeError:
+        return False
 
 
 def _canon(value: Any) -> str:
@@ -475,7 +484,7 @@ def format_report(report: CheckReport, width: int) -> list[str]:
         error = report.error or ""
         if error.startswith(report.path):
             error = error[len(report.path):].lstrip(": ")
-        return [f"{head}  {error}"]
+        return [f"{head}  {_printable(error)}"]
     detail = f"{report.game or '-':<10}  {report.actions:>7} actions  {report.claims:>6} claims"
     if report.status == "ok":
         end = "finished" if report.finished else "unfinished"
@@ -485,11 +494,17 @@ def format_report(report: CheckReport, width: int) -> list[str]:
     at = f"action {d.index}" if d.index is not None else ("set-up" if d.kind == "setup" else d.kind)
     return [
         f"{head}  {detail}  at {at} (line {d.line})",
-        f"    {'record:':<8} {d.record}",
-        f"    {'rules:':<8} {d.rules}",
+        f"    {'record:':<8} {_printable(d.record)}",
+        f"    {'rules:':<8} {_printable(d.rules)}",
         f"    {'clause:':<8} {', '.join(d.clauses) or '-'}",
-        f"    {'reason:':<8} {d.reason}",
+        f"    {'reason:':<8} {_printable(d.reason)}",
     ]
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character a terminal would act on escaped (a line separator, a lone surrogate),
+    uncut."""
+    return one_line(text, limit=8 * len(text) + 8)
 
 
 def format_summary(reports: list[CheckReport], seconds: float) -> str:
@@ -516,7 +531,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     actions = sum(r.actions for r in reports)
     if args.json:
-        print(json.dumps({
+        print(_json_text({
             "records": [r.to_json() for r in reports],
             "summary": {
                 "records": len(reports),
@@ -525,10 +540,20 @@ def run(args: argparse.Namespace) -> int:
                 "actions_per_second": round(actions / seconds, 1) if seconds > 0 else 0.0,
                 "exit_code": exit_code(reports),
             },
-        }, ensure_ascii=False, indent=1))
+        }))
     else:
         print(format_summary(reports, seconds))
     return exit_code(reports)
+
+
+def _json_text(value: Any) -> str:
+    """``value`` as indented JSON text, non-ASCII as is unless it holds a lone surrogate (then escaped)."""
+    text = json.dumps(value, ensure_ascii=False, indent=1)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value, ensure_ascii=True, indent=1)
+    return text
 
 
 def register_check(sub: Any) -> None:
