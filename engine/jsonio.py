@@ -278,6 +278,12 @@ def content_hidden() -> bool:
     return _HIDDEN.get()
 
 
+def field_name(key: str) -> str:
+    """A key of the input used as a field name in an error (an unknown field): the key itself, or, inside
+    :func:`hidden_content`, what :func:`show` says of it."""
+    return show(key) if _HIDDEN.get() else key
+
+
 def current_access() -> FileAccess:
     """The policy in force: :data:`LOCAL` unless :func:`file_access` set another one."""
     return _ACCESS.get()

@@ -100,7 +100,7 @@ def guard(path: str | Path, *, source: str, kind: Kind, force: bool = False,
     one of ``inputs``, never anything but a regular file, and an existing file only when ``kind`` finds its
     marker in it (or ``force``)."""
     target = Path(path)
-    shown = show(str(path))
+    shown = _named(path)
     for given in inputs:
         if str(given) != "-" and _same(target, Path(given)):
             raise InputError(source, f"{shown} is the input; write the output elsewhere")
@@ -132,6 +132,14 @@ def guard(path: str | Path, *, source: str, kind: Kind, force: bool = False,
     return target
 
 
+def _named(path: str | Path) -> str:
+    """The path for a message, escaped; a long one keeps its end (the file's own name)."""
+    text = str(path)
+    if len(text) > 60:
+        text = "…" + text[-59:]
+    return show(text)
+
+
 def _how(kind: Kind) -> str:
     if kind.force_flag:
         return f" ({kind.force_flag} replaces it)"
@@ -154,13 +162,13 @@ def write(path: str | Path, text: str, *, source: str, kind: Kind, force: bool =
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
         except OSError as exc:
-            raise InputError(source, f"cannot write {show(str(path))}: {exc.strerror or exc}") from None
+            raise InputError(source, f"cannot write {_named(path)}: {exc.strerror or exc}") from None
         return
     folder = target.parent if str(target.parent) else Path()
     try:
         fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:
-        raise InputError(source, f"cannot write {show(str(path))}: {exc.strerror or exc}") from None
+        raise InputError(source, f"cannot write {_named(path)}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
@@ -168,7 +176,7 @@ def write(path: str | Path, text: str, *, source: str, kind: Kind, force: bool =
         os.replace(temporary, target)
     except OSError as exc:
         Path(temporary).unlink(missing_ok=True)
-        raise InputError(source, f"cannot write {show(str(path))}: {exc.strerror or exc}") from None
+        raise InputError(source, f"cannot write {_named(path)}: {exc.strerror or exc}") from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

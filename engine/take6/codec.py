@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.errors import InputError, PositionError
-from engine.jsonio import show
+from engine.jsonio import field_name, show
 from engine.take6.layout import MAXC, MAXP, TAKE
 from engine.take6.model import Action, Deal, Draft, DraftStart, Flip, Select, Setup, State, TakeRow
 from engine.take6.position import PHASES, position
@@ -62,7 +62,8 @@ def _obj(data: Any, field: str, keys: Sequence[str]) -> dict[str, Any]:
         raise InputError(field, f"expected an object, got {type(data).__name__}")
     for k in data:
         if k not in keys:
-            raise InputError(f"{field}.{k}" if field else k, f"unknown field (known: {', '.join(keys)})")
+            name = f"{field}.{field_name(k)}" if field else field_name(k)
+            raise InputError(name, f"unknown field (known: {', '.join(keys)})")
     for k in keys:
         if k not in data:
             raise InputError(f"{field}.{k}" if field else k, "missing field")
