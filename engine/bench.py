@@ -119,7 +119,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--players", type=cliargs.count("--players", hi=cliargs.MAX_SEAT + 1), action="append",
                    help="player count (repeatable)")
-    p.add_argument("--seconds", type=cliargs.seconds("--seconds"), default=3.0,
+    p.add_argument("--seconds", type=cliargs.seconds("--seconds", hi=3600), default=3.0,
                    help="CPU seconds per line, all runs (default 3)")
     p.add_argument("--repeat", type=cliargs.count("--repeat"), default=5, help="runs per line (default 5)")
     p.add_argument("--variant", default=None)

@@ -327,6 +327,22 @@ def scrub(message: str) -> str:
     return _QUOTED.sub("…", message)
 
 
+@contextmanager
+def quoting_no_content(active: bool = True) -> Iterator[None]:
+    """While ``active``: :func:`hidden_content`, and an :class:`InputError` leaving the block has every quoted
+    value cut (:func:`scrub`) — for a command whose arguments came from files (``--action @FILE``)."""
+    if not active:
+        yield
+        return
+    with hidden_content():
+        try:
+            yield
+        except PositionError as exc:
+            raise PositionError(scrub(exc.field), exc.clause, scrub(exc.message)) from None
+        except InputError as exc:
+            raise InputError(scrub(exc.field), scrub(exc.message)) from None
+
+
 def content_error(exc: InputError, source: str) -> InputError:
     """The error ``exc`` about the content of a file named by ``source``, without a quote of that content:
     the field and what is wrong, every quoted value cut."""
