@@ -34,6 +34,7 @@ import random
 import re
 import resource
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -384,6 +385,47 @@ def test_state_from_json_refuses_with_input_error(game: str, data: st.DataObject
     board_svg(game, state)
 
 
+def _at(value: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        value = value[key]
+    return value
+
+
+EXTREMES = [10**30, -(10**30), 2**63, 2**63 - 1, -(2**63), 10**40, 10**15, 171, 172, 66, 999_999_999]
+
+
+@FUZZ
+@given(game=st.sampled_from(GAMES), data=st.data())
+def test_json_states_with_duplicates_and_extremes(game: str, data: st.DataObject) -> None:
+    """A JSON state with one entry of a list repeated (a card twice in the stock, a hand, a row), a value
+    copied into another list (a card in two places) or a number set to an extreme (10^30 bullheads, money
+    beyond 64 bits) is refused with an InputError, or it is a position the game holds: it round-trips
+    through JSON and through the notation, and is described and drawn."""
+    g = get_game(game)
+    pools = [x for x in STATES[game] if x.get("stock")] or STATES[game]  # a logic draft: the face-up pool
+    value = copy.deepcopy(data.draw(st.sampled_from(data.draw(st.sampled_from([STATES[game], pools])))))
+    paths = [p for p in _paths(value) if p]
+    lists = [p for p in paths if isinstance(_at(value, p), list) and _at(value, p)]
+    numbers = [p for p in paths if isinstance(_at(value, p), int) and not isinstance(_at(value, p), bool)]
+    op = data.draw(st.sampled_from(("within", "across", "extreme")))
+    if op == "extreme" and numbers:
+        path = data.draw(st.sampled_from(numbers))
+        _at(value, path[:-1])[path[-1]] = data.draw(st.sampled_from(EXTREMES))
+    elif lists:
+        target = _at(value, data.draw(st.sampled_from(lists)))
+        source = target if op == "within" else _at(value, data.draw(st.sampled_from(lists)))
+        entry = copy.deepcopy(data.draw(st.sampled_from(source)))
+        target.insert(data.draw(st.integers(0, len(target))), entry)
+    try:
+        state = g.state_from_json(value)
+    except InputError:
+        return
+    assert g.state_from_json(g.state_to_json(state)) == state
+    assert g.from_notation(g.to_notation(state)) == state
+    g.describe_state(state)
+    board_svg(game, state)
+
+
 @FUZZ
 @given(game=st.sampled_from(GAMES), data=st.data())
 def test_action_from_json_refuses_with_input_error(game: str, data: st.DataObject) -> None:
@@ -513,6 +555,27 @@ def test_explain_record(game: str, data: st.DataObject) -> None:
 def test_check_records(game: str, data: st.DataObject) -> None:
     """``arbiter check R``: mutated records are OK (0), divergent (1) or malformed (2)."""
     run_cli(["check", _file(data.draw(mutated_lines(RECORDS[game], SPLICES)), "check.jsonl")])
+
+
+LEAF_EXTREMES = [10**30, 2**64, -(2**63) - 1, "\ud800", "a\u2028b", "\u2029", "\x1b[2J", "\u0085"]
+
+
+@FUZZ
+@given(game=st.sampled_from(GAMES), data=st.data())
+def test_check_claims_with_extreme_values(game: str, data: st.DataObject) -> None:
+    """``arbiter check`` of a record whose claims (header or action line) hold an integer beyond 64 bits, a
+    lone surrogate or a line separator: a divergence or a malformed line, reported on one escaped line, never
+    an engine fault."""
+    lines = RECORDS[game][1].splitlines()
+    claimed = [i for i, line in enumerate(lines) if '"claims"' in line]
+    at = data.draw(st.sampled_from(claimed))
+    row = json.loads(lines[at])
+    leaves = [p for p in _paths(row["claims"]) if p and not isinstance(_at(row["claims"], p), dict | list)]
+    path = data.draw(st.sampled_from(leaves))
+    _at(row["claims"], path[:-1])[path[-1]] = data.draw(st.sampled_from(LEAF_EXTREMES))
+    lines[at] = json.dumps(row)
+    text = ("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
+    run_cli(["check", *(["--json"] if data.draw(st.booleans()) else []), _file(text, "claims.jsonl")])
 
 
 @FUZZ
@@ -824,6 +887,7 @@ def _mcp_root() -> Path:
     (MCP_ROOT / "game.jsonl").write_text(RECORDS["take6"][0], encoding="utf-8")
     (MCP_ROOT / "secret.json").write_text(json.dumps({"game": "take6", SECRET: SECRET}), encoding="utf-8")
     (WORK / "outside.txt").write_text(f"{SECRET} 1 2 3\n", encoding="utf-8")
+    (WORK / "outside.json").write_text(json.dumps(STATES["petersburg"][0]), encoding="utf-8")
     if not (MCP_ROOT / "pipe").exists():
         os.mkfifo(MCP_ROOT / "pipe")
     if not (MCP_ROOT / "out").is_symlink():
@@ -833,6 +897,7 @@ def _mcp_root() -> Path:
 
 FILE_ARGUMENTS = [
     "state.json", "game.jsonl", "secret.json", "pipe", "out", "../outside.txt", str(WORK / "outside.txt"),
+    "../outside.json", str(WORK / "outside.json"), str(MCP_ROOT / "state.json"),
     "/etc/passwd", "/proc/self/environ", "/dev/zero", "-", "", ".", "..", "/", "\x00", "a" * 5000,
 ]
 MCP_CALLS: dict[str, dict[str, Any]] = {
@@ -859,14 +924,26 @@ def mcp_session() -> Iterator[McpSession]:
 
 
 @st.composite
-def mcp_arguments(draw: st.DrawFn, tool: str) -> Any:
-    """A tool's good arguments, mutated as a tree, with file arguments pointed anywhere."""
+def mcp_arguments(draw: st.DrawFn, tool: str) -> tuple[Any, str | None]:
+    """A tool's good arguments, mutated as a tree, with its file argument pointed anywhere (also returned)."""
     args = draw(mutated_tree(MCP_CALLS[tool]))
-    if isinstance(args, dict) and draw(st.booleans()):
+    if not isinstance(args, dict):  # the client sends objects only
+        args = {"arguments": args}
+    where = None
+    key = "path" if "path" in MCP_CALLS[tool] else "position"
+    if key in MCP_CALLS[tool] and draw(st.booleans()):
         where = draw(st.sampled_from(FILE_ARGUMENTS))
-        key = "path" if "path" in MCP_CALLS[tool] else "position"
         args[key] = where if key == "path" else "@" + where
-    return args
+    return args, where
+
+
+def _readable_under_root(where: str) -> bool:
+    """Whether the server may read ``where``: a regular file whose real path lies under its root."""
+    try:
+        real = (MCP_ROOT / where).resolve()
+        return real.is_relative_to(MCP_ROOT.resolve()) and real.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _answer_text(result: Any) -> str:
@@ -885,9 +962,12 @@ def test_mcp_tools_over_stdio(mcp_session: McpSession, tool: str, data: st.DataO
     outside the server's root, at a pipe, a device or a link out: each call is answered in time (a result,
     an error result naming the field, or a protocol error), no answer holds the secret of a file the
     server read or refused, and the server still answers afterwards."""
-    args = data.draw(mcp_arguments(tool))
+    args, where = data.draw(mcp_arguments(tool))
     result = mcp_session.call(tool, args)
     assert "FUZZSECRET" not in _answer_text(result), (tool, args)
+    if where is not None and not _readable_under_root(where):
+        refused = isinstance(result, Exception) or result.is_error
+        assert refused, f"{tool} read {where!r}: {_answer_text(result)[:300]}"
     alive = mcp_session.call("ask_bullheads", {"cards": [55]})
     assert not isinstance(alive, Exception) and alive.structured_content["value"] == 7
 
@@ -940,7 +1020,9 @@ def test_commands_destroy_no_file_they_did_not_write(command: str, data: st.Data
     what the command writes is a new file."""
     files = _fill_own()
     record = OWN / "game.html"  # a record whose name ends in .html: view's default output is itself
-    record.write_bytes(RECORDS["take6"][0].encode())
+    lines = RECORDS["take6"][0].splitlines()
+    header = {**json.loads(lines[0]), "source": {"implementation": "someone's", "version": "1"}}
+    record.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
     files["game.html"] = record.read_bytes()
     name = data.draw(st.sampled_from(OWN_NAMES))
     target = str(OWN / name)
@@ -955,7 +1037,12 @@ def test_commands_destroy_no_file_they_did_not_write(command: str, data: st.Data
         "fuzz --out": ["fuzz", "--peer", peer, "--examples", "1", "--out", target],
         "fuzz --report": ["fuzz", "--peer", peer, "--games", "1", "--jobs", "1", "--report", target],
     }[command]
-    run_cli(argv)
+    if argv[0] == "fuzz":  # the fuzzer runs Hypothesis itself: in a process of its own
+        proc = subprocess.run([sys.executable, "-m", "engine", *argv], capture_output=True, text=True,
+                              timeout=300, cwd=WORK)
+        assert proc.returncode in (0, 1, 2) and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    else:
+        run_cli(argv)
     forced = target if command == "view --force" and name != "game.html" else None
     for own, content in files.items():
         if str(OWN / own) != forced:
