@@ -81,7 +81,7 @@ def seconds(name: str, *, hi: float = MAX_SECONDS) -> Callable[[str], float]:
 
     def parse(text: str) -> float:
         try:
-            value = float(text)
+            value = float(text) if "_" not in text else math.nan  # a plain decimal number, no 1_0
         except ValueError:
             value = math.nan
         if not math.isfinite(value) or not 0 < value <= hi:

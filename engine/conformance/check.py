@@ -547,13 +547,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _json_text(value: Any) -> str:
-    """``value`` as indented JSON text, non-ASCII as is unless it holds a lone surrogate (then escaped)."""
+    """``value`` as indented JSON text, non-ASCII as is but every character a terminal would act on (a line
+    separator, a lone surrogate) written as its ``\\u`` escape."""
     text = json.dumps(value, ensure_ascii=False, indent=1)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        text = json.dumps(value, ensure_ascii=True, indent=1)
-    return text
+    return "".join(c if c.isprintable() or c == "\n" else json.dumps(c)[1:-1] for c in text)
 
 
 def register_check(sub: Any) -> None:
