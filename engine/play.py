@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine import cliargs, jsonio
+from engine import cliargs, jsonio, outputs
 from engine.bots import BOTS
 from engine.errors import InputError
 from engine.game import Game, game_names, get_game
@@ -111,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of ``arbiter play``."""
     if args.record is not None:
         jsonio.check_writable(args.record, source="--record")
+        outputs.guard(args.record, source="--record", kind=outputs.RECORD)  # before the game, not after
     lines, _state = play_game(
         args.game,
         players=args.players,
