@@ -439,9 +439,10 @@ def game_tests(work: Path, games: Sequence[str], *, tables_first: bool = False) 
 
 
 def _fingerprint() -> str:
-    """A hash of every file the coverage map depends on (code, tables, tests but :data:`COVERAGE_SKIP`)."""
+    """A hash of every file the coverage map depends on: the rule code it measures, the tables, the tests
+    (but :data:`COVERAGE_SKIP`)."""
     digest = hashlib.sha256()
-    for folder in ("engine", "spec", "tests", "properties"):
+    for folder in (*CODE, "spec", "tests", "properties"):
         for path in sorted((ROOT / folder).rglob("*")):
             rel = path.relative_to(ROOT).as_posix()
             if rel in COVERAGE_SKIP or "__pycache__" in path.parts:
