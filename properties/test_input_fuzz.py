@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.cli import main
@@ -963,6 +963,10 @@ def test_mcp_tools_over_stdio(mcp_session: McpSession, tool: str, data: st.DataO
     an error result naming the field, or a protocol error), no answer holds the secret of a file the
     server read or refused, and the server still answers afterwards."""
     args, where = data.draw(mcp_arguments(tool))
+    try:  # the SDK's client cannot send a lone surrogate (it writes UTF-8): see the raw-line test below
+        json.dumps(args, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        assume(False)
     result = mcp_session.call(tool, args)
     assert "FUZZSECRET" not in _answer_text(result), (tool, args)
     if where is not None and not _readable_under_root(where):
@@ -970,6 +974,44 @@ def test_mcp_tools_over_stdio(mcp_session: McpSession, tool: str, data: st.DataO
         assert refused, f"{tool} read {where!r}: {_answer_text(result)[:300]}"
     alive = mcp_session.call("ask_bullheads", {"cards": [55]})
     assert not isinstance(alive, Exception) and alive.structured_content["value"] == 7
+
+
+def test_mcp_server_answers_raw_lines_with_lone_surrogates() -> None:
+    """JSON-RPC lines written straight to ``arbiter mcp``'s standard input, with a lone surrogate escaped in
+    the arguments (which the SDK's client cannot send): every request is answered, the server stays up."""
+    pytest.importorskip("mcp")
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+         "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "ask_mentions",
+         "arguments": {"term": ["\ud800"]}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "ask_card",
+         "arguments": {"name": "\ud800\u2028"}}},
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "legal_actions",
+         "arguments": {"game": "take6", "position": "@\ud800"}}},
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "ask_bullheads",
+         "arguments": {"cards": [55]}}},
+    ]
+    text = "".join(json.dumps(line) + "\n" for line in lines)  # ASCII: the surrogates as escapes
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "mcp"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=WORK)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(text.encode("ascii"))
+    proc.stdin.flush()
+    answered: dict[int, Any] = {}
+    deadline = time.monotonic() + 120
+    while len(answered) < 5 and time.monotonic() < deadline:
+        raw = proc.stdout.readline()
+        if not raw:
+            break
+        reply = json.loads(raw)
+        if "id" in reply:
+            answered[reply["id"]] = reply
+    proc.stdin.close()
+    proc.wait(60)
+    assert sorted(answered) == [1, 2, 3, 4, 5], proc.stderr.read().decode("utf-8", "replace")[-2000:]
+    assert answered[5]["result"]["structuredContent"]["value"] == 7
 
 
 def test_mcp_tools_say_they_only_read(mcp_session: McpSession) -> None:
