@@ -32,7 +32,7 @@ from engine import jsonio
 from engine.assistant import tools as catalog
 from engine.errors import InputError, RuleViolation
 
-__all__ = ["build_server", "error_payload", "serve_stdio"]
+__all__ = ["build_server", "error_payload", "serve_stdio", "writable"]
 
 INSTRUCTIONS = (
     "The reference rules engine of 6 nimmt! (Take 6!) and Saint Petersburg. Every answer names the rule "
@@ -58,6 +58,26 @@ def error_payload(exc: Exception) -> tuple[str, dict[str, Any]]:
     return f"internal: {message}", {"field": "internal", "message": message, "clause": None}
 
 
+def writable(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings written as its escape (``\\ud800``): the reply
+    goes out as UTF-8, which cannot hold one, and a reply that cannot be written is never answered.
+
+    >>> writable({"term": ["\ud800x"]})
+    {'term': ['\\ud800x']}
+    """
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if isinstance(value, dict):
+        return {writable(k): writable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [writable(v) for v in value]
+    return value
+
+
 class _Handlers:
     """The request handlers, bound to the SDK's wire types and error class (imported by build_server)."""
 
@@ -69,17 +89,20 @@ class _Handlers:
     def error_result(self, exc: Exception) -> Any:
         text, error = error_payload(exc)
         return self.types.CallToolResult(
-            content=[self.types.TextContent(text=text)], structured_content={"error": error}, is_error=True
+            content=[self.types.TextContent(text=writable(text))],
+            structured_content={"error": writable(error)},
+            is_error=True,
         )
 
     def tool_result(self, result: catalog.ToolResult) -> Any:
         t = self.types
         if result.svg is None:
-            content = [t.TextContent(text=result.text)]
+            content = [t.TextContent(text=writable(result.text))]
         else:
-            picture = t.TextResourceContents(uri=SVG_URI, mime_type="image/svg+xml", text=result.svg)
+            svg = writable(result.svg)
+            picture = t.TextResourceContents(uri=SVG_URI, mime_type="image/svg+xml", text=svg)
             content = [t.EmbeddedResource(resource=picture)]
-        return t.CallToolResult(content=content, structured_content=result.data)
+        return t.CallToolResult(content=content, structured_content=writable(result.data))
 
     async def list_tools(self, ctx: Any, params: Any) -> Any:
         t = self.types

@@ -254,20 +254,24 @@ def explain_for(args: argparse.Namespace) -> Answer:
         if path is not None and not _is_file(path):
             raise InputError(flag, f"no such file: {jsonio.show(path)}")
     # an error about an argument read from a file quotes none of the file (engine.jsonio)
-    from_file = any(x is not None and (x.startswith("@") or _is_file(x)) for x in (args.action, args.state))
-    with jsonio.quoting_no_content(from_file):
-        action = _read_json_arg("--action", args.action)  # the arguments are read before any replay
-        if args.position is not None:
-            from engine.positions import load_position
+    def from_file(text: str | None) -> bool:
+        return text is not None and (text.startswith("@") or _is_file(text))
 
-            state = load_position(args.game, args.position, source="--position")
-        elif args.state is not None:
+    action_file, state_file = from_file(args.action), from_file(args.state)
+    with jsonio.quoting_no_content(action_file):
+        action = _read_json_arg("--action", args.action)  # the arguments are read before any replay
+    if args.position is not None:
+        from engine.positions import load_position
+
+        state = load_position(args.game, args.position, source="--position")
+    elif args.state is not None:
+        with jsonio.quoting_no_content(state_file):
             state = explain.state_from_file(args.game, _read_json_arg("--state", args.state))
-        elif args.record is not None:
-            state = explain.state_from_record(args.game, Path(args.record), upto=args.upto)
-        else:
-            vector = Path(args.vector) if args.vector else None
-            state = explain.state_from_vector(args.game, args.case, vector)
+    elif args.record is not None:
+        state = explain.state_from_record(args.game, Path(args.record), upto=args.upto)
+    else:
+        state = explain.state_from_vector(args.game, args.case, Path(args.vector) if args.vector else None)
+    with jsonio.quoting_no_content(action_file):
         return explain.explain(args.game, state, action)
 
 
