@@ -62,8 +62,8 @@ def writable(value: Any) -> Any:
     """``value`` with every lone surrogate in its strings written as its escape (``\\ud800``): the reply
     goes out as UTF-8, which cannot hold one, and a reply that cannot be written is never answered.
 
-    >>> writable({"term": ["\ud800x"]})
-    {'term': ['\\ud800x']}
+    >>> writable({"term": [chr(0xD800) + "x"]})
+    {'term': ['\\\\ud800x']}
     """
     if isinstance(value, str):
         try:
