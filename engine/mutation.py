@@ -96,6 +96,10 @@ TABLE_FIRST = (
 )
 """Run first against a table mutant: the table checks, which kill most of them in seconds."""
 
+FEW = 3
+"""A line run by this many tests or fewer also runs the game's tests after them: a cached computation (a
+ruleset, a table index) runs once per process, so coverage credits it to whichever test ran first."""
+
 COVERAGE_MAP = ROOT / ".mutation-coverage.json"
 """Where :func:`collect_coverage` keeps the tests that run each line (ignored by git)."""
 
@@ -533,7 +537,10 @@ def selected_tests(mutant: Mutant, coverage: dict[str, Any] | None, work: Path) 
         tests = coverage["lines"].get(mutant.path, {}).get(str(mutant.line))
         if tests:
             durations = coverage["durations"]
-            return sorted(tests, key=lambda t: (durations.get(t, 0.0), t))
+            chosen = sorted(tests, key=lambda t: (durations.get(t, 0.0), t))
+            if len(chosen) <= FEW:  # a cached computation is credited to the first test that ran it
+                chosen += [t for t in game_tests(work, mutant.games()) if t not in chosen]
+            return chosen
         if tests == []:  # run, but only while the modules were imported
             return game_tests(work, mutant.games())
         if mutant.path in coverage["lines"]:
