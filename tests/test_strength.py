@@ -208,3 +208,49 @@ def test_the_clauses_of_a_divergence_survive_a_failing_step_lookup() -> None:
 
     named = fact_clauses(game, Broken(), "scores", step, "standard")
     assert named and set(named) <= set(real.fact_clauses("scores"))
+
+
+def test_a_trading_card_displaces_only_non_trading_cards_of_its_colour() -> None:
+    """SP-TRADE-1: the cards a trading card may displace are of its colour and are never trading cards; the
+    Gold Smelter may displace the Gold Miner."""
+    catalog = importlib.import_module("engine.petersburg.catalog")
+    for variant in ("first", "second"):
+        rules = catalog.ruleset(variant)
+        assert any(rules.targets_of)
+        for k, targets in enumerate(rules.targets_of):
+            assert bool(targets) <= rules.is_trading[k], rules.names[k]
+            for t in targets:
+                assert not rules.is_trading[t] and rules.colour[t] == rules.colour[k], (rules.names[k], t)
+    first = catalog.ruleset("first")
+    smelter, miner = first.kind["Gold Smelter"], first.kind["Gold Miner"]
+    assert miner in first.targets_of[smelter]
+
+
+@pytest.mark.parametrize("action", [{"type": "play", "player": 0}, {"type": "buy", "player": 0}])
+def test_an_action_without_its_card_is_refused(action: dict[str, Any]) -> None:
+    """SP-BUY-1: a Saint Petersburg action names its card; only ``source`` (of a buy or take) and
+    ``displace`` may be left out."""
+    with pytest.raises(InputError, match=r"^action\.card: missing"):
+        get_game("petersburg").action_from_json(action)
+
+
+@pytest.mark.parametrize("bad", [[""], [7], ["Holzfäller", ""]])
+def test_the_names_table_refuses_an_empty_or_non_text_name(monkeypatch: pytest.MonkeyPatch, bad: Any) -> None:
+    """Every name of a card in names.toml is non-empty text (a search for "" would find every card)."""
+    import copy
+
+    import engine.spec
+
+    catalog = importlib.import_module("engine.petersburg.catalog")
+    real = engine.spec.read_toml
+
+    def patched(path: Path) -> dict[str, Any]:
+        doc = real(path)
+        if path.name == "names.toml" and path.parent.name == "petersburg":
+            doc = copy.deepcopy(doc)
+            doc["name"][0]["de"] = bad
+        return doc
+
+    monkeypatch.setattr(engine.spec, "read_toml", patched)
+    with pytest.raises(SpecError, match="non-empty strings"):
+        catalog.card_names.__wrapped__()
