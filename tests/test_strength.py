@@ -254,3 +254,20 @@ def test_the_names_table_refuses_an_empty_or_non_text_name(monkeypatch: pytest.M
     monkeypatch.setattr(engine.spec, "read_toml", patched)
     with pytest.raises(SpecError, match="non-empty strings"):
         catalog.card_names.__wrapped__()
+
+
+def test_the_variety_bonus_counts_at_most_ten_aristocrats() -> None:
+    """SP-END-5: the final breakdown of a player owning twelve different aristocrats scores ten of them (55
+    VP) and says so: ``distinct_capped`` 10, ``distinct_uncapped`` 12."""
+    from engine.petersburg import GAME
+    from engine.petersburg.core import final_breakdown
+    from engine.petersburg.testing import arrange
+
+    state = GAME.new_game(2, seed=1)
+    rules = state.rules
+    red = {rules.names[k] for k in range(rules.nkinds) if rules.colour[k] == rules.variety_colour}
+    owned = sorted(red)[:12]
+    assert len(owned) == 12
+    breakdown = final_breakdown(arrange(state, areas={0: owned}), 0)
+    assert breakdown["distinct_uncapped"] == 12 and breakdown["distinct_capped"] == 10
+    assert breakdown["variety"] == 55
