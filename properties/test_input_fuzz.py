@@ -1011,7 +1011,8 @@ def test_mcp_server_answers_raw_lines_with_lone_surrogates() -> None:
             answered[reply["id"]] = reply
     proc.stdin.close()
     proc.wait(60)
-    assert sorted(answered) == [1, 3, 5], proc.stderr.read().decode("utf-8", "replace")[-2000:]
+    errors = proc.stderr.read().decode("utf-8", "replace")[-2000:] if proc.stderr is not None else ""
+    assert sorted(answered) == [1, 3, 5], errors
     assert answered[3]["result"]["isError"] and "\u2028" not in answered[3]["result"]["content"][0]["text"]
     assert answered[5]["result"]["structuredContent"]["value"] == 7
 
