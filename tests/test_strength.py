@@ -271,3 +271,16 @@ def test_the_variety_bonus_counts_at_most_ten_aristocrats() -> None:
     breakdown = final_breakdown(arrange(state, areas={0: owned}), 0)
     assert breakdown["distinct_uncapped"] == 12 and breakdown["distinct_capped"] == 10
     assert breakdown["variety"] == 55
+
+
+def test_the_narration_names_a_displaced_card_of_the_first_kind() -> None:
+    """SP-TRADE-1: buying a trading card narrates the card it displaces, the catalog's first kind (the
+    Lumberjack, kind 0) included."""
+    from engine.petersburg import GAME
+    from engine.petersburg.testing import arrange
+
+    state = arrange(GAME.new_game(2, seed=1), areas={0: ["Lumberjack"]}, upper=["Carpenter Workshop"], turn=0,
+                    money={0: 30}, phase="trading")
+    buy = next(a for a in GAME.legal_actions(state, 0) if getattr(a, "displace", None) == "Lumberjack")
+    (line,) = GAME.narrate(state, buy, GAME.apply(state, buy))
+    assert "displacing Lumberjack" in line
