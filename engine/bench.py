@@ -24,6 +24,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from engine import cliargs
 from engine.bots import playout
 from engine.conformance import bench_conformance
 from engine.errors import InputError
@@ -107,8 +108,6 @@ def run(args: argparse.Namespace) -> int:
 
 def register(sub: Any) -> None:
     """Add ``bench`` to the command line."""
-    from engine.conformance.cli_fuzz import positive
-
     p = sub.add_parser(
         "bench",
         help="speed figures (median CPU time over repeated runs): games, check, fuzz, envs",
@@ -123,11 +122,13 @@ def register(sub: Any) -> None:
         metavar="GAME|check|fuzz|envs",
         help=f"a game ({', '.join(game_names())}), or check, fuzz, envs (the PettingZoo environments)",
     )
-    p.add_argument("--players", type=int, action="append", help="player count (repeatable)")
-    p.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per line, all runs (default 3)")
-    p.add_argument("--repeat", type=positive(int, "--repeat"), default=5, help="runs per line (default 5)")
+    p.add_argument("--players", type=cliargs.count("--players", hi=cliargs.MAX_SEAT + 1), action="append",
+                   help="player count (repeatable)")
+    p.add_argument("--seconds", type=cliargs.seconds("--seconds", hi=3600), default=3.0,
+                   help="CPU seconds per line, all runs (default 3)")
+    p.add_argument("--repeat", type=cliargs.count("--repeat"), default=5, help="runs per line (default 5)")
     p.add_argument("--variant", default=None, help="a game's variant (default: the standard game)")
     p.add_argument(
-        "--games", type=positive(int, "--games"), default=48, help="fuzz: games per campaign (default 48)"
+        "--games", type=cliargs.count("--games"), default=48, help="fuzz: games per campaign (default 48)"
     )
     p.set_defaults(run=run)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine import jsonio
+from engine import cliargs, jsonio, outputs
 from engine.game import game_names
 from engine.play import parse_options, play_game
 
@@ -22,6 +22,7 @@ def run(args: argparse.Namespace) -> int:
     """Entry point of ``arbiter play``."""
     if args.record is not None:
         jsonio.check_writable(args.record, source="--record")
+        outputs.guard(args.record, source="--record", kind=outputs.RECORD)  # before the game, not after
     lines, _state = play_game(
         args.game,
         players=args.players,
@@ -43,8 +44,10 @@ def register(sub: Any) -> None:
     """Add ``play`` to the command line."""
     p = sub.add_parser("play", help="play a whole game with bots and print a readable log")
     p.add_argument("game", choices=game_names(), help="which game")
-    p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deal and of the bots (default 0)")
+    p.add_argument("--players", type=cliargs.count("--players", hi=cliargs.MAX_SEAT + 1), default=4,
+                   help="number of players (default 4)")
+    p.add_argument("--seed", type=cliargs.seed("--seed"), default=0,
+                   help="seed of the deal and of the bots (default 0)")
     p.add_argument("--variant", default=None, help="variant name (default: the standard game)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="a game option (repeatable)")
     p.add_argument("--bot", default="random", help="bot for every seat (default random)")

@@ -15,16 +15,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.show import write_output
+from engine import cliargs, outputs
 from engine.viewer import build_replay, replay_html
 
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of ``arbiter view``."""
-    replay = build_replay(args.record, viewer=args.viewer)
-    page = replay_html(replay)
     out = args.output or str(Path(args.record).with_suffix(".html"))
-    write_output(out, page)
+    source = "-o" if args.output else "RECORD"
+    outputs.guard(out, source=source, kind=outputs.VIEW_PAGE, force=args.force, inputs=[args.record])
+    replay = build_replay(args.record, viewer=args.viewer)
+    page = outputs.VIEW_PAGE.mark(replay_html(replay))
+    outputs.write(out, page, source=source, kind=outputs.VIEW_PAGE, force=args.force, inputs=[args.record])
     opened = f", opens at the divergence (step {replay.start})" if replay.divergence else ""
     print(f"wrote {out}: {len(replay.steps)} steps{opened}", file=sys.stderr)
     return 0
@@ -42,5 +44,8 @@ def register(sub: Any) -> None:
     )
     p.add_argument("record", metavar="RECORD", help="a game record (arbiter-record JSON Lines)")
     p.add_argument("-o", "--output", metavar="FILE.html", help="where to write (default: RECORD with .html)")
-    p.add_argument("--viewer", type=int, metavar="SEAT", help="draw every position as this seat sees it")
+    p.add_argument("--viewer", type=cliargs.seat("--viewer"), metavar="SEAT",
+                   help="draw every position as this seat sees it")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing file that is not a page this command wrote (never the record)")
     p.set_defaults(run=run)

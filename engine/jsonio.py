@@ -33,11 +33,15 @@ import json
 import math
 import os
 import re
+import stat
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from engine.errors import InputError
+from engine.errors import InputError, PositionError
 
 MAX_BYTES = 16 * 1024 * 1024
 """The largest JSON document read in one piece (a file, an argument, a record line)."""
@@ -75,6 +79,8 @@ def show(value: object, limit: int = MAX_SHOWN) -> str:
     >>> show(7)
     '7'
     """
+    if _HIDDEN.get():
+        return _kind(value)
     text = value if isinstance(value, str) else None
     if isinstance(value, int | float | bool) or value is None:
         return (
@@ -95,6 +101,23 @@ def show(value: object, limit: int = MAX_SHOWN) -> str:
     if len(text) <= limit:
         return quoted
     return f"{quoted[:-1]}…{quoted[-1]} ({len(text)} characters)"
+
+
+def _kind(value: object) -> str:
+    """What :func:`show` says of a value while content is hidden: its kind and size, never the value."""
+    if isinstance(value, str):
+        kind = f"{len(value)} characters"
+    elif isinstance(value, bool) or value is None:
+        kind = "a constant"
+    elif isinstance(value, int | float):
+        kind = "a number"
+    elif isinstance(value, dict):
+        kind = f"an object of {len(value)} fields"
+    elif isinstance(value, list | tuple):
+        kind = f"a list of {len(value)} entries"
+    else:
+        kind = type(value).__name__
+    return f"({kind}, not shown)"
 
 
 def _depth_ok(value: Any) -> bool:
@@ -137,7 +160,7 @@ def _bad_constant(name: str) -> Any:
 def _parse_float(text: str) -> float:
     value = float(text)
     if math.isinf(value):
-        raise ValueError(f"{text[:20]} is out of range")
+        raise ValueError("a number out of range")
     return value
 
 
@@ -194,8 +217,239 @@ def loads(data: bytes | str, *, source: str, max_bytes: int = MAX_BYTES) -> Any:
     return value
 
 
-def read_text(path: str | Path, *, source: str | None = None, max_bytes: int = MAX_BYTES) -> str:
-    """A whole text file (``-`` is standard input) as UTF-8, size-capped; errors name the path.
+class FileAccess:
+    """Which files an input may name (an ``@FILE`` argument, a record's path): the policy of the one file
+    reader, :func:`open_file`.
+
+    * :data:`LOCAL` (the command line): any regular file the process may read, or ``-`` for standard input;
+    * :data:`NO_FILES`: none at all (``arbiter mcp`` without ``--root``; a record's own ``position``);
+    * :meth:`under` a root folder (``arbiter mcp --root DIR``): only regular files whose real path lies under
+      the root (a relative name is taken from the root; a link leading out of it is refused), at most
+      ``max_bytes`` each, never standard input (it carries the protocol).
+
+    Whatever the policy, only regular files are read: a named pipe, a device or a folder is refused from its
+    status before it is opened, and opened without waiting (``O_NONBLOCK``), so nothing blocks.
+
+    >>> NO_FILES.refusal()
+    'reading files is off here'
+    """
+
+    __slots__ = ("hint", "max_bytes", "root", "stdin")
+
+    def __init__(self, root: Path | None = None, *, stdin: bool = True, max_bytes: int | None = MAX_BYTES,
+                 hint: str | None = None) -> None:
+        self.root = root
+        self.stdin = stdin
+        self.max_bytes = max_bytes
+        self.hint = hint
+
+    @classmethod
+    def under(cls, root: str | Path, *, max_bytes: int = MAX_BYTES) -> FileAccess:
+        """Only regular files under ``root`` (an existing folder), at most ``max_bytes`` each."""
+        try:
+            real = Path(root).resolve(strict=True)
+        except (OSError, RuntimeError, ValueError):
+            raise InputError("--root", f"no such folder: {show(str(root))}") from None
+        if not real.is_dir():
+            raise InputError("--root", f"not a folder: {show(str(root))}")
+        return cls(real, stdin=False, max_bytes=max_bytes)
+
+    @property
+    def enabled(self) -> bool:
+        """False when no file may be read at all."""
+        return self.max_bytes is not None
+
+    def refusal(self) -> str:
+        """Why a file is not read under this policy (with the hint how to allow it, if any)."""
+        return "reading files is off here" + (f" ({self.hint})" if self.hint else "")
+
+
+LOCAL = FileAccess()
+"""The command line's policy: any regular file, or ``-`` (standard input)."""
+NO_FILES = FileAccess(stdin=False, max_bytes=None)
+"""No file at all."""
+
+_ACCESS: ContextVar[FileAccess] = ContextVar("file_access", default=LOCAL)
+_HIDDEN: ContextVar[bool] = ContextVar("hidden_content", default=False)
+
+
+def content_hidden() -> bool:
+    """True inside :func:`hidden_content`."""
+    return _HIDDEN.get()
+
+
+def field_name(key: str) -> str:
+    """A key of the input used as a field name in an error (an unknown field): the key itself, or, inside
+    :func:`hidden_content`, what :func:`show` says of it."""
+    return show(key) if _HIDDEN.get() else key
+
+
+def current_access() -> FileAccess:
+    """The policy in force: :data:`LOCAL` unless :func:`file_access` set another one."""
+    return _ACCESS.get()
+
+
+@contextmanager
+def file_access(access: FileAccess) -> Iterator[None]:
+    """Read every file named inside the block under ``access`` (the assistant's tools run in one)."""
+    token = _ACCESS.set(access)
+    try:
+        yield
+    finally:
+        _ACCESS.reset(token)
+
+
+@contextmanager
+def hidden_content() -> Iterator[None]:
+    """Inside the block :func:`show` quotes no value: it says only what kind of value it is.  Text read from a
+    file is parsed in one, so an error about it says which field and what is wrong, not what the file holds.
+
+    >>> with hidden_content():
+    ...     show("sk-live-SECRET")
+    '(14 characters, not shown)'
+    """
+    token = _HIDDEN.set(True)
+    try:
+        yield
+    finally:
+        _HIDDEN.reset(token)
+
+
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'" + "|" + r'"(?:[^"\\]|\\.)*"')
+
+
+def scrub(message: str) -> str:
+    """``message`` with every quoted value cut out: the last guard on an error about a file's content.
+
+    >>> scrub("unknown variant 'sk-live-SECRET' (known: standard)")
+    'unknown variant … (known: standard)'
+    """
+    return _QUOTED.sub("…", message)
+
+
+@contextmanager
+def quoting_no_content(active: bool = True) -> Iterator[None]:
+    """While ``active``: :func:`hidden_content`, and an :class:`InputError` leaving the block has every quoted
+    value cut (:func:`scrub`) — for a command whose arguments came from files (``--action @FILE``)."""
+    if not active:
+        yield
+        return
+    with hidden_content():
+        try:
+            yield
+        except PositionError as exc:
+            raise PositionError(scrub(exc.field), exc.clause, scrub(exc.message)) from None
+        except InputError as exc:
+            raise InputError(scrub(exc.field), scrub(exc.message)) from None
+
+
+def content_error(exc: InputError, source: str) -> InputError:
+    """The error ``exc`` about the content of a file named by ``source``, without a quote of that content:
+    the field and what is wrong, every quoted value cut."""
+    field = scrub(exc.field)
+    where = source if field in ("", source) or field.startswith(f"{source}") else f"{source}: {field}"
+    if isinstance(exc, PositionError):
+        return PositionError(where, exc.clause, scrub(exc.message))
+    return InputError(where, scrub(exc.message))
+
+
+def allowed_path(path: str | Path, *, source: str | None = None, access: FileAccess | None = None) -> Path:
+    """The file ``path`` names under ``access`` (default :func:`current_access`), checked as
+    :func:`open_file` checks it: a relative name under a root is taken from the root.
+
+    >>> allowed_path("x.jsonl", access=NO_FILES)
+    Traceback (most recent call last):
+    ...
+    engine.errors.InputError: x.jsonl: reading files is off here
+    """
+    handle, target = _open(str(path), source or str(path), access or current_access())
+    if handle is not sys.stdin.buffer:
+        handle.close()
+    return target
+
+
+def _target(text: str, name: str, policy: FileAccess) -> tuple[Path, int]:
+    """The path to open and the flags to open it with, or the refusal."""
+    if not policy.enabled:
+        raise InputError(name, policy.refusal())
+    if not text or "\x00" in text:
+        raise InputError(name, "not a file name")
+    target = Path(text)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    if policy.root is not None:
+        full = target if target.is_absolute() else policy.root / target
+        try:
+            target = full.resolve(strict=False)
+        except (OSError, RuntimeError, ValueError):
+            raise InputError(name, "not a file name") from None
+        if not target.is_relative_to(policy.root):
+            raise InputError(name, "outside the folder this server may read (its --root)")
+        flags |= getattr(os, "O_NOFOLLOW", 0)  # resolved: a link put in its place afterwards is refused
+    return target, flags
+
+
+NOT_REGULAR = "not a regular file (a pipe, a device or a folder is not read)"
+
+
+def open_file(path: str | Path, *, source: str | None = None, access: FileAccess | None = None) -> IO[bytes]:
+    """Open the file ``path`` for reading in binary under ``access`` (default :func:`current_access`); ``-``
+    is standard input where the policy allows it.  Refuses with an :class:`InputError` naming ``source``
+    (default: the path) anything but a regular file the policy allows, without blocking on it.
+
+    >>> open_file("/dev/null")
+    Traceback (most recent call last):
+    ...
+    engine.errors.InputError: /dev/null: not a regular file (a pipe, a device or a folder is not read)
+    """
+    return _open(str(path), source or str(path), access or current_access())[0]
+
+
+def _open(text: str, name: str, policy: FileAccess) -> tuple[IO[bytes], Path]:
+    if text == "-" and policy.enabled:
+        if not policy.stdin:
+            raise InputError(name, "standard input is not read here")
+        return sys.stdin.buffer, Path("-")
+    target, flags = _target(text, name, policy)
+    try:
+        if not stat.S_ISREG(os.stat(target).st_mode):  # before opening: a pipe or device is never opened
+            raise InputError(name, NOT_REGULAR)
+        fd = os.open(target, flags)
+    except OSError as exc:
+        raise InputError(name, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise InputError(name, NOT_REGULAR)
+        if policy.root is not None and policy.max_bytes is not None and status.st_size > policy.max_bytes:
+            raise InputError(name, f"larger than the {policy.max_bytes} bytes accepted")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb", closefd=True), target
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_bytes(path: str | Path, *, source: str | None = None, max_bytes: int = MAX_BYTES,
+               access: FileAccess | None = None) -> bytes:
+    """A whole file (``-``: standard input) through :func:`open_file`, at most ``max_bytes``."""
+    name = source or str(path)
+    handle = open_file(path, source=name, access=access)
+    try:
+        data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise InputError(name, f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+    if len(data) > max_bytes:
+        raise InputError(name, f"larger than the {max_bytes} bytes accepted")
+    return data
+
+
+def read_text(path: str | Path, *, source: str | None = None, max_bytes: int = MAX_BYTES,
+              access: FileAccess | None = None) -> str:
+    """A whole text file (``-`` is standard input) as UTF-8, size-capped, through :func:`open_file`; errors
+    name the path.
 
     >>> read_text("/no/such/file")
     Traceback (most recent call last):
@@ -203,23 +457,19 @@ def read_text(path: str | Path, *, source: str | None = None, max_bytes: int = M
     engine.errors.InputError: /no/such/file: cannot read: No such file or directory
     """
     name = source or str(path)
-    try:
-        if str(path) == "-":
-            data = sys.stdin.buffer.read(max_bytes + 1)
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise InputError(name, f"cannot read: {exc.strerror or exc}") from None
-    if len(data) > max_bytes:
-        raise InputError(name, f"larger than the {max_bytes} bytes accepted")
-    return _decode(data, name)
+    return _decode(read_bytes(path, source=name, max_bytes=max_bytes, access=access), name)
 
 
-def read_json(path: str | Path, *, source: str | None = None, max_bytes: int = MAX_BYTES) -> Any:
-    """A whole JSON file, through :func:`loads`."""
+def read_json(path: str | Path, *, source: str | None = None, max_bytes: int = MAX_BYTES,
+              access: FileAccess | None = None) -> Any:
+    """A whole JSON file, through :func:`loads`; an error about its content quotes none of it."""
     name = source or str(path)
-    return loads(read_text(path, source=name, max_bytes=max_bytes), source=name, max_bytes=max_bytes)
+    text = read_text(path, source=name, max_bytes=max_bytes, access=access)
+    with hidden_content():
+        try:
+            return loads(text, source=name, max_bytes=max_bytes)
+        except InputError as exc:
+            raise content_error(exc, name) from None
 
 
 def check_writable(path: str | Path, *, source: str) -> None:

@@ -19,9 +19,14 @@ one, a boolean flipped, a string value replaced by another value the same key ta
 variant's ``deck = "tactics"`` becomes ``"full"``).
 
 A mutant is killed when the tests fail, or run past the time limit, or the tables refuse to load.  The tests
-are those of the game the file belongs to (:data:`TESTS`), run with ``pytest -x`` in the ``ci`` Hypothesis
-profile.  The driver is a small one rather than mutmut: mutmut mutates Python only (half of the rules are
-TOML tables here), and its trampolines run the whole suite to collect coverage first.
+run against a code mutant are the ones that execute its line (``--select coverage``, the default): the
+whole suite is run once under coverage.py with one context per test (:func:`collect_coverage`, cached in
+:data:`COVERAGE_MAP` until a file of the engine, the tables or the tests changes), and a mutant of line L
+runs exactly the tests that ran line L, fastest first, with ``pytest -x``.  A line run only at import (a
+module constant) and a table mutant (tables are read once, at import) run the tests of the game the file
+belongs to (:data:`TESTS`), the table checks first; ``--select game`` uses those lists for every mutant.
+Mutants run ``--jobs N`` at a time, each in a scratch copy of its own.  The driver is a small one rather
+than mutmut: mutmut mutates Python only (half of the rules are TOML tables here).
 
 >>> [m.describe() for m in code_mutants("x", "def f(a):\\n    return a < 2\\n")]
 ['x:2: a < 2 -> a <= 2', 'x:2: a < 2 -> a < 3']
@@ -36,21 +41,27 @@ import ast
 import copy
 import fnmatch
 import functools
+import hashlib
+import json
 import os
+import queue
 import random
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from attrs import field, frozen
 
+from engine import cliargs
 from engine.game import GAME_PACKAGES, game_names
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,6 +86,35 @@ TESTS: dict[str, tuple[str, ...]] = {
 """The tests run against a mutant of each game's code or tables (``spec/seeds.toml``: both games'): the
 game's own tests and properties, its queries, the generic protocol test, the loader, the citations, and the
 positions (builders, notation, the chance step) that every state is built through."""
+
+TABLE_FIRST = (
+    "tests/test_spec_loader.py",
+    "tests/test_rule_table_citations.py",
+    "tests/test_take6_table_checks.py",
+    "tests/test_petersburg_table_checks.py",
+    "tests/test_take6_tables.py",
+    "tests/test_petersburg_tables.py",
+)
+"""Run first against a table mutant: the table checks, which kill most of them in seconds."""
+
+FEW = 3
+"""A line run by this many tests or fewer also runs the game's tests after them: a cached computation (a
+ruleset, a table index) runs once per process, so coverage credits it to whichever test ran first."""
+
+COVERAGE_MAP = ROOT / ".mutation-coverage.json"
+"""Where :func:`collect_coverage` keeps the tests that run each line (ignored by git)."""
+
+COVERAGE_SKIP = (
+    "tests/test_lint.py",
+    "tests/test_import_cycles.py",
+    "tests/test_viewer_browser.py",
+    "tests/test_conformance_campaign.py",
+    "tests/test_assistant_mcp.py",
+    "properties/test_input_fuzz.py",
+)
+"""Left out of the coverage run: checks of the source text (lint, import cycles), the browser and the input
+fuzz harness, which test no rule, and the campaign and MCP tests, whose engine runs in other processes
+(coverage sees none of it)."""
 
 NOT_RULES = ("testing.py",)
 """Files of the rule folders that hold no rule: ``engine/petersburg/testing.py`` builds test positions."""
@@ -398,9 +438,124 @@ def _scratch() -> Path:
     return work
 
 
-def _run_tests(work: Path, games: Sequence[str], timeout: float) -> str:
-    """``killed``, ``survived`` or ``timeout`` for the scratch copy as it stands."""
+def game_tests(work: Path, games: Sequence[str], *, tables_first: bool = False) -> list[str]:
+    """The test files of :data:`TESTS` for ``games`` in ``work`` (the table checks first, if asked)."""
     tests = sorted({str(p.relative_to(work)) for g in games for t in TESTS[g] for p in work.glob(t)})
+    if tables_first:
+        tests = [t for t in TABLE_FIRST if t in tests] + [t for t in tests if t not in TABLE_FIRST]
+    return tests
+
+
+def _fingerprint() -> str:
+    """A hash of every file the coverage map depends on: the rule code it measures, the tables, the tests
+    (but :data:`COVERAGE_SKIP`)."""
+    digest = hashlib.sha256()
+    for folder in (*CODE, "spec", "tests", "properties"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel in COVERAGE_SKIP or "__pycache__" in path.parts:
+                continue
+            if path.suffix in (".py", ".toml", ".json", ".jsonl"):
+                digest.update(path.relative_to(ROOT).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+_COLLECT = """
+import json, sys, time
+import coverage, pytest
+cov = coverage.Coverage(data_file=None, include=sys.argv[2].split(","))
+durations = {}
+failed = []
+class Contexts:
+    def pytest_runtest_logreport(self, report):
+        if report.failed:
+            failed.append(report.nodeid)
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        cov.switch_context(item.nodeid)
+        start = time.perf_counter()
+        yield
+        durations[item.nodeid] = time.perf_counter() - start
+        cov.switch_context("")
+cov.start()
+code = pytest.main(sys.argv[3:], plugins=[Contexts()])
+cov.stop()
+data = cov.get_data()
+lines = {}
+for name in data.measured_files():
+    by_line = data.contexts_by_lineno(name)
+    lines[name] = {str(n): sorted(c for c in cs if c) for n, cs in by_line.items()}
+json.dump({"code": int(code), "lines": lines, "durations": durations, "failed": failed},
+          open(sys.argv[1], "w"))
+"""
+
+
+def collect_coverage(path: Path = COVERAGE_MAP, *, progress: bool = True) -> dict[str, Any]:
+    """Run the suite once under coverage.py, one context per test, and keep, for each line of the rule
+    code, the tests that ran it (with each test's duration): :data:`COVERAGE_MAP`.  Reused while no file
+    of the engine, the tables or the tests has changed."""
+    fingerprint = _fingerprint()
+    if path.is_file():
+        cached = json.loads(path.read_text(encoding="utf-8"))
+        if cached.get("fingerprint") == fingerprint:
+            return cached  # type: ignore[no-any-return]
+    include = ",".join(str(ROOT / folder / "*.py") for folder in CODE)
+    tests = ["tests", "properties"]
+    ignore = [f"--ignore={t}" for t in COVERAGE_SKIP]
+    out = path.with_suffix(".tmp")
+    env = {**os.environ, "HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1"}
+    cmd = [sys.executable, "-c", _COLLECT, str(out), include, "-q", "-p", "no:cacheprovider",
+           "-p", "no:randomly", "--hypothesis-seed=0", *ignore, *tests]
+    if progress:
+        print("mutation: collecting which tests run each line (the suite once, under coverage)",
+              file=sys.stderr, flush=True)
+    started = time.perf_counter()
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    if done.returncode != 0 or not out.is_file():
+        raise SystemExit(f"mutation: the coverage run failed:\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
+    raw = json.loads(out.read_text(encoding="utf-8"))
+    out.unlink()
+    failed = sorted(set(raw["failed"]))
+    if failed and progress:  # a test failing unmutated kills nothing: it is left out of every selection
+        print(f"mutation: {len(failed)} test(s) fail on the unmutated code and are not selected: "
+              + ", ".join(failed[:10]), file=sys.stderr, flush=True)
+    lines = {
+        Path(name).resolve().relative_to(ROOT).as_posix(): {n: [t for t in ts if t not in failed]
+                                                             for n, ts in rows.items()}
+        for name, rows in raw["lines"].items()
+    }
+    data = {"fingerprint": fingerprint, "seconds": round(time.perf_counter() - started, 1), "lines": lines,
+            "durations": raw["durations"], "failed": failed}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return data
+
+
+def selected_tests(mutant: Mutant, coverage: dict[str, Any] | None, work: Path) -> list[str]:
+    """What runs against ``mutant``: the tests that ran its line, fastest first; the game's tests when the
+    line runs only at import, for a table, or without a coverage map."""
+    if coverage is not None and mutant.path.endswith(".py"):
+        tests = coverage["lines"].get(mutant.path, {}).get(str(mutant.line))
+        if tests:
+            durations = coverage["durations"]
+            chosen = sorted(tests, key=lambda t: (durations.get(t, 0.0), t))
+            if len(chosen) <= FEW:  # a cached computation is credited to the first test that ran it
+                chosen += [t for t in game_tests(work, mutant.games()) if t not in chosen]
+            return chosen
+        if tests == []:  # run, but only while the modules were imported
+            return game_tests(work, mutant.games())
+        if mutant.path in coverage["lines"]:
+            return []  # no test runs this line: nothing can kill the mutant
+    return game_tests(work, mutant.games(), tables_first=mutant.path.endswith(".toml"))
+
+
+def _run_tests(work: Path, games: Sequence[str], timeout: float, tests: Sequence[str] | None = None) -> str:
+    """``killed``, ``survived`` or ``timeout`` for the scratch copy as it stands (``tests``: these node ids or
+    files instead of the games' test files)."""
+    if tests is None:
+        tests = game_tests(work, games)
+    if not tests:
+        return "survived"
     env = {**os.environ, "PYTHONPATH": str(work), "HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1"}
     cmd = [
         sys.executable,
@@ -423,32 +578,75 @@ def _run_tests(work: Path, games: Sequence[str], timeout: float) -> str:
 
 
 def run(
-    mutants: Sequence[Mutant], *, timeout: float = 45.0, progress: bool = True
+    mutants: Sequence[Mutant],
+    *,
+    timeout: float = 45.0,
+    progress: bool = True,
+    coverage: dict[str, Any] | None = None,
+    jobs: int = 1,
 ) -> dict[str, list[Mutant]]:
-    """Run the tests against every mutant; mutants grouped by outcome (``killed``, ``survived``,
-    ``timeout``, ``equivalent``)."""
+    """Run the selected tests (:func:`selected_tests`; ``coverage`` None: the games' tests) against every
+    mutant, ``jobs`` mutants at a time in scratch copies of their own; mutants grouped by outcome
+    (``killed``, ``survived``, ``timeout``, ``equivalent``)."""
     known = equivalents()
-    work = _scratch()
+    jobs = cliargs.cap_jobs(jobs, len(mutants)) if jobs > 1 else 1
+    works = [_scratch() for _ in range(jobs)]
     outcome: dict[str, list[Mutant]] = {"killed": [], "timeout": [], "survived": [], "equivalent": []}
-    try:
-        if _run_tests(work, tuple(TESTS), timeout * 3) != "survived":
-            raise SystemExit("mutation: the tests fail on the unmutated code; fix them first")
-        for i, m in enumerate(mutants, start=1):
+    free: queue.Queue[Path] = queue.Queue()
+    for work in works:
+        free.put(work)
+    done = [0]
+    lock = threading.Lock()
+
+    def one(m: Mutant) -> None:
+        work = free.get()
+        try:
             target = work / m.path
             original = target.read_text(encoding="utf-8")
             target.write_text(m.build(), encoding="utf-8")
             try:
-                result = _run_tests(work, m.games(), timeout)
+                result = _run_tests(work, m.games(), timeout, selected_tests(m, coverage, work))
             finally:
                 target.write_text(original, encoding="utf-8")
-            if result == "survived" and equivalent_reason(m, known) is not None:
-                result = "equivalent"
+        finally:
+            free.put(work)
+        if result == "survived" and equivalent_reason(m, known) is not None:
+            result = "equivalent"
+        with lock:
             outcome[result].append(m)
+            done[0] += 1
             if progress:
-                print(f"[{i}/{len(mutants)}] {result:<10} {m.describe()}", file=sys.stderr, flush=True)
+                print(f"[{done[0]}/{len(mutants)}] {result:<10} {m.describe()}", file=sys.stderr, flush=True)
+
+    try:
+        if coverage is None and _run_tests(works[0], tuple(TESTS), timeout * 3) != "survived":
+            raise SystemExit("mutation: the tests fail on the unmutated code; fix them first")
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            list(pool.map(one, mutants))
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        for work in works:
+            shutil.rmtree(work, ignore_errors=True)
     return outcome
+
+
+def module_lines(mutants: Sequence[Mutant], outcome: dict[str, list[Mutant]]) -> list[str]:
+    """The per-module table (Markdown): mutants, killed, equivalent, survivors and the score of each file.
+
+    >>> m = Mutant("engine/x.py", 1, "a", "b", lambda: "")
+    >>> module_lines([m], {"killed": [m], "timeout": [], "survived": [], "equivalent": []})[-1]
+    '| engine/x.py | 1 | 1 | 0 | 0 | 100.0% |'
+    """
+    status = {id(m): kind for kind, ms in outcome.items() for m in ms}
+    out = ["| module | mutants | killed | equivalent | survived | score |", "|---|---|---|---|---|---|"]
+    for path in sorted({m.path for m in mutants}):
+        mine = [m for m in mutants if m.path == path]
+        killed = sum(1 for m in mine if status.get(id(m)) in ("killed", "timeout"))
+        equivalent = sum(1 for m in mine if status.get(id(m)) == "equivalent")
+        survived = sum(1 for m in mine if status.get(id(m)) == "survived")
+        scored = killed + survived
+        rate = f"{100.0 * killed / scored:.1f}%" if scored else "-"
+        out.append(f"| {path} | {len(mine)} | {killed} | {equivalent} | {survived} | {rate} |")
+    return out
 
 
 def score_lines(mutants: Sequence[Mutant], outcome: dict[str, list[Mutant]]) -> list[str]:
@@ -523,10 +721,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="REPORT",
         help="only the mutants a previous report (this command's output) lists as SURVIVED",
     )
-    parser.add_argument("--sample", type=int, default=None, metavar="N", help="a random sample of N mutants")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
-    parser.add_argument("--timeout", type=float, default=45.0, help="seconds per mutant before it is killed")
+    parser.add_argument("--sample", type=cliargs.count("--sample"), default=None, metavar="N",
+                        help="a random sample of N mutants")
+    parser.add_argument("--seed", type=cliargs.seed("--seed"), default=0,
+                        help="seed of the sample (default 0)")
+    parser.add_argument("--timeout", type=cliargs.seconds("--timeout"), default=45.0,
+                        help="seconds per mutant before it is killed")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--select", choices=("coverage", "game"), default="coverage",
+                        help="coverage: the tests that run the mutated line (default); game: the game's")
+    parser.add_argument("--jobs", type=cliargs.count("--jobs", hi=cliargs.MAX_JOBS), default=1, metavar="N",
+                        help="mutants run at a time, each in a scratch copy (default 1)")
+    parser.add_argument("--modules", action="store_true", help="also print the per-module table (Markdown)")
     args = parser.parse_args(argv)
     mutants = all_mutants(args.only)
     if args.match:
@@ -543,10 +749,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{len(mutants)} mutants")
         return 0
     start = time.perf_counter()
-    outcome = run(mutants, timeout=args.timeout)
+    coverage = collect_coverage() if args.select == "coverage" else None
+    collected = time.perf_counter() - start
+    outcome = run(mutants, timeout=args.timeout, coverage=coverage, jobs=args.jobs)
     for line in score_lines(mutants, outcome):
         print(line)
-    print(f"{len(mutants)} mutants in {time.perf_counter() - start:.0f} s")
+    if args.modules:
+        print()
+        for line in module_lines(mutants, outcome):
+            print(line)
+    spent = time.perf_counter() - start
+    print(f"{len(mutants)} mutants in {spent:.0f} s ({collected:.0f} s of it collecting coverage), "
+          f"{args.jobs} job(s), tests selected by {args.select}")
     return 1 if outcome["survived"] else 0
 
 

@@ -19,16 +19,30 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from engine.errors import InputError, PositionError
-from engine.jsonio import show
+from engine.jsonio import content_hidden, show
 
-__all__ = ["Tokens", "integer", "listed"]
+__all__ = ["MAX_NUMBER", "Tokens", "integer", "listed"]
 
 T = TypeVar("T")
 
 
+MAX_NUMBER = 2**63 - 1
+"""The largest number a position holds, in its JSON state and in its notation line alike (a seed; every count
+of either game is far below it)."""
+
+
 def integer(value: Any, field: str, clause: str, lo: int | None, hi: int | None = None) -> int:
-    """``value`` if it is an integer from ``lo`` to ``hi`` (either bound may be open), else PositionError."""
+    """``value`` if it is an integer from ``lo`` to ``hi`` (an open bound is :data:`MAX_NUMBER`, either
+    way), else PositionError.
+
+    >>> integer(10**40, "money[0]", "SP-BUY-2", 0)
+    Traceback (most recent call last):
+    ...
+    engine.errors.PositionError: money[0]: expected an integer of at most 19 digits, got ... [SP-BUY-2]
+    """
     bad = isinstance(value, bool) or not isinstance(value, int)
+    if not bad and abs(value) > MAX_NUMBER:
+        raise PositionError(field, clause, f"expected an integer of at most 19 digits, got {show(value)}")
     if bad or (lo is not None and value < lo) or (hi is not None and value > hi):
         if lo is not None and hi is not None:
             span = f" from {lo} to {hi}"
@@ -58,7 +72,10 @@ class Tokens:
         self.tokens = text.split()
 
     def at(self, name: str, index: int) -> str:
-        """The field name of token ``index``: ``rows (token 4 '3.10/22')``."""
+        """The field name of token ``index``: ``rows (token 4 '3.10/22')`` (without the text when it comes
+        from a file, :func:`engine.jsonio.hidden_content`)."""
+        if content_hidden():
+            return f"{name} (token {index + 1})"
         return f"{name} (token {index + 1} {show(self.tokens[index])})"
 
     def fail(self, name: str, index: int, message: str) -> InputError:
@@ -68,8 +85,10 @@ class Tokens:
     def number(self, text: str, name: str, index: int, *, signed: bool = False) -> int:
         """A decimal number written in token ``index`` (``signed``: a leading ``-`` allowed)."""
         body = text[1:] if signed and text.startswith("-") and len(text) > 1 else text
-        if not body.isdigit() or len(body) > 9:
+        if not body.isdigit():
             raise self.fail(name, index, f"expected a number, got {show(text)}")
+        if len(body) > len(str(MAX_NUMBER)) or int(body) > MAX_NUMBER:
+            raise self.fail(name, index, f"expected a number of at most 19 digits, got {show(text)}")
         return int(text)
 
     def variant(
@@ -113,5 +132,4 @@ class Tokens:
                     index = first_seat + int(seat)
             if index is None:
                 raise
-            where_text = f"{exc.field} (token {index + 1} {show(self.tokens[index])})"
-            raise PositionError(where_text, exc.clause, exc.message) from exc
+            raise PositionError(self.at(exc.field, index), exc.clause, exc.message) from exc

@@ -19,15 +19,19 @@ from typing import Any
 
 from engine.errors import InputError, PositionError
 from engine.game import get_game
-from engine.jsonio import loads, read_text, show
+from engine.jsonio import FileAccess, content_error, hidden_content, loads, read_text, show
 
 __all__ = ["load_position", "load_position_arg"]
 
 
-def load_position(game_name: str, text: str, *, source: str = "position") -> Any:
+def load_position(
+    game_name: str, text: str, *, source: str = "position", access: FileAccess | None = None
+) -> Any:
     """The state of ``game_name`` that ``text`` gives: the game's notation line, a JSON state object, or
-    ``@FILE`` holding either (``@-``: standard input).  Raises :class:`~engine.errors.InputError` (a
-    :class:`~engine.errors.PositionError` for a broken rule) naming the field or token.
+    ``@FILE`` holding either (``@-``: standard input), read under ``access`` (default: the policy in force,
+    :func:`engine.jsonio.current_access`).  Raises :class:`~engine.errors.InputError` (a
+    :class:`~engine.errors.PositionError` for a broken rule) naming the field or token; about a file's
+    content, the error names the field and what is wrong but quotes nothing of the file.
 
     >>> load_position("petersburg", '{"game": "petersburg"}')
     Traceback (most recent call last):
@@ -38,7 +42,17 @@ def load_position(game_name: str, text: str, *, source: str = "position") -> Any
     if not isinstance(text, str):
         raise InputError(source, f"expected a notation line or a JSON state, got {show(text)}")
     if text.startswith("@"):
-        text = read_text(text[1:], source=f"{source} {text[1:]}")
+        where = f"{source} {show(text[1:])}"
+        content = read_text(text[1:], source=where, access=access)
+        with hidden_content():
+            try:
+                return _parse(game, content, where)
+            except InputError as exc:
+                raise content_error(exc, where) from None
+    return _parse(game, text, source)
+
+
+def _parse(game: Any, text: str, source: str) -> Any:
     body = text.strip()
     if not body:
         raise InputError(source, "empty: expected a notation line or a JSON state")

@@ -17,11 +17,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine import cliargs, outputs
 from engine.errors import InputError
 from engine.game import game_names
 from engine.positions import load_position_arg as load_position
 
-__all__ = ["position_from_args", "register", "run", "write_output"]
+__all__ = ["position_from_args", "register", "run"]
 
 
 def position_from_args(args: argparse.Namespace) -> Any:
@@ -44,17 +45,12 @@ def run(args: argparse.Namespace) -> int:
     if args.output in (None, "-"):
         sys.stdout.write(picture + "\n")
         return 0
-    write_output(args.output, picture + "\n")
+    position = args.position or ""
+    inputs = [x for x in (args.record, position[1:] if position.startswith("@") else None) if x]
+    outputs.write(args.output, outputs.SVG_PICTURE.mark(picture + "\n"), source="-o",
+                  kind=outputs.SVG_PICTURE, force=args.force, inputs=inputs)
     print(f"wrote {args.output}", file=sys.stderr)
     return 0
-
-
-def write_output(path: str, text: str) -> None:
-    """Write a command's output file (UTF-8); InputError naming ``-o`` when it cannot be written."""
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError("-o", f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def register(sub: Any) -> None:
@@ -68,14 +64,19 @@ def register(sub: Any) -> None:
     p.add_argument("game", choices=game_names(), help="which game")
     p.add_argument("--position", metavar="JSON|@FILE", help="the game's JSON state, inline or @FILE")
     p.add_argument("--record", metavar="FILE", help="a game record (arbiter-record JSON Lines), replayed")
-    p.add_argument("--upto", type=int, metavar="N", help="with --record: the position after N actions")
-    p.add_argument("--viewer", type=int, metavar="SEAT", help="draw only what this seat may see")
-    p.add_argument("--hand", type=int, metavar="SEAT", help="6 nimmt!: also draw this seat's hand")
+    p.add_argument("--upto", type=cliargs.count("--upto", lo=0), metavar="N",
+                   help="with --record: the position after N actions")
+    p.add_argument("--viewer", type=cliargs.seat("--viewer"), metavar="SEAT",
+                   help="draw only what this seat may see")
+    p.add_argument("--hand", type=cliargs.seat("--hand"), metavar="SEAT",
+                   help="6 nimmt!: also draw this seat's hand")
     p.add_argument(
         "--costs-for",
-        type=int,
+        type=cliargs.seat("--costs-for"),
         metavar="SEAT",
         help="Saint Petersburg: whose effective costs to print (default: the viewer, else the player to act)",
     )
     p.add_argument("-o", "--output", metavar="FILE.svg", help="write here (default: standard output)")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing file that is not a picture this command wrote (never an input)")
     p.set_defaults(run=run)

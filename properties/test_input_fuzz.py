@@ -26,19 +26,24 @@ from __future__ import annotations
 import argparse
 import contextlib
 import copy
+import html.parser
 import io
 import json
 import os
 import random
 import re
 import resource
+import signal
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.cli import main
@@ -49,6 +54,7 @@ from engine.conformance.vectors_perft import shipped_perft
 from engine.errors import InputError, RuleViolation
 from engine.game import get_game
 from engine.query.questions import all_questions
+from engine.svg import board_svg
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 BUDGET = int(os.environ.get("ARBITER_FUZZ_EXAMPLES", "0")) or {"deep": 13_000, "dev": 100}.get(PROFILE, 15)
@@ -75,18 +81,31 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+class _Blocked(BaseException):
+    """Raised by the interval timer when one command takes longer than :data:`MAX_SECONDS` (a read blocked on
+    a named pipe, a loop without end): the call fails instead of hanging the run."""
+
+
+def _blocked(_signum: int, _frame: Any) -> None:
+    raise _Blocked(f"no answer within {MAX_SECONDS} s")
+
+
 def run_cli(argv: list[str]) -> tuple[int, str, str]:
     """Run ``arbiter ARGV`` in-process and check the invariant; returns (exit code, stdout, stderr)."""
     out, err = io.StringIO(), io.StringIO()
     start = time.perf_counter()
     here = os.getcwd()
     os.chdir(WORK)  # a relative output path drawn by the fuzzer (play --record 3) lands in the scratch folder
+    previous = signal.signal(signal.SIGALRM, _blocked)
+    signal.setitimer(signal.ITIMER_REAL, MAX_SECONDS)
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(argv)
         except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
             code = exc.code if isinstance(exc.code, int) else 2
         finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
             os.chdir(here)
     elapsed = time.perf_counter() - start
     stderr = err.getvalue()
@@ -99,6 +118,8 @@ def run_cli(argv: list[str]) -> tuple[int, str, str]:
         assert lines[0].startswith("arbiter: error: "), lines[0][:200]
         assert len(lines[0]) <= MAX_ERROR_LINE, f"a {len(lines[0])}-character error line for {shown}"
         assert all(c.isprintable() for c in lines[0]), f"raw control character in {lines[0][:200]!r}"
+    assert all(c.isprintable() or c == "\n" for c in out.getvalue()), f"raw control character out of {shown}"
+    assert "could not be replayed" not in out.getvalue(), f"an engine fault reported as input for {shown}"
     assert elapsed < MAX_SECONDS, f"{elapsed:.1f} s for {shown}"
     assert _rss_mb() < MAX_RSS_MB, f"memory reached {_rss_mb():.0f} MB after {shown}"
     return code, out.getvalue(), stderr
@@ -201,6 +222,7 @@ ATOMS = st.one_of(
     st.sampled_from(NAMES),
     st.just("x" * 2000),
     st.just("\x1b[2J\n\r\x00"),
+    st.sampled_from([10**30, -(10**30), 2**63, 2**63 - 1, -(2**63), 10**40, "\ud800", "a\u2028b", "\u2029"]),
 )
 VALUES = st.recursive(
     ATOMS,
@@ -235,6 +257,10 @@ SPLICES = [
     b'"\\ud800"',
     b"," * 3,
     b'"' + b"x" * 5000 + b'"',
+    b"1" + b"0" * 30,
+    b"9223372036854775808",
+    b'"\\u2028"',
+    b'"\\ud800"',
 ]
 
 
@@ -262,8 +288,16 @@ def mutated_tree(draw: st.DrawFn, base: Any) -> Any:
         parent = value
         for key in path[:-1]:
             parent = parent[key]
-        op = draw(st.sampled_from(("replace", "replace", "drop", "add")))
-        if op == "drop" and isinstance(parent, dict):
+        op = draw(st.sampled_from(("replace", "replace", "drop", "add", "duplicate")))
+        if op == "duplicate" and isinstance(parent, list) and parent:
+            parent.insert(draw(st.integers(0, len(parent))), copy.deepcopy(draw(st.sampled_from(parent))))
+        elif op == "duplicate":  # a value copied from elsewhere in the tree: a card in two places
+            source = draw(st.sampled_from(list(_paths(value))))
+            item = value
+            for key in source:
+                item = item[key]
+            parent[path[-1]] = copy.deepcopy(item)
+        elif op == "drop" and isinstance(parent, dict):
             del parent[path[-1]]
         elif op == "drop" and isinstance(parent, list):
             parent.pop(path[-1])
@@ -347,6 +381,50 @@ def test_state_from_json_refuses_with_input_error(game: str, data: st.DataObject
     except InputError:
         return
     assert g.state_from_json(g.state_to_json(state)) == state
+    assert g.from_notation(g.to_notation(state)) == state  # JSON and notation accept the same positions
+    g.describe_state(state)
+    board_svg(game, state)
+
+
+def _at(value: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        value = value[key]
+    return value
+
+
+EXTREMES = [10**30, -(10**30), 2**63, 2**63 - 1, -(2**63), 10**40, 10**15, 171, 172, 66, 999_999_999]
+
+
+@FUZZ
+@given(game=st.sampled_from(GAMES), data=st.data())
+def test_json_states_with_duplicates_and_extremes(game: str, data: st.DataObject) -> None:
+    """A JSON state with one entry of a list repeated (a card twice in the stock, a hand, a row), a value
+    copied into another list (a card in two places) or a number set to an extreme (10^30 bullheads, money
+    beyond 64 bits) is refused with an InputError, or it is a position the game holds: it round-trips
+    through JSON and through the notation, and is described and drawn."""
+    g = get_game(game)
+    pools = [x for x in STATES[game] if x.get("stock")] or STATES[game]  # a logic draft: the face-up pool
+    value = copy.deepcopy(data.draw(st.sampled_from(data.draw(st.sampled_from([STATES[game], pools])))))
+    paths = [p for p in _paths(value) if p]
+    lists = [p for p in paths if isinstance(_at(value, p), list) and _at(value, p)]
+    numbers = [p for p in paths if isinstance(_at(value, p), int) and not isinstance(_at(value, p), bool)]
+    op = data.draw(st.sampled_from(("within", "across", "extreme")))
+    if op == "extreme" and numbers:
+        path = data.draw(st.sampled_from(numbers))
+        _at(value, path[:-1])[path[-1]] = data.draw(st.sampled_from(EXTREMES))
+    elif lists:
+        target = _at(value, data.draw(st.sampled_from(lists)))
+        source = target if op == "within" else _at(value, data.draw(st.sampled_from(lists)))
+        entry = copy.deepcopy(data.draw(st.sampled_from(source)))
+        target.insert(data.draw(st.integers(0, len(target))), entry)
+    try:
+        state = g.state_from_json(value)
+    except InputError:
+        return
+    assert g.state_from_json(g.state_to_json(state)) == state
+    assert g.from_notation(g.to_notation(state)) == state
+    g.describe_state(state)
+    board_svg(game, state)
 
 
 @FUZZ
@@ -478,6 +556,27 @@ def test_explain_record(game: str, data: st.DataObject) -> None:
 def test_check_records(game: str, data: st.DataObject) -> None:
     """``arbiter check R``: mutated records are OK (0), divergent (1) or malformed (2)."""
     run_cli(["check", _file(data.draw(mutated_lines(RECORDS[game], SPLICES)), "check.jsonl")])
+
+
+LEAF_EXTREMES = [10**30, 2**64, -(2**63) - 1, "\ud800", "a\u2028b", "\u2029", "\x1b[2J", "\u0085"]
+
+
+@FUZZ
+@given(game=st.sampled_from(GAMES), data=st.data())
+def test_check_claims_with_extreme_values(game: str, data: st.DataObject) -> None:
+    """``arbiter check`` of a record whose claims (header or action line) hold an integer beyond 64 bits, a
+    lone surrogate or a line separator: a divergence or a malformed line, reported on one escaped line, never
+    an engine fault."""
+    lines = RECORDS[game][1].splitlines()
+    claimed = [i for i, line in enumerate(lines) if '"claims"' in line]
+    at = data.draw(st.sampled_from(claimed))
+    row = json.loads(lines[at])
+    leaves = [p for p in _paths(row["claims"]) if p and not isinstance(_at(row["claims"], p), dict | list)]
+    path = data.draw(st.sampled_from(leaves))
+    _at(row["claims"], path[:-1])[path[-1]] = data.draw(st.sampled_from(LEAF_EXTREMES))
+    lines[at] = json.dumps(row)
+    text = ("\n".join(lines) + "\n").encode("utf-8", "surrogatepass")
+    run_cli(["check", *(["--json"] if data.draw(st.booleans()) else []), _file(text, "claims.jsonl")])
 
 
 @FUZZ
@@ -635,3 +734,514 @@ def test_the_harness_writes_only_in_its_scratch_folder() -> None:
     assert run_cli(["play", "take6", "--players", "2", "--quiet", "--record", "fuzz-record.jsonl"])[0] == 0
     assert (WORK / "fuzz-record.jsonl").is_file()
     assert set(os.listdir(".")) == before
+
+
+# --------------------------------------------------------------------------------------------------
+# Files named in arguments: only regular files, and an error quotes none of their content
+
+SECRET = "sk-live-FUZZSECRET"
+"""Spliced into files given with ``@FILE``: no error line may quote it."""
+SECRET_SPLICES = [*SPLICES, SECRET.encode(), f'"{SECRET}"'.encode(), f'"{SECRET}": 1,'.encode()]
+
+SPECIAL = WORK / "special"
+SPECIAL.mkdir(exist_ok=True)
+if not (SPECIAL / "pipe").exists():
+    os.mkfifo(SPECIAL / "pipe")
+NOT_REGULAR = [str(SPECIAL / "pipe"), "/dev/zero", "/dev/tty", str(SPECIAL), "/proc/self/fd/0"]
+"""A named pipe with no writer (reading it would wait forever), devices, a folder, standard input again."""
+
+
+@FUZZ
+@given(
+    game=st.sampled_from(GAMES),
+    flag=st.sampled_from(("explain --position", "explain --state", "explain --action", "show --position",
+                          "play --from", "ask --position")),
+    data=st.data(),
+)
+def test_an_error_about_an_argument_file_quotes_none_of_it(game: str, flag: str, data: st.DataObject) -> None:
+    """``@FILE`` arguments with a secret spliced into a mutated state, notation line or action: a refusal
+    names the argument and the field but never quotes the file (not the first token, a key or a value)."""
+    if flag.endswith("--action"):
+        base = json.dumps(data.draw(st.sampled_from(ACTIONS[game]))).encode()
+    elif data.draw(st.booleans()) or flag.endswith("--state"):
+        base = json.dumps(data.draw(mutated_tree(data.draw(st.sampled_from(STATES[game]))))).encode()
+    else:
+        base = data.draw(st.sampled_from(NOTATIONS[game])).encode()
+    content = data.draw(mutated_bytes(base, SECRET_SPLICES))
+    if SECRET.encode() not in content:
+        content = SECRET.encode() + b" " + content
+    path = "@" + _file(content, "secret.txt")
+    position = json.dumps(STATES[game][0])
+    command, option = flag.split()
+    if command == "explain":
+        args = {"--position": position, "--action": json.dumps(ACTIONS[game][0]), option: path}
+        argv = ["explain", game, *(x for kv in args.items() for x in kv)]
+    elif command == "show":
+        argv = ["show", game, "--position", path, "-o", str(WORK / "secret.svg")]
+    elif command == "play":
+        argv = ["play", game, "--from", path, "--quiet"]
+    else:
+        question = "row" if game == "take6" else "cost"
+        argv = ["ask", question, *(["7"] if game == "take6" else ["Market"]), "--position", path]
+    err = run_cli(argv)[2]
+    assert "FUZZSECRET" not in err, err
+
+
+@FUZZ
+@given(
+    target=st.sampled_from(NOT_REGULAR),
+    how=st.sampled_from(("explain --position", "explain --action", "show --position", "play --from",
+                         "check", "view")),
+)
+def test_argument_files_must_be_regular_files(target: str, how: str) -> None:
+    """A named pipe, a device or a folder given as a file is refused at once with one line, exit 2 (the timer
+    of :func:`run_cli` fails a call that waits on a pipe)."""
+    game = "take6"
+    at = "@" + target
+    argv = {
+        "explain --position": ["explain", game, "--position", at, "--action", "{}"],
+        "explain --action": ["explain", game, "--position", NOTATIONS[game][0], "--action", at],
+        "show --position": ["show", game, "--position", at],
+        "play --from": ["play", game, "--from", at, "--quiet"],
+        "check": ["check", target],
+        "view": ["view", target, "-o", str(WORK / "special.html")],
+    }[how]
+    code, _out, _err = run_cli(argv)
+    assert code == 2
+
+
+# --------------------------------------------------------------------------------------------------
+# The assistant over a real MCP session
+
+
+class McpSession:
+    """One ``arbiter mcp --root ROOT`` server over stdio, driven by the MCP SDK's client from a thread of its
+    own, so a test calls a tool synchronously (:meth:`call`), with a time limit per call."""
+
+    def __init__(self, root: Path) -> None:
+        import asyncio
+        import sys
+        import threading
+
+        self.loop = asyncio.new_event_loop()
+        self.ready = threading.Event()
+        self.failed: BaseException | None = None
+        self.session: Any = None
+        self.stop: Any = None
+        self.root = root
+        self.command = [sys.executable, "-m", "engine", "mcp", "--root", str(root)]
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        if not self.ready.wait(120) or self.session is None:
+            raise RuntimeError(f"the MCP server did not start: {self.failed!r}")
+
+    def _run(self) -> None:
+        import asyncio
+
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self._serve())
+
+    async def _serve(self) -> None:
+        import asyncio
+
+        from mcp.client.session import ClientSession
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        params = StdioServerParameters(command=self.command[0], args=self.command[1:], cwd=str(WORK))
+        self.stop = asyncio.Event()
+        try:
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                self.session = session
+                self.ready.set()
+                await self.stop.wait()
+        except BaseException as exc:  # reported by __init__ or the next call
+            self.failed = exc
+            self.ready.set()
+
+    def call(self, name: str, arguments: Any, timeout: float = MAX_SECONDS) -> Any:
+        """The tool's result; an MCP protocol error is returned as the exception."""
+        import asyncio
+
+        from mcp.shared.exceptions import MCPError
+
+        future = asyncio.run_coroutine_threadsafe(self.session.call_tool(name, arguments), self.loop)
+        try:
+            return future.result(timeout)
+        except MCPError as exc:
+            return exc
+
+    def close(self) -> None:
+        if self.stop is not None:
+            self.loop.call_soon_threadsafe(self.stop.set)
+        self.thread.join(30)
+
+
+MCP_ROOT = WORK / "mcp-root"
+"""The folder the fuzzed server may read: a good position and record, a file holding the secret, a named pipe
+and a link leading out of it.  A file outside it holds the secret too."""
+
+
+def _mcp_root() -> Path:
+    MCP_ROOT.mkdir(exist_ok=True)
+    (MCP_ROOT / "state.json").write_text(json.dumps(STATES["petersburg"][0]), encoding="utf-8")
+    (MCP_ROOT / "game.jsonl").write_text(RECORDS["take6"][0], encoding="utf-8")
+    (MCP_ROOT / "secret.json").write_text(json.dumps({"game": "take6", SECRET: SECRET}), encoding="utf-8")
+    (WORK / "outside.txt").write_text(f"{SECRET} 1 2 3\n", encoding="utf-8")
+    (WORK / "outside.json").write_text(json.dumps(STATES["petersburg"][0]), encoding="utf-8")
+    if not (MCP_ROOT / "pipe").exists():
+        os.mkfifo(MCP_ROOT / "pipe")
+    if not (MCP_ROOT / "out").is_symlink():
+        (MCP_ROOT / "out").symlink_to(WORK / "outside.txt")
+    return MCP_ROOT
+
+
+FILE_ARGUMENTS = [
+    "state.json", "game.jsonl", "secret.json", "pipe", "out", "../outside.txt", str(WORK / "outside.txt"),
+    "../outside.json", str(WORK / "outside.json"), str(MCP_ROOT / "state.json"),
+    "/etc/passwd", "/proc/self/environ", "/dev/zero", "-", "", ".", "..", "/", "\x00", "a" * 5000,
+]
+MCP_CALLS: dict[str, dict[str, Any]] = {
+    "legal_actions": {"game": "petersburg", "position": "@state.json"},
+    "explain_action": {
+        "game": "petersburg", "position": "@state.json", "action": {"type": "pass", "player": 0}
+    },
+    "card_cost": {"position": "@state.json", "player": 0, "card": "Market"},
+    "render_position": {"game": "petersburg", "position": "@state.json"},
+    "check_record": {"path": "game.jsonl"},
+    "record_position": {"game": "take6", "path": "game.jsonl", "upto": 3},
+    "ask_row": {"card": 72, "rows": [[12, 14, 19], [30], [29, 41, 52, 60, 71], [88]]},
+    "ask_cost": {"card": "Market", "owns": ["Market"]},
+    "get_rule": {"clause_id": "T6-PLACE-2"},
+}
+
+
+@pytest.fixture(scope="module")
+def mcp_session() -> Iterator[McpSession]:
+    pytest.importorskip("mcp")
+    session = McpSession(_mcp_root())
+    yield session
+    session.close()
+
+
+@st.composite
+def mcp_arguments(draw: st.DrawFn, tool: str) -> tuple[Any, str | None]:
+    """A tool's good arguments, mutated as a tree, with its file argument pointed anywhere (also returned)."""
+    args = draw(mutated_tree(MCP_CALLS[tool]))
+    if not isinstance(args, dict):  # the client sends objects only
+        args = {"arguments": args}
+    where = None
+    key = "path" if "path" in MCP_CALLS[tool] else "position"
+    if key in MCP_CALLS[tool] and draw(st.booleans()):
+        where = draw(st.sampled_from(FILE_ARGUMENTS))
+        args[key] = where if key == "path" else "@" + where
+    return args, where
+
+
+def _readable_under_root(where: str) -> bool:
+    """Whether the server may read ``where``: a regular file whose real path lies under its root."""
+    try:
+        real = (MCP_ROOT / where).resolve()
+        return real.is_relative_to(MCP_ROOT.resolve()) and real.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _answer_text(result: Any) -> str:
+    if isinstance(result, Exception):
+        return str(result)
+    parts = [
+        getattr(c, "text", "") or getattr(getattr(c, "resource", None), "text", "") for c in result.content
+    ]
+    return "\n".join(parts) + json.dumps(result.structured_content, default=str)
+
+
+@FUZZ
+@given(tool=st.sampled_from(sorted(MCP_CALLS)), data=st.data())
+def test_mcp_tools_over_stdio(mcp_session: McpSession, tool: str, data: st.DataObject) -> None:
+    """Every tool over a real stdio session, with mutated arguments and file arguments pointing inside and
+    outside the server's root, at a pipe, a device or a link out: each call is answered in time (a result,
+    an error result naming the field, or a protocol error), no answer holds the secret of a file the
+    server read or refused, and the server still answers afterwards."""
+    args, where = data.draw(mcp_arguments(tool))
+    try:  # the SDK's client cannot send a lone surrogate (it writes UTF-8): see the raw-line test below
+        json.dumps(args, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        assume(False)
+    result = mcp_session.call(tool, args)
+    assert "FUZZSECRET" not in _answer_text(result), (tool, args)
+    if where is not None and not _readable_under_root(where):
+        refused = isinstance(result, Exception) or result.is_error
+        assert refused, f"{tool} read {where!r}: {_answer_text(result)[:300]}"
+    alive = mcp_session.call("ask_bullheads", {"cards": [55]})
+    assert not isinstance(alive, Exception) and alive.structured_content["value"] == 7
+
+
+def test_mcp_server_answers_raw_lines_with_lone_surrogates() -> None:
+    """JSON-RPC lines written straight to ``arbiter mcp``'s standard input, some with a lone surrogate escaped
+    in the arguments (which the SDK's client cannot send, and its server's parser refuses as it refuses
+    invalid JSON, without an answer): every other request is answered and the server stays up."""
+    pytest.importorskip("mcp")
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18",
+         "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "ask_mentions",
+         "arguments": {"term": ["\ud800"]}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "ask_card",
+         "arguments": {"name": "x\u2028y"}}},
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "legal_actions",
+         "arguments": {"game": "take6", "position": "@\ud800"}}},
+        {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "ask_bullheads",
+         "arguments": {"cards": [55]}}},
+    ]
+    text = "".join(json.dumps(line) + "\n" for line in lines)  # ASCII: the surrogates as escapes
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "mcp"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=WORK)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(text.encode("ascii"))
+    proc.stdin.flush()
+    answered: dict[int, Any] = {}
+    deadline = time.monotonic() + 120
+    while 5 not in answered and time.monotonic() < deadline:
+        raw = proc.stdout.readline()
+        if not raw:
+            break
+        reply = json.loads(raw)
+        if "id" in reply:
+            answered[reply["id"]] = reply
+    proc.stdin.close()
+    proc.wait(60)
+    errors = proc.stderr.read().decode("utf-8", "replace")[-2000:] if proc.stderr is not None else ""
+    assert sorted(answered) == [1, 3, 5], errors
+    assert answered[3]["result"]["isError"] and "\u2028" not in answered[3]["result"]["content"][0]["text"]
+    assert answered[5]["result"]["structuredContent"]["value"] == 7
+
+
+def test_mcp_tools_say_they_only_read(mcp_session: McpSession) -> None:
+    """The tool annotations stay true: every tool reads (only under the root), changes nothing, and answers
+    the same way each time."""
+    import asyncio
+
+    tools = asyncio.run_coroutine_threadsafe(mcp_session.session.list_tools(), mcp_session.loop).result(60)
+    for tool in tools.tools:
+        hints = tool.annotations
+        assert hints.read_only_hint and not hints.destructive_hint and hints.idempotent_hint, tool.name
+    twice = [mcp_session.call("legal_actions", MCP_CALLS["legal_actions"]) for _ in range(2)]
+    assert twice[0].structured_content == twice[1].structured_content
+
+
+# --------------------------------------------------------------------------------------------------
+# Files the commands write, into folders holding other files
+
+OWN = WORK / "own"
+"""A folder of someone's files, some named as the commands would name their output."""
+OWN_NAMES = ["README.md", "take6.md", "petersburg.md", "disputed.md", "notes.txt", "game.html", "game.jsonl",
+             "report.md", "report.json", "out.svg", "record.jsonl", "page.html"]
+
+
+def _fill_own() -> dict[str, bytes]:
+    if OWN.exists():
+        for path in OWN.iterdir():
+            if path.is_file() or path.is_symlink():
+                path.unlink()
+    OWN.mkdir(exist_ok=True)
+    files: dict[str, bytes] = {}
+    for name in OWN_NAMES:
+        files[name] = f"someone's own {name}\n".encode()
+        (OWN / name).write_bytes(files[name])
+    return files
+
+
+@FUZZ
+@given(
+    command=st.sampled_from(("view", "view -o", "view --force", "write-docs", "play --record", "show -o",
+                             "fuzz --out", "fuzz --report")),
+    data=st.data(),
+)
+def test_commands_destroy_no_file_they_did_not_write(command: str, data: st.DataObject) -> None:
+    """``view`` (its input named ``.html``, or ``-o`` at a file of someone's), ``rules --write-docs``,
+    ``play --record``, ``show -o``, ``fuzz --out`` and ``--report`` pointed into a folder of someone's
+    files: every file there is left byte for byte, except the one named with ``--force`` (never the input);
+    what the command writes is a new file."""
+    files = _fill_own()
+    record = OWN / "game.html"  # a record whose name ends in .html: view's default output is itself
+    lines = RECORDS["take6"][0].splitlines()
+    header = {**json.loads(lines[0]), "source": {"implementation": "someone's", "version": "1"}}
+    record.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    files["game.html"] = record.read_bytes()
+    name = data.draw(st.sampled_from(OWN_NAMES))
+    target = str(OWN / name)
+    peer = f"{sys.executable} -m engine.conformance.peers.reference"
+    argv = {
+        "view": ["view", str(record)],
+        "view -o": ["view", str(record), "-o", target],
+        "view --force": ["view", str(record), "-o", target, "--force"],
+        "write-docs": ["rules", "--write-docs", str(OWN)],
+        "play --record": ["play", "take6", "--players", "2", "--quiet", "--record", target],
+        "show -o": ["show", "take6", "--position", json.dumps(STATES["take6"][0]), "-o", target],
+        "fuzz --out": ["fuzz", "--peer", peer, "--examples", "1", "--out", target],
+        "fuzz --report": ["fuzz", "--peer", peer, "--games", "1", "--jobs", "1", "--report", target],
+    }[command]
+    if argv[0] == "fuzz":  # the fuzzer runs Hypothesis itself: in a process of its own
+        proc = subprocess.run([sys.executable, "-m", "engine", *argv], capture_output=True, text=True,
+                              timeout=300, cwd=WORK)
+        assert proc.returncode in (0, 1, 2) and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    else:
+        run_cli(argv)
+    forced = target if command == "view --force" and name != "game.html" else None
+    for own, content in files.items():
+        if str(OWN / own) != forced:
+            assert (OWN / own).read_bytes() == content, f"{command} changed {own}"
+
+
+# --------------------------------------------------------------------------------------------------
+# The viewer's page, read as a browser reads it
+
+
+class _Scripts(html.parser.HTMLParser):
+    """The script elements of a page, as an HTML parser splits them (text up to the first ``</script``)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self._open: dict[str, str | None] | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "script":
+            self._open, self._text = dict(attrs), []
+
+    def handle_data(self, data: str) -> None:
+        if self._open is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script" and self._open is not None:
+            self.scripts.append((self._open, "".join(self._text)))
+            self._open = None
+
+
+def page_scripts(page: str) -> list[tuple[dict[str, str | None], str]]:
+    """The page's script blocks; a block holding ``<!--`` or ``<script`` is refused, since a browser reading
+    it enters the script's escaped states, where ``</script>`` no longer ends it."""
+    parser = _Scripts()
+    parser.feed(page)
+    parser.close()
+    for _attrs, text in parser.scripts:
+        lowered = text.lower()
+        assert "<!--" not in lowered and "<script" not in lowered, "a block a browser reads differently"
+    return parser.scripts
+
+
+def _viewer_keeps_comments_out_of_scripts() -> bool:
+    from engine.viewer import build_replay, replay_html
+
+    lines = RECORDS["take6"][0].splitlines()
+    header = json.loads(lines[0])
+    header["comment"] = "<!--<script>"
+    replay = build_replay(io.StringIO("\n".join([json.dumps(header), *lines[1:]]) + "\n"), name="probe")
+    try:
+        page_scripts(replay_html(replay))
+    except AssertionError:
+        return False
+    return True
+
+
+HOSTILE_TEXT = ["<!--<script>", "</script><script>alert(1)</script>", "</SCRIPT", "<!--", "-->", "\u2028",
+                "\ud800", "<img src=x onerror=alert(1)>", "]]>", "&lt;", "\x00"]
+
+
+@pytest.mark.xfail(
+    not _viewer_keeps_comments_out_of_scripts(),
+    reason="the viewer's page embeds '<!--<script>' raw in its JSON block (the page's rework fixes it)",
+    strict=True,
+)
+@FUZZ
+@given(data=st.data())
+def test_the_viewers_page_parses_as_one_document(data: st.DataObject) -> None:
+    """``arbiter view`` of records whose comments and claims hold hostile text: the page parses into exactly
+    its two script blocks, the data block is the JSON the replay holds, and no block holds a sequence that
+    would change how a browser ends it."""
+    lines = data.draw(st.sampled_from(RECORDS["take6"])).splitlines()
+    header = json.loads(lines[0])
+    header["comment"] = "".join(data.draw(st.lists(st.sampled_from(HOSTILE_TEXT), min_size=1, max_size=3)))
+    record = _file(("\n".join([json.dumps(header), *lines[1:]]) + "\n").encode("utf-8", "surrogatepass"),
+                   "hostile.jsonl")
+    page = WORK / "hostile.html"
+    code, _out, _err = run_cli(["view", record, "-o", str(page), "--force"])
+    if code != 0:
+        return
+    scripts = page_scripts(page.read_text(encoding="utf-8"))
+    assert len(scripts) == 2
+    data_blocks = [text for attrs, text in scripts if attrs.get("id") == "replay-data"]
+    assert len(data_blocks) == 1 and "steps" in json.loads(data_blocks[0])
+
+
+# --------------------------------------------------------------------------------------------------
+# Numbers on the command line, and the work they start
+
+NUMBER_FLAGS = {
+    command: [flag for flag, nargs in _flags(command) if nargs and flag in NUMERIC]
+    for command, NUMERIC in (
+        ("fuzz", {"--players", "--examples", "--games", "--time", "--jobs", "--shrink-time", "--max-steps",
+                  "--seed", "--timeout"}),
+        ("check", {"--jobs"}),
+        ("bench take6", {"--players", "--seconds", "--repeat", "--games"}),
+        ("play take6", {"--players", "--seed"}),
+        ("show take6", {"--upto", "--viewer", "--hand", "--costs-for"}),
+        ("view", {"--viewer"}),
+        ("explain take6", {"--upto"}),
+        ("vectors export", {"--per-clause"}),
+    )
+}
+ABSURD = ["nan", "NaN", "inf", "-inf", "1e308", "1e999", "-1e308", "9" * 40, "1e20", "-5", "0x10", "1_0", " "]
+
+
+@FUZZ
+@given(command=st.sampled_from(sorted(NUMBER_FLAGS)), data=st.data())
+def test_numeric_flags_refuse_absurd_values(command: str, data: st.DataObject) -> None:
+    """Every numeric flag of every command refuses NaN, infinities and values beyond any use (one line, exit
+    2), before the command runs (the parser alone is asked: an accepted ``--time inf`` would never end)."""
+    from engine.cli import build_parser
+
+    flag = data.draw(st.sampled_from(NUMBER_FLAGS[command]))
+    value = data.draw(st.sampled_from(ABSURD))
+    if value == "-5" and flag in ("--seed",):
+        value = "-1"
+    words = command.split()
+    argv = [*words, *(["x"] if words[0] in ("check", "view") else []),
+            *(["--peer", "p"] if words[0] == "fuzz" else []), *(["d"] if command == "vectors export" else []),
+            f"{flag}={value}"]
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as stop:
+        build_parser().parse_args(argv)
+    assert stop.value.code == 2 and err.getvalue().count("\n") == 1, (argv, err.getvalue())
+
+
+@FUZZ
+@given(files=st.integers(1, 4), jobs=st.integers(1, 10_000))
+def test_check_starts_no_more_workers_than_files_and_cores(files: int, jobs: int) -> None:
+    """``check --jobs N`` on F files starts at most min(N, F, cores) worker processes (and says so when it
+    starts fewer than asked)."""
+    import concurrent.futures
+
+    from engine.cliargs import available_cores
+
+    started: list[int] = []
+    real = concurrent.futures.ProcessPoolExecutor
+
+    def counting(max_workers: int) -> Any:
+        started.append(max_workers)
+        return real(max_workers=max_workers)
+
+    paths = [_file(RECORDS["take6"][0].encode(), f"jobs-{i}.jsonl") for i in range(files)]
+    concurrent.futures.ProcessPoolExecutor = counting  # type: ignore[misc, assignment]
+    try:
+        code, _out, err = run_cli(["check", "--jobs", str(min(jobs, 256)), *paths])
+    finally:
+        concurrent.futures.ProcessPoolExecutor = real  # type: ignore[misc]
+    assert code == 0
+    assert all(n <= min(jobs, files, available_cores()) for n in started), started
+    if min(jobs, 256) > min(files, available_cores()) and files > 1:
+        assert "capped to" in err

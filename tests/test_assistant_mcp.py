@@ -103,7 +103,8 @@ async def _session() -> dict[str, Any]:
     from mcp.shared.exceptions import MCPError
 
     out: dict[str, Any] = {"good": {}, "bad": {}}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "engine", "mcp"], cwd=str(ROOT))
+    params = StdioServerParameters(command=sys.executable, args=["-m", "engine", "mcp", "--root", str(ROOT)],
+                                    cwd=str(ROOT))
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         out["init"] = await session.initialize()
         out["tools"] = (await session.list_tools()).tools

@@ -12,9 +12,12 @@ from jsonschema import Draft202012Validator
 
 from engine.assistant.tools import call, read_resource, resources, tools
 from engine.errors import InputError
+from engine.jsonio import FileAccess
 from engine.query.questions import all_questions
 
 ROOT = Path(__file__).resolve().parent.parent
+AT_ROOT = FileAccess.under(ROOT)
+"""The file policy of `arbiter mcp --root` at the repository (the examples are read relative to it)."""
 DOC = (ROOT / "docs" / "assistant.md").read_text(encoding="utf-8")
 
 
@@ -57,12 +60,12 @@ def test_card_cost_tries_every_displacement() -> None:
     """A trading card's cost in a position is derived for each card it may displace (SP-TRADE-1,
     SP-COST-7), cheapest first; a seat outside the game is refused naming ``player``."""
     position = "@docs/examples/petersburg-gold-smelter.json"
-    result = call("card_cost", {"position": position, "player": 1, "card": "Winter Palace"})
+    result = call("card_cost", {"position": position, "player": 1, "card": "Winter Palace"}, access=AT_ROOT)
     options = result.data["displace_options"]
     assert [o["cost"] for o in options] == sorted(o["cost"] for o in options)
     assert len(options) == 2 and result.data["value"]["cost"] == options[0]["cost"]
     with pytest.raises(InputError, match=r"^player: "):
-        call("card_cost", {"position": position, "player": 2, "card": "Market"})
+        call("card_cost", {"position": position, "player": 2, "card": "Market"}, access=AT_ROOT)
 
 
 def test_docs_worked_example_holds(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -73,7 +76,7 @@ def test_docs_worked_example_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     clauses = re.search(r"^clauses: (.*)$", DOC, re.M)
     assert call_block and value_block and clauses
     request = json.loads(call_block.group(1))
-    result = call(request["tool"], request["arguments"])
+    result = call(request["tool"], request["arguments"], access=AT_ROOT)
     value = json.loads(value_block.group(1))
     assert {k: result.data["value"][k] for k in value} == value
     assert result.data["clauses"] == clauses.group(1).split(", ")

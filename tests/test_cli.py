@@ -38,7 +38,7 @@ def test_play_is_reproducible_from_the_seed() -> None:
     ("args", "needle"),
     [
         (["play", "take6", "--players", "11"], "T6-"),
-        (["play", "take6", "--players", "four"], "invalid int value"),
+        (["play", "take6", "--players", "four"], "--players: expected a whole number"),
         (["play", "chess"], "invalid choice"),
         (["play", "take6", "--variant", "nope"], "nope"),
         (["play", "take6", "--option", "novalue"], "--option"),

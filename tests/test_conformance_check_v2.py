@@ -201,8 +201,8 @@ def test_winners_name_the_variants_end_rule_first() -> None:
 
 
 def test_check_dev_zero_is_malformed_at_once() -> None:
-    """Issue 10: ``arbiter check /dev/zero`` ends at once with exit 2 (a line over the cap), without reading
-    the endless line into memory."""
+    """Issue 10: ``arbiter check /dev/zero`` ends at once with exit 2, without reading the endless line into
+    memory (issue 17: a device is refused from its status, before it is opened)."""
     import subprocess
     import sys
 
@@ -210,4 +210,4 @@ def test_check_dev_zero_is_malformed_at_once() -> None:
         [sys.executable, "-m", "engine", "check", "/dev/zero"], capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 2
-    assert "longer than" in proc.stdout and "Traceback" not in proc.stderr
+    assert "not a regular file" in proc.stdout and "Traceback" not in proc.stderr

@@ -122,10 +122,10 @@ def test_docs_pages_hold_every_clause_and_ruling() -> None:
 def test_write_then_check_docs(tmp_path: Path) -> None:
     """Written pages are fresh; an edited or extra generated page is reported stale, and rewriting fixes it;
     a page the command did not write (no generated-page marker) is never reported nor removed."""
-    pages = {"README.md": "x\n", "take6.md": "y\n"}
+    pages = {"README.md": rulesref.DOCS_HEADER + "\nx\n", "take6.md": rulesref.DOCS_HEADER + "\ny\n"}
     rulesref.write_docs(tmp_path, pages)
     assert rulesref.stale_pages(tmp_path, pages) == []
-    (tmp_path / "take6.md").write_text("edited\n", encoding="utf-8")
+    (tmp_path / "take6.md").write_text(rulesref.DOCS_HEADER + "\nedited\n", encoding="utf-8")
     (tmp_path / "old.md").write_text(rulesref.DOCS_HEADER + "\ngone\n", encoding="utf-8")
     (tmp_path / "notes.md").write_text("someone's own notes\n", encoding="utf-8")
     assert rulesref.stale_pages(tmp_path, pages) == ["take6.md (out of date)", "old.md (no longer generated)"]

@@ -25,8 +25,11 @@ def run(args: argparse.Namespace) -> int:
         importlib.import_module("mcp")
     except ImportError:
         raise ArbiterError("mcp: the MCP SDK is not installed; pip install 'arbiter-rules[mcp]'") from None
+    root = None
+    if args.root is not None:
+        root = importlib.import_module("engine.jsonio").FileAccess.under(args.root).root  # refused at once
     server = importlib.import_module("engine.assistant.server")
-    server.serve_stdio()
+    server.serve_stdio(root)
     return 0
 
 
@@ -39,5 +42,11 @@ def register(sub: Any) -> None:
         "standard input/output: tools to search the rules, get a rule, ask every question kind, explain an "
         "action or list the legal actions in a position, check a game record and draw a position; every "
         "clause and seed document as a resource. See docs/assistant.md.",
+    )
+    p.add_argument(
+        "--root",
+        metavar="DIR",
+        help="let the tools read files (an '@FILE' position, a record's path) under DIR: regular files only, "
+        "each at most 16 MiB, no link leading out of DIR (default: no file is read)",
     )
     p.set_defaults(run=run)

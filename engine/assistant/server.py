@@ -27,12 +27,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+from pathlib import Path
 from typing import Any
 
+from engine import jsonio
 from engine.assistant import tools as catalog
 from engine.errors import InputError, RuleViolation
 
-__all__ = ["build_server", "error_payload", "serve_stdio"]
+__all__ = ["build_server", "error_payload", "serve_stdio", "writable"]
 
 INSTRUCTIONS = (
     "The reference rules engine of 6 nimmt! (Take 6!) and Saint Petersburg. Every answer names the rule "
@@ -60,30 +62,54 @@ def error_payload(exc: Exception) -> tuple[str, dict[str, Any]]:
     return f"internal: {message}", {"field": "internal", "message": message, "clause": None}
 
 
+def writable(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings written as its escape (``\\ud800``): the reply
+    goes out as UTF-8, which cannot hold one, and a reply that cannot be written is never answered.
+
+    >>> writable({"term": [chr(0xD800) + "x"]})
+    {'term': ['\\\\ud800x']}
+    """
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "backslashreplace").decode("utf-8")
+        return value
+    if isinstance(value, dict):
+        return {writable(k): writable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [writable(v) for v in value]
+    return value
+
+
 class _Handlers:
     """The request handlers, bound to the SDK's wire types and error class (imported by build_server)."""
 
-    def __init__(self, types: Any, error: type[Exception]) -> None:
+    def __init__(self, types: Any, error: type[Exception], access: jsonio.FileAccess) -> None:
         self.types = types
         self.error = error
+        self.access = access
 
     def error_result(self, exc: Exception) -> Any:
         text, error = error_payload(exc)
         return self.types.CallToolResult(
-            content=[self.types.TextContent(text=text)], structured_content={"error": error}, is_error=True
+            content=[self.types.TextContent(text=writable(text))],
+            structured_content={"error": writable(error)},
+            is_error=True,
         )
 
     def tool_result(self, result: catalog.ToolResult) -> Any:
         t = self.types
         if result.svg is None:
-            content = [t.TextContent(text=result.text)]
+            content = [t.TextContent(text=writable(result.text))]
         else:  # the picture as a PNG image a multimodal client can look at, and the SVG beside it
-            picture = t.TextResourceContents(uri=SVG_URI, mime_type="image/svg+xml", text=result.svg)
+            svg = writable(result.svg)
+            picture = t.TextResourceContents(uri=SVG_URI, mime_type="image/svg+xml", text=svg)
             content = [t.EmbeddedResource(resource=picture)]
             if result.png is not None:
                 png = base64.b64encode(result.png).decode("ascii")
                 content.insert(0, t.ImageContent(data=png, mime_type="image/png"))
-        return t.CallToolResult(content=content, structured_content=result.data)
+        return t.CallToolResult(content=content, structured_content=writable(result.data))
 
     async def list_tools(self, ctx: Any, params: Any) -> Any:
         t = self.types
@@ -112,7 +138,7 @@ class _Handlers:
                 self.types.INVALID_PARAMS, f"name: unknown tool {params.name!r} (known: {known})"
             )
         try:
-            result = catalog.call(params.name, params.arguments or {})
+            result = catalog.call(params.name, params.arguments or {}, access=self.access)
         except Exception as exc:  # every failure becomes a result: the server never stops
             return self.error_result(exc)
         return self.tool_result(result)
@@ -177,15 +203,17 @@ class _Handlers:
         )
 
 
-def build_server() -> Any:
-    """The configured low-level MCP server (not yet running); needs the ``mcp`` extra."""
+def build_server(root: str | Path | None = None) -> Any:
+    """The configured low-level MCP server (not yet running); needs the ``mcp`` extra.  Its tools read no
+    file, or (``root``) only regular files under that folder (:meth:`engine.jsonio.FileAccess.under`)."""
     from mcp import types
     from mcp.server.lowlevel import Server
     from mcp.shared.exceptions import MCPError
 
     from engine import __version__
 
-    handlers = _Handlers(types, MCPError)
+    access = catalog.NO_ROOT if root is None else jsonio.FileAccess.under(root)
+    handlers = _Handlers(types, MCPError, access)
     return Server(
         "arbiter",
         version=__version__,
@@ -201,11 +229,12 @@ def build_server() -> Any:
     )
 
 
-def serve_stdio() -> None:
-    """Serve MCP on standard input and output until the client closes the connection."""
+def serve_stdio(root: str | Path | None = None) -> None:
+    """Serve MCP on standard input and output until the client closes the connection (files: see
+    :func:`build_server`)."""
     from mcp.server.stdio import stdio_server
 
-    server = build_server()
+    server = build_server(root)
 
     async def main() -> None:
         async with stdio_server() as (read_stream, write_stream):

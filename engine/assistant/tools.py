@@ -45,6 +45,7 @@ from typing import Any
 from attrs import evolve, frozen
 from jsonschema import Draft202012Validator
 
+from engine import jsonio
 from engine.conformance.check import check_record, format_report
 from engine.errors import InputError
 from engine.game import game_names, get_game
@@ -427,23 +428,34 @@ def _card_cost(args: dict[str, Any]) -> ToolResult:
     return ToolResult(text, data)
 
 
+def _record_file(path: str) -> Path:
+    """The record file a tool's ``path`` names, under the server's file policy (its ``--root``)."""
+    return jsonio.allowed_path(path, source=f"path {jsonio.show(path)}")
+
+
 def _check_record(args: dict[str, Any]) -> ToolResult:
     if (args.get("record") is None) == (args.get("path") is None):
         raise InputError("record/path", "give exactly one of record (the JSON Lines text) or path")
     if args.get("record") is not None:
         report = check_record(io.StringIO(args["record"]), name="record")
     else:
-        report = check_record(args["path"])
+        path = _record_file(args["path"])
+        with jsonio.hidden_content():  # a malformed file is described, not quoted
+            report = check_record(path, name=f"path {jsonio.show(args['path'])}")
+        if report.error is not None:
+            report = evolve(report, error=jsonio.scrub(report.error))
     return ToolResult("\n".join(format_report(report, TEXT_WIDTH)), report.to_json())
 
 
 def _record_position(args: dict[str, Any]) -> ToolResult:
     game = get_game(args["game"])
+    path = _record_file(args["path"])
     try:
-        state = state_from_record(args["game"], Path(args["path"]), upto=args.get("upto"))
+        with jsonio.hidden_content():
+            state = state_from_record(args["game"], path, upto=args.get("upto"))
     except InputError as exc:  # the replay names the command line's flags; the tool's fields are these
         field = {"--record": "path", "--upto": "upto"}.get(exc.field, exc.field)
-        raise InputError(field, exc.message) from None
+        raise InputError(jsonio.scrub(field), jsonio.scrub(exc.message)) from None
     data = game.state_to_json(state)
     text = (
         "\n".join(game.describe_state(state)) + "\n\nThe position (pass it as position):\n" + json.dumps(data)
@@ -681,8 +693,22 @@ def tool_index() -> dict[str, Tool]:
     return {t.name: t for t in tools()}
 
 
-def call(name: str, arguments: Mapping[str, Any] | None) -> ToolResult:
-    """Run tool ``name``; InputError names an unknown tool or the bad argument, RuleViolation its clause.
+NO_ROOT = jsonio.FileAccess(stdin=False, max_bytes=None, hint="the server reads files only when started with "
+                            "arbiter mcp --root DIR; pass the content itself")
+"""The tools' file policy by default: no file at all (``arbiter mcp`` without ``--root``)."""
+
+
+def call(
+    name: str, arguments: Mapping[str, Any] | None, *, access: jsonio.FileAccess = NO_ROOT
+) -> ToolResult:
+    """Run tool ``name``, reading files (an ``@FILE`` position, a record's ``path``) only as ``access``
+    allows (default: none; ``arbiter mcp --root DIR``: regular files under DIR).  InputError names an
+    unknown tool or the bad argument, RuleViolation its clause.
+
+    >>> call("legal_actions", {"game": "take6", "position": "@/etc/passwd"})
+    Traceback (most recent call last):
+    ...
+    engine.errors.InputError: position '/etc/passwd': reading files is off here (the server reads files ...
 
     The engine words some errors and notes for the command line; they come back in the tool's terms:
 
@@ -697,7 +723,8 @@ def call(name: str, arguments: Mapping[str, Any] | None) -> ToolResult:
         raise InputError("name", f"unknown tool {name!r} (known: {', '.join(index)})")
     tool = index[name]
     try:
-        result = tool.handler(_validate(tool, arguments or {}))
+        with jsonio.file_access(access):
+            result = tool.handler(_validate(tool, arguments or {}))
     except InputError as exc:
         raise InputError(_field_for(tool, exc.field), _words_for(tool, exc.message)) from None
     data = dict(result.data)

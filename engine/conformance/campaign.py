@@ -34,7 +34,6 @@ import fnmatch
 import hashlib
 import math
 import multiprocessing.util
-import os
 import random
 import signal
 import time
@@ -50,6 +49,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
+from engine.cliargs import available_cores, cap_jobs
 from engine.conformance.campaign_report import CampaignReport, DivergenceClass
 from engine.conformance.fuzz import offered_games, peer_hello
 from engine.conformance.fuzz_divergence import Divergence, DivergenceFound
@@ -530,7 +530,7 @@ def run_campaign(
         reuse,
         positions and "position" in hello.capabilities,
     )
-    n_jobs = max(1, jobs or os.cpu_count() or 1)
+    n_jobs = cap_jobs(jobs, math.ceil(games / BATCH) if games is not None else available_cores())
     executor: _Inline
     if ray is not None and ray is not False:
         ray_executor = _Ray(ray if isinstance(ray, str) else None)

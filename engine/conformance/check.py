@@ -45,11 +45,13 @@ from typing import IO, Any, Literal
 import orjson
 from attrs import evolve, frozen
 
+from engine.cliargs import cap_jobs
 from engine.conformance.deciding import fact_clauses, granting
 from engine.conformance.kits import GameKit, get_kit
 from engine.conformance.records import ActionLine, Header, ResultLine, check_claims, dumps_line, iter_record
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
+from engine.jsonio import NO_FILES, one_line
 from engine.positions import load_position
 
 __all__ = [
@@ -203,7 +205,7 @@ def _compare_claims(kit: GameKit, state: Any, claims: Mapping[str, Any], index: 
     # A claim spelled exactly as the rules' facts is valid and right: one comparison of the JSON texts
     # (which tells 1 from 1.0 and true; orjson writes them ten times faster than json) settles it.
     # Anything else is validated against the schema first, so a malformed claim is malformed input.
-    if "legal" not in claims and orjson.dumps(claims) == orjson.dumps({k: facts[k] for k in claims}):
+    if "legal" not in claims and _same_json(claims, {k: facts[k] for k in claims}):
         return len(claims)
     check_claims(game.name, claims, where, version)
     after = "before the first action" if index is None else f"after action {index}"
@@ -263,6 +265,15 @@ def _compare_legal(game: Game, kit: GameKit, state: Any, claimed: Any, index: in
             missing=tuple(missing), extra=tuple(extra),
         ))
     return found
+
+
+def _same_json(claimed: Any, facts: Any) -> bool:
+    """The two values' JSON texts are equal; a claim orjson cannot write (an integer beyond 64 bits, a lone
+    surrogate) is not the rules' fact, so it goes on to the schema and the comparison."""
+    try:
+        return orjson.dumps(claimed) == orjson.dumps(facts)
+    except TypeError:
+        return False
 
 
 def _canon(value: Any) -> str:
@@ -398,7 +409,7 @@ def _start_at(game: Game, header: Header, where: str) -> Any:
     player count."""
     assert header.position is not None
     try:
-        state = load_position(header.game, header.position)
+        state = load_position(header.game, header.position, access=NO_FILES)  # a record names no file
     except InputError as exc:
         raise InputError(f"{where}: position.{exc.field}", exc.message) from None
     held = {
@@ -471,6 +482,7 @@ def check_paths(paths: Iterable[str], jobs: int = 1) -> Iterator[CheckReport]:
     ['malformed']
     """
     paths = list(paths)
+    jobs = cap_jobs(jobs, len(paths)) if jobs > 1 else 1
     if jobs <= 1 or len(paths) < 2 or "-" in paths:
         for path in paths:
             yield check_record(sys.stdin, name="<stdin>") if path == "-" else check_record(path)
@@ -494,7 +506,7 @@ def format_report(report: CheckReport, width: int) -> list[str]:
         error = report.error or ""
         if error.startswith(report.path):
             error = error[len(report.path):].lstrip(": ")
-        return [f"{head}  {error}"]
+        return [f"{head}  {_printable(error)}"]
     detail = f"{report.game or '-':<10}  {report.actions:>7} actions  {report.claims:>6} claims"
     if report.status == "ok":
         end = "finished" if report.finished else "unfinished"
@@ -504,12 +516,22 @@ def format_report(report: CheckReport, width: int) -> list[str]:
     at = f"action {d.index}" if d.index is not None else ("set-up" if d.kind == "setup" else d.kind)
     return [
         f"{head}  {detail}  at {at} (line {d.line})",
-        f"    {'record:':<8} {d.record}",
-        f"    {'rules:':<8} {d.rules}",
+        f"    {'record:':<8} {_printable(d.record)}",
+        f"    {'rules:':<8} {_printable(d.rules)}",
         f"    {'clause:':<8} {', '.join(d.clauses) or '-'}",
-        f"    {'reason:':<8} {d.reason}",
-        *(f"    {'also:':<8} {o.record} (rules: {o.rules}; {', '.join(o.clauses) or '-'})" for o in d.also),
+        f"    {'reason:':<8} {_printable(d.reason)}",
+        *(
+            f"    {'also:':<8} {_printable(o.record)} "
+            f"(rules: {_printable(o.rules)}; {', '.join(o.clauses) or '-'})"
+            for o in d.also
+        ),
     ]
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character a terminal would act on escaped (a line separator, a lone surrogate),
+    uncut."""
+    return one_line(text, limit=8 * len(text) + 8)
 
 
 def format_summary(reports: list[CheckReport], seconds: float) -> str:

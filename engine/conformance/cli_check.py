@@ -17,6 +17,7 @@ import json
 import time
 from typing import Any
 
+from engine import cliargs
 from engine.conformance.check import (
     EXIT_CODES,
     CheckReport,
@@ -26,7 +27,6 @@ from engine.conformance.check import (
     format_report,
     format_summary,
 )
-from engine.conformance.cli_fuzz import positive
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     actions = sum(r.actions for r in reports)
     if args.json:
-        print(json.dumps({
+        print(_json_text({
             "records": [r.to_json() for r in reports],
             "summary": {
                 "records": len(reports),
@@ -52,20 +52,26 @@ def run(args: argparse.Namespace) -> int:
                 "actions_per_second": round(actions / seconds, 1) if seconds > 0 else 0.0,
                 "exit_code": exit_code(reports),
             },
-        }, ensure_ascii=False, indent=1))
+        }))
     else:
         print(format_summary(reports, seconds))
     return exit_code(reports)
 
 
+def _json_text(value: Any) -> str:
+    """``value`` as indented JSON text, non-ASCII as is but every character a terminal would act on (a line
+    separator, a lone surrogate) written as its ``\\u`` escape."""
+    text = json.dumps(value, ensure_ascii=False, indent=1)
+    return "".join(c if c.isprintable() or c == "\n" else json.dumps(c)[1:-1] for c in text)
+
+
 def register(sub: Any) -> None:
     """Add ``check`` to the command line."""
-
     p = sub.add_parser("check", help="replay game records on the reference engine; report divergences")
     p.add_argument("records", nargs="+", metavar="RECORD",
                    help="record files (JSON Lines), directories of *.jsonl, or - for standard input")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--jobs", type=positive(int, "--jobs"), default=1, metavar="N",
+    p.add_argument("--jobs", type=cliargs.count("--jobs", hi=cliargs.MAX_JOBS), default=1, metavar="N",
                    help="check files in N worker processes (default 1; reports keep the order of the files)")
     p.set_defaults(run=run)
 

@@ -24,25 +24,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine import cliargs, outputs
 from engine.errors import InputError
 
 if TYPE_CHECKING:
     from engine.conformance.fuzz import FuzzReport
-
-
-def positive(kind: type[int] | type[float], name: str) -> Any:
-    """An argparse type: a number of ``kind`` > 0, refused naming the option ``name``."""
-
-    def parse(text: str) -> int | float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name}: expected a number, got {text!r}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"{name}: must be > 0, got {text}")
-        return value
-
-    return parse
 
 
 def format_report(report: FuzzReport, *, out: str | None) -> list[str]:
@@ -83,6 +69,13 @@ def _writable_file(path: str, option: str) -> None:
         raise InputError(option, f"cannot write {path}: no directory {parent}")
     if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise InputError(option, f"cannot write {path}: permission denied")
+    outputs.guard(path, source=option, kind=_kind(path, option))
+
+
+def _kind(path: str, option: str) -> outputs.Kind:
+    if option != "--report":
+        return outputs.RECORD
+    return outputs.CAMPAIGN_JSON if path.endswith(".json") else outputs.CAMPAIGN_MD
 
 
 def _campaign_mode(args: argparse.Namespace) -> bool:
@@ -175,10 +168,7 @@ def run_campaign_cli(args: argparse.Namespace, factory: Any) -> int:
     for path in args.report or ():
         text = (json.dumps(report.to_json(), indent=1, ensure_ascii=False) + "\n"
                 if path.endswith(".json") else to_markdown(report))
-        try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise InputError("--report", f"cannot write {path}: {exc.strerror or exc}") from None
+        outputs.write(path, text, source="--report", kind=_kind(path, "--report"))
     for line in summary_lines(report):
         print(line)
     if report.classes and not args.out:
@@ -244,16 +234,17 @@ def register(sub: Any) -> None:
                    help="command starting the peer, split like a shell would (started anew for every game)")
     p.add_argument("--game", action="append", metavar="NAME", help="fuzz only this game (repeatable)")
     p.add_argument("--variant", action="append", metavar="NAME", help="only this variant (repeatable)")
-    p.add_argument("--players", type=positive(int, "--players"), action="append", metavar="N",
+    p.add_argument("--players", type=cliargs.count("--players", hi=cliargs.MAX_SEAT + 1), action="append",
+                   metavar="N",
                    help="only this player count (repeatable)")
-    p.add_argument("--examples", type=positive(int, "--examples"), default=100, action=_Examples,
+    p.add_argument("--examples", type=cliargs.count("--examples"), default=100, action=_Examples,
                    help="games generated before shrinking (default 100; not with a campaign)")
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--games", type=positive(int, "--games"), metavar="N",
+    size.add_argument("--games", type=cliargs.count("--games"), metavar="N",
                       help="campaign: play N games, going on after every divergence")
-    size.add_argument("--time", type=positive(float, "--time"), metavar="SECONDS",
+    size.add_argument("--time", type=cliargs.seconds("--time"), metavar="SECONDS",
                       help="campaign: play for SECONDS (then shrink and report)")
-    p.add_argument("--jobs", type=positive(int, "--jobs"), metavar="N",
+    p.add_argument("--jobs", type=cliargs.count("--jobs", hi=cliargs.MAX_JOBS), metavar="N",
                    help="campaign: peer processes in parallel (default: the machine's cores)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="campaign: run on a Ray cluster (ADDRESS, e.g. ray://head:10001; none: RAY_ADDRESS "
@@ -262,15 +253,16 @@ def register(sub: Any) -> None:
     p.add_argument("--report", action="append", metavar="FILE",
                    help="campaign: write the report to FILE.json (schema campaign-report.schema.json) or "
                    "FILE.md (repeatable)")
-    p.add_argument("--shrink-time", type=positive(float, "--shrink-time"), default=60.0, metavar="SECONDS",
+    p.add_argument("--shrink-time", type=cliargs.seconds("--shrink-time"), default=60.0, metavar="SECONDS",
                    help="campaign: time box for shrinking each class (default 60)")
     p.add_argument("--fresh", action="store_true",
                    help="campaign: a fresh peer process for every game (default: reuse a peer that played "
                    "a game properly)")
-    p.add_argument("--max-steps", type=positive(int, "--max-steps"), default=1000,
+    p.add_argument("--max-steps", type=cliargs.count("--max-steps"), default=1000,
                    help="longest game in actions (default 1000)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the generator (default: random)")
-    p.add_argument("--timeout", type=positive(float, "--timeout"), default=5.0,
+    p.add_argument("--seed", type=cliargs.seed("--seed"), default=None,
+                   help="seed of the generator (default: random)")
+    p.add_argument("--timeout", type=cliargs.seconds("--timeout"), default=5.0,
                    help="seconds the peer has to answer one message (default 5; the first reply of a new "
                    "process may take 10)")
     p.add_argument("--no-shrink", action="store_true", help="report the first divergence as found")

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine import jsonio
+from engine import cliargs, jsonio
 from engine.conformance.records import dumps_line
 from engine.conformance.vectors import CaseOutcome, read_vectors, run_case
 from engine.conformance.vectors_export import export_vectors
@@ -113,7 +113,8 @@ def register(sub: Any) -> None:
     e = vsub.add_parser("export", help="write the test vectors, perft counts and schemas to DIR")
     e.add_argument("dir", metavar="DIR")
     e.add_argument("--game", action="append", choices=game_names(), help="only this game (repeatable)")
-    e.add_argument("--per-clause", type=int, default=2, help="generated cases per clause and kind")
+    e.add_argument("--per-clause", type=cliargs.count("--per-clause"), default=2,
+                   help="generated cases per clause and kind")
     e.set_defaults(run=_run_export)
     r = vsub.add_parser("run", help="run exported vectors against the reference engine")
     r.add_argument("dir", metavar="DIR")

@@ -61,6 +61,7 @@ Public API
 from __future__ import annotations
 
 import functools
+import io
 import json
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -72,9 +73,10 @@ from attrs import field, frozen
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
+from engine import outputs
 from engine.conformance.fastschema import Check, compile_schema
 from engine.errors import InputError
-from engine.jsonio import loads
+from engine.jsonio import loads, open_file
 
 __all__ = [
     "RECORD_FORMAT",
@@ -425,13 +427,9 @@ def iter_record(
     engine.errors.InputError: x.jsonl line 1: type: the first line must be the header, got 'action'
     """
     if isinstance(source, str | Path):
-        path = Path(source)
-        label = name or str(path)
-        try:
-            fh = path.open(encoding="utf-8")
-        except OSError as exc:
-            raise InputError(label, f"cannot read: {exc.strerror or exc}") from None
-        with fh:
+        label = name or str(source)
+        # the one file reader: a regular file the policy in force allows (engine.jsonio.current_access)
+        with io.TextIOWrapper(open_file(source, source=label), encoding="utf-8") as fh:
             yield from _iter_lines(fh, label, validate_game, validate_claims)
     else:
         yield from _iter_lines(source, name or "<stream>", validate_game, validate_claims)
@@ -600,13 +598,12 @@ class RecordWriter:
 
 
 def write_record(target: str | Path | IO[str], record: Record) -> None:
-    """Write a whole record to a path or a text stream."""
-    if isinstance(target, str | Path):
-        try:
-            with Path(target).open("w", encoding="utf-8") as fh:
-                write_record(fh, record)
-        except OSError as exc:
-            raise InputError(str(target), f"cannot write: {exc.strerror or exc}") from None
+    """Write a whole record to a path or a text stream; an existing file is replaced only when it is a
+    record this engine wrote (:data:`engine.outputs.RECORD`)."""
+    if isinstance(target, str | Path):  # a file this engine did not write is not replaced (engine.outputs)
+        text = io.StringIO()
+        write_record(text, record)
+        outputs.write(target, text.getvalue(), source=str(target), kind=outputs.RECORD)
         return
     w = RecordWriter(target)
     w.header(record.header)

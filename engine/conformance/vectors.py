@@ -57,6 +57,7 @@ from engine.conformance.kits import GameKit, get_kit
 from engine.conformance.records import fast_check, schema_error, validator
 from engine.errors import InputError, RuleViolation, SpecError
 from engine.game import Game, get_game
+from engine.jsonio import NO_FILES
 from engine.positions import load_position
 from engine.spec import load_clauses
 
@@ -124,7 +125,7 @@ def start_position(game: Game, kit: GameKit, setup: Mapping[str, Any], prelude: 
     """The state after the explicit set-up (or the ``position``, a notation line, when the case starts from
     one) and the prelude (each prelude action through the checked tier)."""
     if setup.get("position") is not None:
-        state = load_position(game.name, setup["position"], source="setup.position")
+        state = load_position(game.name, setup["position"], source="setup.position", access=NO_FILES)
     else:
         state = game.new_game(setup["players"], variant=setup["variant"], options=setup["options"],
                               setup=kit.setup_from_json(setup["setup"]))

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from engine import cliargs
 from engine.game import Game
 from engine.measure import cpu_runs
 
@@ -147,9 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Print steps per second of both games on the engine, the AEC environment and (6 nimmt!) the Parallel
     environment."""
     parser = argparse.ArgumentParser(prog="python -m engine.envs.bench", description=__doc__.split("\n")[0])
-    parser.add_argument("--steps", type=int, default=20_000, help="steps per run (default 20000)")
-    parser.add_argument("--repeats", type=int, default=5, help="runs per line (default 5)")
-    parser.add_argument("--players", type=int, default=4, help="players (default 4)")
+    parser.add_argument("--steps", type=cliargs.count("--steps"), default=20_000,
+                        help="steps per run (default 20000)")
+    parser.add_argument("--repeats", type=cliargs.count("--repeats"), default=5,
+                        help="runs per line (default 5)")
+    parser.add_argument("--players", type=cliargs.count("--players", hi=cliargs.MAX_SEAT + 1), default=4,
+                        help="players (default 4)")
     args = parser.parse_args(argv)
     if args.steps < 1 or args.repeats < 1:
         parser.error("--steps and --repeats must be positive")

@@ -24,6 +24,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from engine import cliargs
 from engine.envs.openspiel import TurnBasedResampler
 
 __all__ = ["BOTS", "DEMOS", "main", "make_bot", "play", "win_shares"]
@@ -88,10 +89,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.envs.openspiel_demo", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--games", type=int, default=10, help="games per game and bot (default 10)")
-    parser.add_argument("--simulations", type=int, default=40, help="simulations per move (default 40)")
+    parser.add_argument("--games", type=cliargs.count("--games"), default=10,
+                        help="games per game and bot (default 10)")
+    parser.add_argument("--simulations", type=cliargs.count("--simulations"), default=40,
+                        help="simulations per move (default 40)")
     parser.add_argument("--bots", nargs="+", choices=BOTS, default=list(BOTS), help="the search bots")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=cliargs.seed("--seed"), default=0)
     args = parser.parse_args(argv)
     if args.games < 1 or args.simulations < 1:
         parser.error("--games and --simulations must be positive")

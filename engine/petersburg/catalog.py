@@ -246,7 +246,6 @@ def _phase_tables() -> tuple[tuple[str, ...], tuple[PhaseSpec, ...], dict[str, i
         "phase",
         [
             Field("name", str),
-            Field("stack", str, check=_one_of(*stack_names)),
             Field("scores", str, check=_one_of("", *COLOURS)),
             Field("refill", str, check=_one_of(*stack_names)),
             Field("round_end", bool),

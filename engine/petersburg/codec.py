@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Any
 
 from engine.errors import InputError
-from engine.jsonio import show
+from engine.jsonio import field_name, show
 from engine.petersburg.catalog import GAME_META, STACKS, VARIANTS, resolve_card, ruleset
 from engine.petersburg.model import ACTION_TYPES, PHASE_NAMES, State, card_name
 from engine.petersburg.position import position
@@ -117,7 +117,7 @@ def state_from_json(data: Any) -> State:
         raise InputError("state", f"expected an object, got {type(data).__name__}")
     for k in data:
         if k not in _STATE_KEYS and k != "box":
-            raise InputError(k, f"unknown field (known: {', '.join(_STATE_KEYS)}, box)")
+            raise InputError(field_name(k), f"unknown field (known: {', '.join(_STATE_KEYS)}, box)")
     for k in _STATE_KEYS:
         if k not in data:
             raise InputError(k, "missing")
@@ -225,7 +225,7 @@ def action_from_json(data: Any) -> Any:
     for key in data:
         if key != "type" and key not in fields:
             raise InputError(
-                f"action.{key}", f"unknown field for a {tag} action (known: {', '.join(fields)})"
+                f"action.{field_name(key)}", f"unknown field for a {tag} action (known: {', '.join(fields)})"
             )
     values: dict[str, Any] = {}
     for f in fields:

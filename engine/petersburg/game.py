@@ -22,7 +22,7 @@ from typing import Any
 from engine.errors import IllegalAction, IllegalSetup, NotAnAction
 from engine.game import Result
 from engine.petersburg import codec, core, narration, notation
-from engine.petersburg.catalog import GAME_META, OPTIONS, VARIANTS, ruleset
+from engine.petersburg.catalog import GAME_META, VARIANTS, ruleset
 from engine.petersburg.model import State
 from engine.petersburg.observation import observation
 from engine.petersburg.setup import initial_state, seeded_setup, setup_spec
@@ -41,7 +41,6 @@ class PetersburgGame:
         self.min_players: int = GAME_META["min_players"]
         self.max_players: int = GAME_META["max_players"]
         self.variants: tuple[str, ...] = tuple(VARIANTS)
-        self.options = dict(OPTIONS)
         self.clauses: ClauseBook = load_clauses("petersburg")
 
     # ------------------------------------------------------------------------------------------- protocol

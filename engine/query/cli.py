@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from engine import jsonio
+from engine import cliargs, jsonio
 from engine.errors import InputError
 from engine.game import game_names
 from engine.query import rulesref
@@ -253,18 +253,26 @@ def explain_for(args: argparse.Namespace) -> Answer:
     for flag, path in (("--record", args.record), ("--vector", args.vector)):
         if path is not None and not _is_file(path):
             raise InputError(flag, f"no such file: {jsonio.show(path)}")
-    action = _read_json_arg("--action", args.action)  # the arguments are read before any replay
+    # an error about an argument read from a file quotes none of the file (engine.jsonio)
+    def from_file(text: str | None) -> bool:
+        return text is not None and (text.startswith("@") or _is_file(text))
+
+    action_file, state_file = from_file(args.action), from_file(args.state)
+    with jsonio.quoting_no_content(action_file):
+        action = _read_json_arg("--action", args.action)  # the arguments are read before any replay
     if args.position is not None:
         from engine.positions import load_position
 
         state = load_position(args.game, args.position, source="--position")
     elif args.state is not None:
-        state = explain.state_from_file(args.game, _read_json_arg("--state", args.state))
+        with jsonio.quoting_no_content(state_file):
+            state = explain.state_from_file(args.game, _read_json_arg("--state", args.state))
     elif args.record is not None:
         state = explain.state_from_record(args.game, Path(args.record), upto=args.upto)
     else:
         state = explain.state_from_vector(args.game, args.case, Path(args.vector) if args.vector else None)
-    return explain.explain(args.game, state, action)
+    with jsonio.quoting_no_content(action_file):
+        return explain.explain(args.game, state, action)
 
 
 def run_explain(args: argparse.Namespace) -> int:
@@ -287,7 +295,7 @@ def _register_explain(sub: Any) -> None:
     p.add_argument("--record", metavar="FILE", help="a game record (arbiter-record JSON Lines)")
     p.add_argument("--position", metavar="TEXT",
                    help="the position: a notation line, a JSON state or @FILE (docs/positions.md)")
-    p.add_argument("--upto", type=int, default=None, metavar="N",
+    p.add_argument("--upto", type=cliargs.count("--upto", lo=0), default=None, metavar="N",
                    help="with --record: replay the first N actions (default: all)")
     p.add_argument("--case", metavar="ID", help="a conformance vector's position (a hand-picked case id, or "
                    "one in --vector FILE)")

@@ -24,6 +24,7 @@ from typing import Any
 
 from attrs import frozen
 
+from engine import outputs
 from engine.errors import InputError
 from engine.game import facets, game_names
 from engine.query.model import cite_json
@@ -401,14 +402,19 @@ def docs_pages(books: Mapping[str, Sequence[Clause]] | None = None) -> dict[str,
 
 def write_docs(folder: Path, pages: Mapping[str, str] | None = None) -> list[str]:
     """Write the pages into ``folder`` (created if needed), remove pages no longer generated; return what
-    changed."""
+    changed.  A page is replaced, or removed, only when this command wrote it (its first line is the
+    marker): a file of the same name that it did not write stops it, naming the file, before anything is
+    written."""
     pages = docs_pages() if pages is None else pages
     folder.mkdir(parents=True, exist_ok=True)
+    kind = outputs.Kind("arbiter rules --write-docs", lambda head: head.startswith(DOCS_HEADER))
+    todo = [name for name, text in pages.items()
+            if not (folder / name).is_file() or (folder / name).read_text(encoding="utf-8") != text]
+    for name in todo:  # every page first: a page this command did not write stops it before any write
+        outputs.guard(folder / name, source="--write-docs", kind=kind)
     changed = stale_pages(folder, pages)
-    for name, text in pages.items():
-        path = folder / name
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
+    for name in todo:
+        outputs.write(folder / name, pages[name], source="--write-docs", kind=kind)
     for path in folder.glob("*.md"):
         if path.name not in pages and _generated(path):
             path.unlink()

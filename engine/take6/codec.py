@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.errors import InputError
-from engine.jsonio import show
+from engine.errors import InputError, PositionError
+from engine.jsonio import field_name, show
 from engine.take6.layout import MAXC, MAXP, TAKE
 from engine.take6.model import Action, Deal, Draft, DraftStart, Flip, Select, Setup, State, TakeRow
 from engine.take6.position import PHASES, position
@@ -61,7 +61,8 @@ def _obj(data: Any, field: str, keys: Sequence[str]) -> dict[str, Any]:
         raise InputError(field, f"expected an object, got {type(data).__name__}")
     for k in data:
         if k not in keys:
-            raise InputError(f"{field}.{k}" if field else k, f"unknown field (known: {', '.join(keys)})")
+            name = f"{field}.{field_name(k)}" if field else field_name(k)
+            raise InputError(name, f"unknown field (known: {', '.join(keys)})")
     for k in keys:
         if k not in data:
             raise InputError(f"{field}.{k}" if field else k, "missing field")
@@ -154,28 +155,36 @@ def state_from_json(data: Any) -> State:
         None if x is None else _int(x, f"selected[{i}]", 1, MAXC)
         for i, x in enumerate(_list(d["selected"], "selected", n))
     )
-    state = position(
-        players=n,
-        variant=variant,
-        options=d["options"],
-        seed=seed,
-        round=_int(d["round"], "round", 1),
-        phase=d["phase"],
-        rows=rows,
-        hands=hands,
-        selected=selected,
-        pending=pending,
-        piles=piles,
-        totals=totals,
-        start=_int(d["start"], "start", 0, n - 1),
-        deals=deals,
-    )
+    try:
+        state = position(
+            players=n,
+            variant=variant,
+            options=d["options"],
+            seed=seed,
+            round=_int(d["round"], "round", 1),
+            phase=d["phase"],
+            rows=rows,
+            hands=hands,
+            selected=selected,
+            pending=pending,
+            piles=piles,
+            totals=totals,
+            start=_int(d["start"], "start", 0, n - 1),
+            deals=deals,
+        )
+    except PositionError as exc:  # the builder's totals are the JSON state's penalties less the piles
+        if exc.field.startswith("totals"):
+            raise PositionError("penalties" + exc.field[len("totals") :], exc.clause, exc.message) from None
+        raise
     for p, h in enumerate(hands):
         if state.hands[p] != h:
             raise InputError(f"hands[{p}]", "must be sorted")
     if dict(state.options) != d["options"]:
         raise InputError("options", f"must list every option of the variant: {dict(state.options)}")
     if stock != state.stock:
+        twice = sorted(c for c in set(stock) if stock.count(c) > 1)
+        if twice:
+            raise PositionError("stock", "T6-DECK-1", f"card {twice[0]} is listed twice")
         if stock != tuple(sorted(stock)):
             raise InputError("stock", "must be sorted")
         missing = sorted(set(state.stock) - set(stock))

@@ -233,6 +233,15 @@ def position(
     # totals and piles
     if rnd == 1 and any(totals_t):
         raise PositionError("totals", "T6-ROUND-2", "round 1 has no earlier rounds to total")
+    most = (rnd - 1) * bullheads_of(deck)  # an earlier round took at most every bullhead of the deck
+    for p, t in enumerate(totals_t):
+        if t > most:
+            raise PositionError(
+                f"totals[{p}]",
+                "T6-ROUND-2",
+                f"{t} bullheads from {rnd - 1} earlier round(s); each takes at most the deck's "
+                f"{bullheads_of(deck)}, so at most {most}",
+            )
     over = _game_over(rules, rnd, totals_t, before=True)
     if phase != "over" and over:
         raise PositionError(
