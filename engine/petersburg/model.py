@@ -4,30 +4,34 @@ The state is an immutable :class:`State` (a named tuple: cheap to build on the h
 value).  Cards are *kinds*: small ints indexing the ruleset's tables (``state.rules.names[k]``); copies of
 a kind are interchangeable, so rows, hands and areas are tuples of kinds.
 
-====================  ==============================================================================
-field                 meaning
-====================  ==============================================================================
-``rules``             the compiled :class:`~engine.petersburg.catalog.Ruleset` (variant + options)
-``players``           number of seats (1..4)
-``round``             round number, from 1
-``phase_index``       0 worker, 1 building, 2 aristocrat, 3 trading (the ``phase`` property names the
-                      phase, Pub decisions, a drawn Observatory card and the end included)
-``turn``              the seat whose turn it is
-``passes``            consecutive passes so far in this phase (SP-PHASE-3)
-``stacks``            4 draw stacks (worker, building, aristocrat, trading), top card first
-``upper``/``lower``   the two card rows, in placement order
-``discard``           discarded cards, in order
-``money``/``vp``      per seat
-``hands``/``areas``   per seat, sorted tuples of kinds
-``turned``            per seat, the kinds of the Observatories turned this round (SP-OBS-5)
-``markers``           per phase, the seat holding its start-player marker
-``drawn``             the card an Observatory drew, awaiting its owner's decision (-1: none)
-``pub_queue``         seats still to decide on Pub purchases, the first decides now (SP-PUB-2)
-``last_round``        a stack placed its last card: the game ends after this round (SP-END-1..3)
-``over``              final scoring done
-``hidden``            per stack, the cards of unknown order (sorted kinds), ``()`` when every stack's
-                      order is known (the hot path tests only this)
-====================  ==============================================================================
+The layout (field order = tuple index; a transition builds its successor with :func:`successor`, by field
+name, and nothing else in the package indexes a state by number)::
+
+    index  field          holds
+    -----  -------------  -------------------------------------------------------------------------------
+      0    rules          the compiled :class:`~engine.petersburg.ruleset.Ruleset` (variant + options)
+      1    players        number of seats (1..4)
+      2    round          round number, from 1
+      3    phase_index    0 worker, 1 building, 2 aristocrat, 3 trading (the ``phase`` property names the
+                          phase, Pub decisions, a drawn Observatory card and the end included)
+      4    turn           the seat whose turn it is
+      5    passes         consecutive passes so far in this phase (SP-PHASE-3)
+      6    stacks         4 draw stacks (worker, building, aristocrat, trading), top card first
+      7    upper          the upper card row, in placement order
+      8    lower          the lower card row, in placement order
+      9    discard        discarded cards, in order
+     10    money          per seat
+     11    vp             per seat
+     12    hands          per seat, a sorted tuple of kinds
+     13    areas          per seat, a sorted tuple of kinds
+     14    turned         per seat, the kinds of the Observatories turned this round (SP-OBS-5)
+     15    markers        per phase, the seat holding its start-player marker
+     16    drawn          the card an Observatory drew, awaiting its owner's decision (-1: none)
+     17    pub_queue      seats still to decide on Pub purchases, the first decides now (SP-PUB-2)
+     18    last_round     a stack placed its last card: the game ends after this round (SP-END-1..3)
+     19    over           final scoring done
+     20    hidden         per stack, the cards of unknown order (sorted kinds), ``()`` when every stack's
+                          order is known (the hot path tests only this)
 
 A stack of unknown order (SP-REVEAL-1) holds *placeholder* kinds ``len(rules.names) + stack index``, out
 of every table's range so that any lookup fails loudly; their identities are the multiset ``hidden[i]``.
@@ -41,13 +45,14 @@ from typing import Any, NamedTuple
 
 from attrs import field, frozen
 
-from engine.petersburg.catalog import PHASES, STACKS, Ruleset
+from engine.errors import InputError
+from engine.petersburg.catalog import PHASES, STACKS
+from engine.petersburg.ruleset import Ruleset
 
 PHASE_NAMES: tuple[str, ...] = tuple(p.name for p in PHASES)
 """The phases of a round by index (``State.phase_index``)."""
 STATE_PHASES: tuple[str, ...] = (*PHASE_NAMES[:2], "pub", "observatory", *PHASE_NAMES[2:], "reveal", "over")
 """Every value of ``State.phase``."""
-_STACK_NAMES = STACKS
 _SEAT_PLACES = {"hand": "hands", "area": "areas", "turned": "turned"}
 
 __all__ = [
@@ -68,6 +73,8 @@ __all__ = [
     "State",
     "Take",
     "card_name",
+    "pending_reveal",
+    "successor",
 ]
 
 SOURCES: tuple[str, ...] = ("upper", "lower", "drawn", "hand")
@@ -144,16 +151,16 @@ class State(NamedTuple):
         rs = self.rules
         if place in _SEAT_PLACES:
             if seat is None or not 0 <= seat < self.players:
-                raise ValueError(f"{place} needs a seat 0..{self.players - 1}, got {seat!r}")
+                raise InputError("seat", f"{place} needs a seat 0..{self.players - 1}, got {seat!r}")
             kinds = getattr(self, _SEAT_PLACES[place])[seat]
-        elif place in _STACK_NAMES:
-            kinds = self.stacks[_STACK_NAMES.index(place)]
+        elif place in STACKS:
+            kinds = self.stacks[STACKS.index(place)]
         elif place == "drawn":
             kinds = (self.drawn,) if self.drawn >= 0 else ()
         elif place in ("upper", "lower", "discard", "box"):
             kinds = getattr(self, place)
         else:
-            raise ValueError(f"unknown place {place!r}")
+            raise InputError("place", f"unknown place {place!r}")
         return tuple(card_name(rs, k) for k in kinds)
 
     def unknown(self, stack: str) -> tuple[str, ...]:
@@ -165,68 +172,72 @@ class State(NamedTuple):
         >>> s.cards("building"), s.unknown("building")
         (('?building', '?building'), ('Market', 'Pub'))
         """
-        if stack not in _STACK_NAMES:
-            raise ValueError(f"unknown stack {stack!r}")
+        if stack not in STACKS:
+            raise InputError("stack", f"unknown stack {stack!r}")
         if not self.hidden:
             return ()
-        return tuple(self.rules.names[k] for k in self.hidden[_STACK_NAMES.index(stack)])
+        return tuple(self.rules.names[k] for k in self.hidden[STACKS.index(stack)])
 
 
 def card_name(rs: Ruleset, k: int) -> str:
     """A kind's name; a placeholder (an unknown card of stack ``i``, kind ``len(names) + i``) is ``?`` and
     the stack's name.
 
-    >>> from engine.petersburg.catalog import ruleset
+    >>> from engine.petersburg.ruleset import ruleset
     >>> rs = ruleset()
     >>> card_name(rs, 0), card_name(rs, len(rs.names) + 1)
     ('Lumberjack', '?building')
     """
     names = rs.names
-    return names[k] if k < len(names) else "?" + _STACK_NAMES[k - len(names)]
+    return names[k] if k < len(names) else "?" + STACKS[k - len(names)]
 
 
-def pending_reveal(s: Any) -> int:
+def pending_reveal(s: State) -> int:
     """The stack whose drawn card must be revealed now (the Observatory's drawn card first, then the upper
     row in placement order), or -1.  Only meaningful when ``s.hidden``; not on the hot path."""
-    nk = len(s[0].names)
-    drawn = s[I_DRAWN]
-    if drawn >= nk:
-        return int(drawn - nk)
-    for k in s[I_UPPER]:
+    nk = len(s.rules.names)
+    if s.drawn >= nk:
+        return s.drawn - nk
+    for k in s.upper:
         if k >= nk:
-            return int(k - nk)
+            return k - nk
     return -1
 
 
-# field indexes for the hot path (list(state)[I_X] = ...)
-(
-    I_RULES,
-    I_PLAYERS,
-    I_ROUND,
-    I_PHASE,
-    I_TURN,
-    I_PASSES,
-    I_STACKS,
-    I_UPPER,
-    I_LOWER,
-    I_DISCARD,
-    I_MONEY,
-    I_VP,
-    I_HANDS,
-    I_AREAS,
-    I_TURNED,
-    I_MARKERS,
-    I_DRAWN,
-    I_PUBQ,
-    I_LAST,
-    I_OVER,
-    I_HIDDEN,
-) = range(21)
+_FIELD_INDEX: dict[str, int] = {name: i for i, name in enumerate(State._fields)}
 
 
-def _nonneg(_inst: Any, attribute: Any, value: Any) -> None:
+def successor(state: State, **changes: Any) -> State:
+    """``state`` with the named fields changed: how every transition builds its successor.
+
+    It means ``state._replace(**changes)`` and is its fast form (the only place that indexes a state by
+    number, from the layout drawn above): a field name it does not know is a KeyError.
+
+    >>> from engine.petersburg import GAME
+    >>> s = GAME.new_game(2, seed=1)
+    >>> t = successor(s, turn=1, money=(20, 25))
+    >>> (t.turn, t.money, t.upper == s.upper), t == s._replace(turn=1, money=(20, 25))
+    ((1, (20, 25), True), True)
+    """
+    fields = list(state)
+    for name, value in changes.items():
+        fields[_FIELD_INDEX[name]] = value
+    return tuple.__new__(State, fields)
+
+
+def _nonneg(inst: Any, attribute: Any, value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{attribute.name} must be an int >= 0, got {value!r}")
+        raise InputError(f"{type(inst).__name__}.{attribute.name}", f"must be an int >= 0, got {value!r}")
+
+
+def _text(inst: Any, attribute: Any, value: Any) -> None:
+    if not isinstance(value, str):
+        raise InputError(f"{type(inst).__name__}.{attribute.name}", f"must be a string, got {value!r}")
+
+
+def _text_or_none(inst: Any, attribute: Any, value: Any) -> None:
+    if value is not None:
+        _text(inst, attribute, value)
 
 
 @frozen
@@ -240,9 +251,9 @@ class Buy:
     """
 
     player: int = field(validator=_nonneg)
-    card: str
-    source: str = "upper"
-    displace: str | None = None
+    card: str = field(validator=_text)
+    source: str = field(default="upper", validator=_text)
+    displace: str | None = field(default=None, validator=_text_or_none)
 
 
 @frozen
@@ -254,8 +265,8 @@ class Take:
     """
 
     player: int = field(validator=_nonneg)
-    card: str
-    source: str = "upper"
+    card: str = field(validator=_text)
+    source: str = field(default="upper", validator=_text)
 
 
 @frozen
@@ -267,8 +278,8 @@ class Play:
     """
 
     player: int = field(validator=_nonneg)
-    card: str
-    displace: str | None = None
+    card: str = field(validator=_text)
+    displace: str | None = field(default=None, validator=_text_or_none)
 
 
 @frozen
@@ -291,7 +302,7 @@ class Observe:
     """
 
     player: int = field(validator=_nonneg)
-    stack: str
+    stack: str = field(validator=_text)
 
 
 @frozen
@@ -303,7 +314,7 @@ class Discard:
     """
 
     player: int = field(validator=_nonneg)
-    card: str
+    card: str = field(validator=_text)
 
 
 @frozen
@@ -327,7 +338,7 @@ class Reveal:
     Reveal(card='Market')
     """
 
-    card: str
+    card: str = field(validator=_text)
 
 
 Action = Buy | Take | Play | Pass | Observe | Discard | PubBuy | Reveal
