@@ -108,17 +108,17 @@ def test_actions_refuse_a_negative_seat_or_vp() -> None:
 
 BAD_FIELDS: list[tuple[Any, str]] = [
     (lambda: Buy(-1, "Market"), "Buy.player"),
-    (lambda: Buy(0, 7), "Buy.card"),
-    (lambda: Buy(0, "Market", None), "Buy.source"),
-    (lambda: Buy(0, "Fur Shop", "upper", 3), "Buy.displace"),
-    (lambda: Take(0, None), "Take.card"),
-    (lambda: Take(0, "Pub", 1), "Take.source"),
-    (lambda: Play(0, ["Bank"]), "Play.card"),
-    (lambda: Play(0, "Bank", 0), "Play.displace"),
-    (lambda: Observe(0, 3), "Observe.stack"),
-    (lambda: Observe(None, "trading"), "Observe.player"),
-    (lambda: Discard(0, b"Czar"), "Discard.card"),
-    (lambda: Reveal(None), "Reveal.card"),
+    (lambda: Buy(0, 7), "Buy.card"),  # type: ignore[arg-type]
+    (lambda: Buy(0, "Market", None), "Buy.source"),  # type: ignore[arg-type]
+    (lambda: Buy(0, "Fur Shop", "upper", 3), "Buy.displace"),  # type: ignore[arg-type]
+    (lambda: Take(0, None), "Take.card"),  # type: ignore[arg-type]
+    (lambda: Take(0, "Pub", 1), "Take.source"),  # type: ignore[arg-type]
+    (lambda: Play(0, ["Bank"]), "Play.card"),  # type: ignore[arg-type]
+    (lambda: Play(0, "Bank", 0), "Play.displace"),  # type: ignore[arg-type]
+    (lambda: Observe(0, 3), "Observe.stack"),  # type: ignore[arg-type]
+    (lambda: Observe(None, "trading"), "Observe.player"),  # type: ignore[arg-type]
+    (lambda: Discard(0, b"Czar"), "Discard.card"),  # type: ignore[arg-type]
+    (lambda: Reveal(None), "Reveal.card"),  # type: ignore[arg-type]
 ]
 
 

@@ -103,7 +103,10 @@ def test_a_catalog_beyond_the_action_keys_is_refused_at_its_first_row_beyond(
     row by name, and accepts exactly 63."""
     bits, most = catalog.KIND_BITS, catalog.MAX_KINDS
     assert most == (1 << bits) - 1 == 63
-    with monkeypatch.context() as m, pytest.raises(SpecError, match=r"row 'Extra 14': card kind 63 is one too"):
+    with (
+        monkeypatch.context() as m,
+        pytest.raises(SpecError, match=r"row 'Extra 14': card kind 63 is one too"),
+    ):
         loads_with(m, "cards.toml", _cards_up_to(most + 1), catalog._base_rows.__wrapped__)
     with monkeypatch.context() as m:
         assert len(loads_with(m, "cards.toml", _cards_up_to(most), catalog._base_rows.__wrapped__)) == most

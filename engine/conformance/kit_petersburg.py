@@ -59,8 +59,8 @@ from engine.petersburg import (
     cost_breakdown,
 )
 from engine.petersburg.catalog import PHASES, STACKS
-from engine.petersburg.names import resolve_card
 from engine.petersburg.model import State
+from engine.petersburg.names import resolve_card
 
 __all__ = ["KIT", "PetersburgKit"]
 

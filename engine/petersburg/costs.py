@@ -13,9 +13,10 @@ applies when given a list to fill.  Its steps, in order, each under its clause::
 
 >>> from engine.petersburg import GAME
 >>> s = GAME.new_game(2, seed=1)
->>> rs = s.rules
->>> fast_cost(rs, s.areas[0], rs.kind["Lumberjack"], LOWER), cost_breakdown(s, 0, "Lumberjack", source="lower").cost
-(2, 2)
+>>> fast_cost(s.rules, s.areas[0], s.rules.kind["Lumberjack"], LOWER)
+2
+>>> cost_breakdown(s, 0, "Lumberjack", source="lower").cost
+2
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ def fast_cost(
     k: int,
     src: int,
     t: int = -1,
+    *,
     reductions: list[Reduction] | None = None,
 ) -> int:
     """The roubles a seat owning ``area`` pays for kind ``k`` from source ``src``, displacing kind ``t``
@@ -122,7 +124,7 @@ def cost_breakdown(
     elif displace is not None:
         raise IllegalAction("SP-TRADE-1", f"{rs.names[k]} is not a trading card and displaces nothing")
     reductions: list[Reduction] = []
-    cost = fast_cost(rs, state.areas[player], k, SRC[source], t, reductions)
+    cost = fast_cost(rs, state.areas[player], k, SRC[source], t, reductions=reductions)
     money = state.money[player]
     return CostBreakdown(
         card=rs.names[k],

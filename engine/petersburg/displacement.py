@@ -65,4 +65,8 @@ def displacement_targets(state: State, player: int, trading_card: str) -> tuple[
 def live_targets(rs: Ruleset, area: tuple[int, ...], turned: tuple[int, ...], k: int) -> tuple[int, ...]:
     """The kinds in ``area`` the trading card ``k`` may displace now: those it ever may, owned, and not all
     of their copies turned (SP-OBS-5).  ``()`` for a card that is not a trading card."""
-    return tuple([t for t in rs.targets_of[k] if t in area and (not turned or area.count(t) > turned.count(t))])
+    out = []
+    for t in rs.targets_of[k]:
+        if t in area and (not turned or area.count(t) > turned.count(t)):
+            out.append(t)
+    return tuple(out)

@@ -2,7 +2,8 @@
 
 The game object only dispatches: set-up is :mod:`engine.petersburg.setup`, legal actions
 :mod:`engine.petersburg.legal`, checks :mod:`engine.petersburg.checks`, transitions and the phase flow
-:mod:`engine.petersburg.transitions`, scores :mod:`engine.petersburg.scoring`, the position builder :mod:`engine.petersburg.position`, the
+:mod:`engine.petersburg.transitions`, scores :mod:`engine.petersburg.scoring`, the position builder
+:mod:`engine.petersburg.position`, the
 notation :mod:`engine.petersburg.notation`, JSON :mod:`engine.petersburg.codec`, what a player sees
 :mod:`engine.petersburg.observation`, readable text :mod:`engine.petersburg.narration`.
 

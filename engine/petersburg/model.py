@@ -4,7 +4,7 @@ The state is an immutable :class:`State` (a named tuple: cheap to build on the h
 value).  Cards are *kinds*: small ints indexing the ruleset's tables (``state.rules.names[k]``); copies of
 a kind are interchangeable, so rows, hands and areas are tuples of kinds.
 
-The layout (field order = tuple index; a transition builds its successor with :func:`successor`, by field
+The layout (field order = tuple index; a transition builds its successor with a :func:`changer`, by field
 name, and nothing else in the package indexes a state by number)::
 
     index  field          holds
@@ -41,6 +41,7 @@ drawn card the phase is ``reveal``: nobody acts until a :class:`Reveal` (a chanc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from attrs import field, frozen
@@ -73,8 +74,8 @@ __all__ = [
     "State",
     "Take",
     "card_name",
+    "changer",
     "pending_reveal",
-    "successor",
 ]
 
 SOURCES: tuple[str, ...] = ("upper", "lower", "drawn", "hand")
@@ -204,25 +205,31 @@ def pending_reveal(s: State) -> int:
     return -1
 
 
-_FIELD_INDEX: dict[str, int] = {name: i for i, name in enumerate(State._fields)}
+def changer(*fields: str) -> Callable[..., State]:
+    """A successor builder: ``build(state, **fields)`` is ``state`` with exactly ``fields`` changed, each
+    given by name (keyword-only, all required); how every transition builds its successor.
 
-
-def successor(state: State, **changes: Any) -> State:
-    """``state`` with the named fields changed: how every transition builds its successor.
-
-    It means ``state._replace(**changes)`` and is its fast form (the only place that indexes a state by
-    number, from the layout drawn above): a field name it does not know is a KeyError.
+    The builder is compiled once from the layout drawn above (as ``collections.namedtuple`` compiles its
+    class): a single tuple of the new values and the state's other items, the fast form of ``_replace``
+    and the only code that indexes a state by number.  A name that is not a field fails here, at import.
 
     >>> from engine.petersburg import GAME
+    >>> after_buy = changer("turn", "money")
     >>> s = GAME.new_game(2, seed=1)
-    >>> t = successor(s, turn=1, money=(20, 25))
+    >>> t = after_buy(s, turn=1, money=(20, 25))
     >>> (t.turn, t.money, t.upper == s.upper), t == s._replace(turn=1, money=(20, 25))
     ((1, (20, 25), True), True)
     """
-    fields = list(state)
-    for name, value in changes.items():
-        fields[_FIELD_INDEX[name]] = value
-    return tuple.__new__(State, fields)
+    unknown = sorted(set(fields) - set(State._fields))
+    if unknown or len(set(fields)) != len(fields) or not fields:
+        raise TypeError(f"changer needs distinct State fields, got {fields!r} (unknown: {unknown})")
+    items = ", ".join(name if name in fields else f"state[{i}]" for i, name in enumerate(State._fields))
+    source = f"def successor(state, *, {', '.join(fields)}):\n    return new(State, ({items}))\n"
+    namespace: dict[str, Any] = {"new": tuple.__new__, "State": State}
+    exec(source, namespace)  # the generated code is the line above: one tuple, no other logic
+    build: Callable[..., State] = namespace["successor"]
+    build.__qualname__ = f"changer({', '.join(map(repr, fields))})"
+    return build
 
 
 def _nonneg(inst: Any, attribute: Any, value: Any) -> None:

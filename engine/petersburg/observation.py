@@ -12,12 +12,11 @@ from typing import Any
 
 from engine.errors import InputError
 from engine.jsonio import show
-from engine.petersburg.legal import to_act
 from engine.petersburg.catalog import STACKS
+from engine.petersburg.legal import to_act
 from engine.petersburg.model import PHASE_NAMES, State, card_name
 
 __all__ = ["observation"]
-
 
 
 def observation(state: State, player: int) -> dict[str, Any]:

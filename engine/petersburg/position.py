@@ -61,7 +61,9 @@ def _kinds(value: Any, field: str, drawn_ok: bool = False) -> tuple[int, ...]:
     for i, name in enumerate(listed(value, field, "SP-CARD-5")):
         if drawn_ok and isinstance(name, str) and name.startswith("?"):
             if name[1:] not in STACKS:
-                raise PositionError(f"{field}[{i}]", "SP-REVEAL-1", f"an unknown card is ?STACK, got {show(name)}")
+                raise PositionError(
+                    f"{field}[{i}]", "SP-REVEAL-1", f"an unknown card is ?STACK, got {show(name)}"
+                )
             out.append(nk + STACKS.index(name[1:]))
             continue
         k = resolve_card(name) if isinstance(name, str) else None
@@ -93,7 +95,9 @@ def _ruleset(variant: Any, options: Any) -> Ruleset:
             "variant", "SP-VARIANT-1", f"unknown variant {show(variant)} (known: {', '.join(VARIANTS)})"
         )
     if options is not None and not isinstance(options, Mapping):
-        raise PositionError("options", "SP-VARIANT-2", f"expected an object of option values, got {show(options)}")
+        raise PositionError(
+            "options", "SP-VARIANT-2", f"expected an object of option values, got {show(options)}"
+        )
     try:
         return ruleset(variant, options)
     except IllegalSetup as exc:
@@ -152,7 +156,9 @@ def position(
     spec = SETUPS[n]
     rnd = integer(round, "round", "SP-PHASE-1", 1)
     if phase not in STATE_PHASES:
-        raise PositionError("phase", "SP-PHASE-1", f"expected one of {', '.join(STATE_PHASES)}, got {show(phase)}")
+        raise PositionError(
+            "phase", "SP-PHASE-1", f"expected one of {', '.join(STATE_PHASES)}, got {show(phase)}"
+        )
     up = _kinds(upper, "upper", drawn_ok=True)
     drawn_k = -1 if drawn is None else _kinds([drawn], "drawn", drawn_ok=True)[0]
     nk = rs.nkinds
@@ -251,7 +257,8 @@ def position(
                 )
     # money, VP, hands
     money_t = tuple(
-        integer(m, f"money[{p}]", "SP-BUY-2", 0) for p, m in enumerate(_per_seat(money, "money", n, spec.money))
+        integer(m, f"money[{p}]", "SP-BUY-2", 0)
+        for p, m in enumerate(_per_seat(money, "money", n, spec.money))
     )
     vp_lo = None if phase == "over" else 0
     vp_t = tuple(
@@ -263,7 +270,9 @@ def position(
     for p, h in enumerate(hand_t):
         limit = hand_limit(rs, area_t[p])
         if len(h) > most:
-            raise PositionError(f"hands[{p}]", "SP-HAND-2", f"holds {len(h)} cards, no hand limit exceeds {most}")
+            raise PositionError(
+                f"hands[{p}]", "SP-HAND-2", f"holds {len(h)} cards, no hand limit exceeds {most}"
+            )
         if len(h) > limit and not any(k in lost for k in rs.hand_limit_kinds):
             raise PositionError(
                 f"hands[{p}]",
@@ -276,7 +285,9 @@ def position(
             if rs.obs_phase[k] < 0:
                 raise PositionError(f"turned[{p}]", "SP-OBS-1", f"{rs.names[k]} cannot be turned")
             if t.count(k) > area_t[p].count(k):
-                raise PositionError(f"turned[{p}]", "SP-OBS-5", f"more turned {rs.names[k]} than seat {p} owns")
+                raise PositionError(
+                    f"turned[{p}]", "SP-OBS-5", f"more turned {rs.names[k]} than seat {p} owns"
+                )
             if phase != "over" and index < rs.obs_phase[k]:
                 raise PositionError(
                     f"turned[{p}]",

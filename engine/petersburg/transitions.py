@@ -1,7 +1,8 @@
 """Saint Petersburg transitions and the phase flow: one function, :func:`transition`, serves both API
 tiers (the checked tier runs :func:`~engine.petersburg.checks.check` first).
 
-Every successor is built by field name with :func:`~engine.petersburg.model.successor`.  A buy, a play and
+Every successor is built by field name with a builder of the fields a step changes
+(:func:`~engine.petersburg.model.changer`, compiled once at import).  A buy, a play and
 a take are one acquisition (:func:`_acquire`: a card leaves a row, the drawn card or the hand for the
 area, paid, or for the hand).  After the last consecutive pass of a phase the flow scores it, opens the Pub
 decisions, refills the rows, moves to the next phase or round, or ends the game with the final scoring.
@@ -33,8 +34,8 @@ from engine.petersburg.model import (
     State,
     Take,
     card_name,
+    changer,
     pending_reveal,
-    successor,
 )
 from engine.petersburg.names import kind_of
 from engine.petersburg.scoring import final_breakdown, phase_income
@@ -43,6 +44,21 @@ __all__ = ["TRANSITIONS", "Log", "transition"]
 
 BOARD = PARAMS["board_cards"]
 Log = list[str] | None
+
+# the successor builders, by the fields each step changes (model.changer)
+_acquired = changer("upper", "lower", "drawn", "hands", "discard", "areas", "money", "turn", "passes")
+_passed = changer("passes", "turn")
+_discarded = changer("drawn", "discard", "turn", "passes")
+_observed = changer("stacks", "drawn", "turned", "passes")
+_pub_bought = changer("money", "vp", "pub_queue")
+_revealed = changer("upper", "drawn", "hidden")
+_scored = changer("money", "vp", "passes")
+_pub_opened = changer("pub_queue")
+_refilled = changer("stacks", "upper", "last_round")
+_phase_started = changer("phase_index", "turn", "passes")
+_rows_moved = changer("discard", "lower", "upper")
+_round_started = changer("markers", "turned", "round", "phase_index", "turn", "passes")
+_finished = changer("vp", "passes", "over")
 
 
 def transition(state: State, action: Any, log: Log = None) -> State:
@@ -90,14 +106,25 @@ def _acquire(s: State, p: int, k: int, src: int, t: int, *, into_hand: bool) -> 
     turn = (s.turn + 1) % s.players
     if into_hand:
         hands = _set(hands, p, _add_sorted(hands[p], k))
-        return successor(s, upper=upper, lower=lower, drawn=drawn, hands=hands, turn=turn, passes=0)
+        return _acquired(
+            s,
+            upper=upper,
+            lower=lower,
+            drawn=drawn,
+            hands=hands,
+            discard=s.discard,
+            areas=s.areas,
+            money=s.money,
+            turn=turn,
+            passes=0,
+        )
     area = s.areas[p]
     cost = fast_cost(s.rules, area, k, src, t)
     discard = s.discard
     if t >= 0:
         area = _remove(area, t)
         discard = (*discard, t)
-    return successor(
+    return _acquired(
         s,
         upper=upper,
         lower=lower,
@@ -165,9 +192,7 @@ def _t_discard(s: State, a: Discard, log: Log) -> State:
     k = s.drawn
     if log is not None:
         log.append(f"{_who(a.player)} discards the drawn {s.rules.names[k]}")
-    return successor(
-        s, drawn=-1, discard=(*s.discard, k), turn=(s.turn + 1) % s.players, passes=0
-    )
+    return _discarded(s, drawn=-1, discard=(*s.discard, k), turn=(s.turn + 1) % s.players, passes=0)
 
 
 def _t_observe(s: State, a: Observe, log: Log) -> State:
@@ -181,7 +206,7 @@ def _t_observe(s: State, a: Observe, log: Log) -> State:
             f"{_who(p)} turns an {rs.names[obs]} and draws {card_name(rs, stack[0])} from the {a.stack} "
             f"stack ({len(stack) - 1} left)"
         )
-    return successor(
+    return _observed(
         s,
         stacks=_set(s.stacks, i, stack[1:]),
         drawn=stack[0],
@@ -196,7 +221,7 @@ def _t_pass(s: State, a: Pass, log: Log) -> State:
     passes = s.passes + 1
     if passes >= s.players:
         return _end_phase(s, log)
-    return successor(s, passes=passes, turn=(s.turn + 1) % s.players)
+    return _passed(s, passes=passes, turn=(s.turn + 1) % s.players)
 
 
 def _t_pub(s: State, a: PubBuy, log: Log) -> State:
@@ -207,12 +232,10 @@ def _t_pub(s: State, a: PubBuy, log: Log) -> State:
         money = _set(money, p, money[p] - a.vp * rate)
         vp = _set(vp, p, vp[p] + a.vp)
         if log is not None:
-            log.append(
-                f"{_who(p)} buys {a.vp} VP at the Pub for {a.vp * rate} R ({money[p]} R, {vp[p]} VP)"
-            )
+            log.append(f"{_who(p)} buys {a.vp} VP at the Pub for {a.vp * rate} R ({money[p]} R, {vp[p]} VP)")
     elif log is not None:
         log.append(f"{_who(p)} buys no VP at the Pub")
-    after = successor(s, money=money, vp=vp, pub_queue=s.pub_queue[1:])
+    after = _pub_bought(s, money=money, vp=vp, pub_queue=s.pub_queue[1:])
     return after if after.pub_queue else _next_phase(after, log)
 
 
@@ -224,10 +247,10 @@ def _t_reveal(s: State, a: Reveal, log: Log) -> State:
     hidden = _set(s.hidden, i, _remove(s.hidden[i], k))
     if log is not None:
         log.append(f"-- reveal [SP-REVEAL-1]: the card drawn from the {STACKS[i]} stack is {rs.names[k]}")
+    hidden = hidden if any(hidden) else ()
     if s.drawn == placeholder:
-        return successor(s, drawn=k, hidden=hidden if any(hidden) else ())
-    at = s.upper.index(placeholder)
-    return successor(s, upper=_set(s.upper, at, k), hidden=hidden if any(hidden) else ())
+        return _revealed(s, upper=s.upper, drawn=k, hidden=hidden)
+    return _revealed(s, upper=_set(s.upper, s.upper.index(placeholder), k), drawn=s.drawn, hidden=hidden)
 
 
 TRANSITIONS: dict[type, Callable[[State, Any, Log], State]] = {
@@ -257,7 +280,7 @@ def _score(s: State, colour: int, log: Log) -> State:
         phase = PHASES[s.phase_index]
         lines = "; ".join(f"{_who(p)} +{r} R, +{v} VP" for p, (r, v) in enumerate(income))
         log.append(f"-- {phase.name} scoring [{phase.clause}]: {lines}")
-    return successor(s, money=tuple(money), vp=tuple(vp), passes=0)
+    return _scored(s, money=tuple(money), vp=tuple(vp), passes=0)
 
 
 def _end_phase(s: State, log: Log) -> State:
@@ -275,7 +298,7 @@ def _end_phase(s: State, log: Log) -> State:
             if queue:
                 if log is not None:
                     log.append(f"-- Pub decisions [SP-PUB-1]: {', '.join(_who(p) for p in queue)}")
-                return successor(s, pub_queue=queue)
+                return _pub_opened(s, pub_queue=queue)
     return _next_phase(s, log)
 
 
@@ -303,7 +326,7 @@ def _refill(s: State, stack_index: int, log: Log) -> State:
                 else " -- the worker stack is empty: next round is the last [SP-END-3]"
             )
         log.append(msg)
-    return successor(
+    return _refilled(
         s,
         stacks=_set(s.stacks, stack_index, stack[need:]),
         upper=s.upper + drawn,
@@ -318,7 +341,7 @@ def _next_phase(s: State, log: Log) -> State:
     if not phase.round_end:
         s = _refill(s, phase.refill, log)
         ph = s.phase_index + 1
-        s = successor(s, phase_index=ph, turn=s.markers[ph], passes=0)
+        s = _phase_started(s, phase_index=ph, turn=s.markers[ph], passes=0)
         if log is not None:
             log.append(f"== Round {s.round}, {PHASES[ph].name} phase: P{s.turn} starts [SP-PHASE-2]")
         return s
@@ -330,10 +353,10 @@ def _next_phase(s: State, log: Log) -> State:
             f"-- end of round {s.round} [SP-ROUND-1]: lower row discarded "
             f"({', '.join(s.rules.names[k] for k in gone) or 'empty'}), upper row moves down"
         )
-    s = _refill(successor(s, discard=s.discard + gone, lower=s.upper, upper=()), phase.refill, log)
+    s = _refill(_rows_moved(s, discard=s.discard + gone, lower=s.upper, upper=()), phase.refill, log)
     n = s.players
     markers = tuple((m + 1) % n for m in s.markers)
-    s = successor(
+    s = _round_started(
         s, markers=markers, turned=((),) * n, round=s.round + 1, phase_index=0, turn=markers[0], passes=0
     )
     if log is not None:
@@ -361,4 +384,4 @@ def _final_scoring(s: State, log: Log) -> State:
                 f"{vp[p]} -> {vp[p] + b['total']} VP"
             )
         vp[p] += b["total"]
-    return successor(s, vp=tuple(vp), passes=0, over=True)
+    return _finished(s, vp=tuple(vp), passes=0, over=True)
