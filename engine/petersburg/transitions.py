@@ -47,6 +47,7 @@ Log = list[str] | None
 
 # the successor builders, by the fields each step changes (model.changer)
 _acquired = changer("upper", "lower", "drawn", "hands", "discard", "areas", "money", "turn", "passes")
+_taken = changer("upper", "lower", "drawn", "hands", "turn", "passes")
 _passed = changer("passes", "turn")
 _discarded = changer("drawn", "discard", "turn", "passes")
 _observed = changer("stacks", "drawn", "turned", "passes")
@@ -106,18 +107,7 @@ def _acquire(s: State, p: int, k: int, src: int, t: int, *, into_hand: bool) -> 
     turn = (s.turn + 1) % s.players
     if into_hand:
         hands = _set(hands, p, _add_sorted(hands[p], k))
-        return _acquired(
-            s,
-            upper=upper,
-            lower=lower,
-            drawn=drawn,
-            hands=hands,
-            discard=s.discard,
-            areas=s.areas,
-            money=s.money,
-            turn=turn,
-            passes=0,
-        )
+        return _taken(s, upper=upper, lower=lower, drawn=drawn, hands=hands, turn=turn, passes=0)
     area = s.areas[p]
     cost = fast_cost(s.rules, area, k, src, t)
     discard = s.discard
