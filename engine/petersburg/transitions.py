@@ -24,6 +24,7 @@ from engine.petersburg.catalog import PARAMS, PHASES, STACKS
 from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost
 from engine.petersburg.legal import observatory_ready, pub_capacity, pub_rate
 from engine.petersburg.model import (
+    SOURCES,
     Buy,
     Discard,
     Observe,
@@ -129,34 +130,27 @@ def _acquire(s: State, p: int, k: int, src: int, t: int, *, into_hand: bool) -> 
 
 
 def _t_buy(s: State, a: Buy, log: Log) -> State:
+    return _paid(s, a, SRC[a.source], "SP-BUY-3", log)
+
+
+def _t_play(s: State, a: Play, log: Log) -> State:
+    return _paid(s, a, HAND, "SP-HAND-4", log)
+
+
+def _paid(s: State, a: Buy | Play, src: int, clause: str, log: Log) -> State:
+    """A buy (from a row or the drawn card) or a play (from the hand): the card into the area, paid."""
     rs = s.rules
     p = a.player
-    k = rs.kind[a.card] if a.card in rs.kind else kind_of(rs, a.card, "SP-BUY-3")
-    src = SRC[a.source]
+    k = rs.kind[a.card] if a.card in rs.kind else kind_of(rs, a.card, clause)
     d = a.displace
     t = -1 if d is None else (rs.kind[d] if d in rs.kind else kind_of(rs, d, "SP-TRADE-1"))
     after = _acquire(s, p, k, src, t, into_hand=False)
     if log is not None:
         disp = f", displacing {rs.names[t]}" if t >= 0 else ""
-        where = "drawn card" if src == DRAWN else f"{a.source} row"
+        what = "plays" if src == HAND else "buys"
+        where = "hand" if src == HAND else "the drawn card" if src == DRAWN else f"the {SOURCES[src]} row"
         log.append(
-            f"{_who(p)} buys {rs.names[k]} from the {where}{disp} for {s.money[p] - after.money[p]} R "
-            f"({after.money[p]} R left)"
-        )
-    return after
-
-
-def _t_play(s: State, a: Play, log: Log) -> State:
-    rs = s.rules
-    p = a.player
-    k = rs.kind[a.card] if a.card in rs.kind else kind_of(rs, a.card, "SP-HAND-4")
-    d = a.displace
-    t = -1 if d is None else (rs.kind[d] if d in rs.kind else kind_of(rs, d, "SP-TRADE-1"))
-    after = _acquire(s, p, k, HAND, t, into_hand=False)
-    if log is not None:
-        disp = f", displacing {rs.names[t]}" if t >= 0 else ""
-        log.append(
-            f"{_who(p)} plays {rs.names[k]} from hand{disp} for {s.money[p] - after.money[p]} R "
+            f"{_who(p)} {what} {rs.names[k]} from {where}{disp} for {s.money[p] - after.money[p]} R "
             f"({after.money[p]} R left)"
         )
     return after
