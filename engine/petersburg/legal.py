@@ -2,8 +2,9 @@
 outcomes :func:`reveals`, and the facts both tiers read (hand limit, Pub capacity, a ready Observatory).
 
 Legal actions are interned: each ruleset keeps, per seat, one action object per distinct action
-(``rules.cache``, a memo), keyed by a small int.  A buy or a play packs its card, its source and the
-displaced card::
+(``rules.cache``, a memo), keyed by a small int; and, per seat, the costs :func:`fast_cost` gave for the
+seat's area under the same keys (``rules.costs``, a memo of a pure function, dropped when the area
+changes).  A buy or a play packs its card, its source and the displaced card::
 
     bit   13 ......... 8   7  6   5 ......... 0
           card kind (k)    src    displaced kind + 1 (t + 1; 0 = none)
@@ -119,6 +120,10 @@ def legal_actions(s: State, p: int) -> tuple[Any, ...]:
     hand = s.hands[p]
     turned = s.turned[p]
     room = len(hand) < HAND_LIMIT or len(hand) < hand_limit(rs, area)  # no limit is below HAND_LIMIT
+    memo = rs.costs.get(p)
+    if memo is None or memo[0] is not area:
+        memo = rs.costs[p] = (area, {})
+    costs = memo[1]
     is_trading = rs.is_trading
     drawn = s.drawn
     out: list[Any] = []
@@ -143,8 +148,11 @@ def legal_actions(s: State, p: int) -> tuple[Any, ...]:
         for k in dict.fromkeys(row) if len(row) > 1 else row:  # each card once, copies skipped
             if is_trading[k]:
                 for t in live_targets(rs, area, turned, k):
-                    if fast_cost(rs, area, k, src, t) <= money:
-                        key = k << _CARD_SHIFT | base | (t + 1)
+                    key = k << _CARD_SHIFT | base | (t + 1)
+                    cost = costs.get(key)
+                    if cost is None:
+                        cost = costs[key] = fast_cost(rs, area, k, src, t)
+                    if cost <= money:
                         a = cache.get(key)
                         if a is None:
                             a = cache[key] = (
@@ -153,14 +161,18 @@ def legal_actions(s: State, p: int) -> tuple[Any, ...]:
                                 else Buy(p, names[k], SOURCES[src], names[t])
                             )
                         out.append(a)
-            elif fast_cost(rs, area, k, src) <= money:
+            else:
                 key = k << _CARD_SHIFT | base
-                a = cache.get(key)
-                if a is None:
-                    a = cache[key] = (
-                        Play(p, names[k], None) if playing else Buy(p, names[k], SOURCES[src], None)
-                    )
-                out.append(a)
+                cost = costs.get(key)
+                if cost is None:
+                    cost = costs[key] = fast_cost(rs, area, k, src)
+                if cost <= money:
+                    a = cache.get(key)
+                    if a is None:
+                        a = cache[key] = (
+                            Play(p, names[k], None) if playing else Buy(p, names[k], SOURCES[src], None)
+                        )
+                    out.append(a)
             if room and not playing:
                 key = _K_TAKE | k << 2 | src
                 a = cache.get(key)

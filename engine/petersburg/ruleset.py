@@ -44,6 +44,7 @@ class Ruleset:
         "cards",
         "colour",
         "cost",
+        "costs",
         "displace_clause",
         "dval",
         "edition",
@@ -76,6 +77,8 @@ class Ruleset:
         self.variant = variant
         self.options = options
         self.cache: dict[int, dict[int, Any]] = {}  # interned action objects per seat (a memo, not state)
+        # per seat, (area, {action key: cost}): legal_actions' memo of fast_cost while the area is unchanged
+        self.costs: dict[int, tuple[tuple[int, ...], dict[int, int]]] = {}
         self.edition = VARIANTS[variant]
         opts = dict(options)
         cards = catalog(self.edition)
