@@ -43,7 +43,8 @@ from engine.petersburg import (
     hand_limit,
 )
 from engine.petersburg.catalog import STACKS
-from engine.petersburg.core import SRC, _diagnose
+from engine.petersburg.checks import diagnose as _diagnose
+from engine.petersburg.costs import SRC
 from engine.petersburg.testing import card_count
 
 MAX_GAME_STEPS = 5000

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from engine.errors import IllegalAction
-from engine.petersburg import GAME, Buy, Observe, Pass, PubBuy, State, Take
-from engine.petersburg.core import pub_capacity
+from engine.errors import IllegalAction, InputError
+from engine.petersburg import GAME, Buy, Discard, Observe, Pass, Play, PubBuy, Reveal, State, Take
+from engine.petersburg.legal import pub_capacity
 from engine.petersburg.testing import arrange
 
 
@@ -95,13 +95,52 @@ def test_worker_stack_emptied_at_the_round_end_is_narrated_as_the_last_round() -
 
 def test_actions_refuse_a_negative_seat_or_vp() -> None:
     """SP-TURN-1: an action names a seat (an integer >= 0); SP-PUB-1: VP bought at the Pub are >= 0 — the
-    action objects themselves refuse anything else."""
+    action objects themselves refuse anything else, with an InputError naming the action's field."""
     for bad in (-1, True, "0"):
-        with pytest.raises(ValueError, match="must be an int >= 0"):
+        with pytest.raises(InputError, match="must be an int >= 0") as exc:
             Pass(bad)  # type: ignore[arg-type]
-        with pytest.raises(ValueError, match="must be an int >= 0"):
+        assert exc.value.field == "Pass.player"
+        with pytest.raises(InputError, match="must be an int >= 0") as exc:
             PubBuy(0, bad)  # type: ignore[arg-type]
+        assert exc.value.field == "PubBuy.vp"
     assert PubBuy(0, 0).vp == 0
+
+
+BAD_FIELDS: list[tuple[Any, str]] = [
+    (lambda: Buy(-1, "Market"), "Buy.player"),
+    (lambda: Buy(0, 7), "Buy.card"),  # type: ignore[arg-type]
+    (lambda: Buy(0, "Market", None), "Buy.source"),  # type: ignore[arg-type]
+    (lambda: Buy(0, "Fur Shop", "upper", 3), "Buy.displace"),  # type: ignore[arg-type]
+    (lambda: Take(0, None), "Take.card"),  # type: ignore[arg-type]
+    (lambda: Take(0, "Pub", 1), "Take.source"),  # type: ignore[arg-type]
+    (lambda: Play(0, ["Bank"]), "Play.card"),  # type: ignore[arg-type]
+    (lambda: Play(0, "Bank", 0), "Play.displace"),  # type: ignore[arg-type]
+    (lambda: Observe(0, 3), "Observe.stack"),  # type: ignore[arg-type]
+    (lambda: Observe(None, "trading"), "Observe.player"),  # type: ignore[arg-type]
+    (lambda: Discard(0, b"Czar"), "Discard.card"),  # type: ignore[arg-type]
+    (lambda: Reveal(None), "Reveal.card"),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize(("make", "field"), BAD_FIELDS, ids=[f for _m, f in BAD_FIELDS])
+def test_a_malformed_action_is_an_input_error_naming_its_field(make: Any, field: str) -> None:
+    """SP-TURN-1: an action is a seat and card names (strings; a source and a stack by name): a field of
+    another type is refused when the action is made, with an InputError naming the action and the field (a
+    well-formed action naming no such card or row is a rule matter: IllegalAction when applied)."""
+    with pytest.raises(InputError) as exc:
+        make()
+    assert exc.value.field == field
+    assert str(exc.value).startswith(f"{field}: must be ")
+
+
+def test_a_well_formed_action_naming_nothing_real_breaks_a_rule() -> None:
+    """SP-BUY-3 / SP-OBS-1: a string naming no card, row or stack makes an action; applying it is refused
+    with the rule, not an input error."""
+    s = GAME.new_game(2, seed=1)
+    for action, clause in ((Buy(0, "Unicorn"), "SP-BUY-3"), (Buy(0, "Market", "attic"), "SP-BUY-3")):
+        with pytest.raises(IllegalAction) as exc:
+            GAME.apply(s, action)
+        assert exc.value.clause == clause
 
 
 def test_the_state_shows_copies_of_a_card_counted() -> None:

@@ -18,7 +18,7 @@ from engine.conformance.records import record_game, write_record
 from engine.errors import IllegalAction, NotYourTurn, PositionError
 from engine.petersburg import GAME, Observe, Pass, Reveal, State, position, reveals
 from engine.petersburg.catalog import STACKS
-from engine.petersburg.core import legal_actions
+from engine.petersburg.legal import legal_actions
 
 
 def _hidden(state: State) -> State:

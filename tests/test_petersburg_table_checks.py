@@ -18,8 +18,8 @@ Edit = Callable[[dict[str, Any]], None]
 catalog = importlib.import_module("engine.petersburg.catalog")
 
 
-def loads_with(monkeypatch: pytest.MonkeyPatch, filename: str, edit: Edit, loader: Callable[[], Any]) -> None:
-    """Run the uncached ``loader`` with ``spec/petersburg/<filename>`` edited by ``edit``."""
+def loads_with(monkeypatch: pytest.MonkeyPatch, filename: str, edit: Edit, loader: Callable[[], Any]) -> Any:
+    """Run the uncached ``loader`` with ``spec/petersburg/<filename>`` edited by ``edit``; its result."""
     real = engine.spec.read_toml
 
     def patched(path: Path) -> dict[str, Any]:
@@ -30,7 +30,7 @@ def loads_with(monkeypatch: pytest.MonkeyPatch, filename: str, edit: Edit, loade
         return doc
 
     monkeypatch.setattr(engine.spec, "read_toml", patched)
-    loader()
+    return loader()
 
 
 def _set(section: str, index: int, key: str, value: Any) -> Edit:
@@ -57,7 +57,7 @@ CASES: dict[str, tuple[str, Edit, str, str]] = {
     "a pairing on a card that is not a trading card (its row named, counting from 1)": (
         "pairings.toml",
         _set("pairing", 0, "trading", "Lumberjack"),
-        "_pairings",
+        "pairings",
         r"\[\[pairing\]\] row 1 \(trading='Lumberjack'\): field 'trading' must name a trading card",
     ),
     "phases out of order": (
@@ -83,3 +83,56 @@ def test_the_unedited_tables_load() -> None:
     """The same loaders accept the shipped tables (so the refusals above are about the edits)."""
     for loader in ("_phase_tables", "_setups"):
         assert getattr(catalog, loader).__wrapped__()
+
+
+def _cards_up_to(n: int) -> Edit:
+    """The cards table grown to ``n`` rows by copies of its first row under new names."""
+
+    def edit(doc: dict[str, Any]) -> None:
+        first = doc["card"][0]
+        doc["card"].extend({**first, "name": f"Extra {i}"} for i in range(n - len(doc["card"])))
+
+    return edit
+
+
+def test_a_catalog_beyond_the_action_keys_is_refused_at_its_first_row_beyond(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SP-CARD-5: the interpreter keys a buy or a play by its card's kind and the displaced kind + 1 in
+    KIND_BITS bits each, so a catalog holds at most MAX_KINDS (63) kinds: the cards table refuses its 64th
+    row by name, and accepts exactly 63."""
+    bits, most = catalog.KIND_BITS, catalog.MAX_KINDS
+    assert most == (1 << bits) - 1 == 63
+    with (
+        monkeypatch.context() as m,
+        pytest.raises(SpecError, match=r"row 'Extra 14': card kind 63 is one too"),
+    ):
+        loads_with(m, "cards.toml", _cards_up_to(most + 1), catalog._base_rows.__wrapped__)
+    with monkeypatch.context() as m:
+        assert len(loads_with(m, "cards.toml", _cards_up_to(most), catalog._base_rows.__wrapped__)) == most
+
+
+def test_the_action_keys_never_collide_within_the_bound() -> None:
+    """SP-TURN-1: every buy and play the bound allows (any kind, any source, any displaced kind or none) has
+    its own key, below the key spaces of the other actions; and legal_actions interns each legal buy and
+    play under exactly that key."""
+    from engine.petersburg import GAME, Buy, Play
+    from engine.petersburg.costs import HAND, SRC
+    from engine.petersburg.legal import action_key
+
+    most = catalog.MAX_KINDS
+    keys = {action_key(k, src, t) for k in range(most) for src in range(4) for t in range(-1, most)}
+    assert len(keys) == most * 4 * (most + 1)
+    assert max(keys) < 1 << 20
+    s = GAME.new_game(2, seed=3)
+    for _ in range(60):  # a game's first turns, buying whenever it can
+        p = GAME.to_act(s)[0]
+        legal = GAME.legal_actions(s, p)
+        rs = s.rules
+        for a in legal:
+            if isinstance(a, Buy | Play):
+                src = HAND if isinstance(a, Play) else SRC[a.source]
+                t = rs.kind[a.displace] if a.displace is not None else -1
+                assert rs.cache[p][action_key(rs.kind[a.card], src, t)] is a
+        buys = [a for a in legal if isinstance(a, Buy)]
+        s = GAME.apply(s, buys[0] if buys else legal[0])

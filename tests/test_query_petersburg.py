@@ -16,8 +16,8 @@ from engine.query.adapters import card_names
 from engine.query.petersburg_questions import kind_of, seat_position
 from engine.query.questions import ask
 
-catalog: Any = importlib.import_module("engine.petersburg.catalog")
-core: Any = importlib.import_module("engine.petersburg.core")
+catalog: Any = importlib.import_module("engine.petersburg")
+core: Any = importlib.import_module("engine.petersburg")
 RS = catalog.ruleset("first")
 NAMES = sorted(RS.kind)
 PLAIN = [n for n in NAMES if not RS.is_trading[RS.kind[n]]]

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from engine.petersburg import GAME as SP
-from engine.petersburg.catalog import ruleset
-from engine.petersburg.core import final_breakdown
+from engine.petersburg import final_breakdown, ruleset
 from engine.petersburg.testing import arrange
 from engine.play import play_game
 from engine.query.cli import answer_for_command

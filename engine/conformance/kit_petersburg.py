@@ -58,8 +58,9 @@ from engine.petersburg import (
     can_displace,
     cost_breakdown,
 )
-from engine.petersburg.catalog import PHASES, STACKS, resolve_card
+from engine.petersburg.catalog import PHASES, STACKS
 from engine.petersburg.model import State
+from engine.petersburg.names import resolve_card
 
 __all__ = ["KIT", "PetersburgKit"]
 
@@ -204,7 +205,7 @@ class PetersburgKit(KitBase):
         """Every card kind of ``variant``'s edition: the canonical name (the one states, facts and records
         use), every other spelling the engine accepts (other editions' names, the names table's aliases;
         any case), stack, copies and cost."""
-        from engine.petersburg.catalog import VARIANTS, card_names, catalog
+        from engine.petersburg import VARIANTS, card_names, catalog
 
         edition = VARIANTS[variant]
         others = {e: {c.key: c.name for c in catalog(e)} for e in set(VARIANTS.values()) if e != edition}

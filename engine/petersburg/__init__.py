@@ -17,12 +17,14 @@ Public API (names are stable; the conformance kit and the rules-query tool use t
   ``Observe(player, stack)``, ``Discard(player, card)``, ``PubBuy(player, vp)``;
   the chance step ``Reveal(card)`` (a card drawn from a stack of unknown order; no ``player``).
 * ``Setup(stacks=..., markers=...)`` - an explicit set-up; ``Setup.seeded(players, seed=)`` the seeded one.
-* ``cost_breakdown(state, player, card, *, source, displace=None) -> CostBreakdown`` - the derivation the
-  engine charges; ``fast_cost`` is its hot-path twin (a property test checks they agree).
+* ``cost_breakdown(state, player, card, *, source, displace=None) -> CostBreakdown`` - the derivation of
+  what the engine charges, from ``fast_cost(rules, area, kind, src, target)``, the one cost computation.
 * ``can_displace(trading_card, target) -> (ok, clause_id, reason)``; ``displacement_targets(state, player,
-  trading_card)``; ``variety_bonus(n)``; ``hand_limit(rules, area)``.
-* Catalog: ``CARDS`` (first edition), ``catalog(edition)``, ``Card``, ``card_names()`` (en/de/ru names),
-  ``resolve_card(name)``, ``ruleset(variant, options)``; effect registry ``HANDLERS``.
+  trading_card)``; ``variety_bonus(n)``; ``hand_limit(rules, area)``; ``pub_capacity(rules, area, money)``;
+  ``to_act(state)``; ``final_breakdown(state, seat)``; ``standings(state)``.
+* Catalog: ``CARDS`` (first edition), ``catalog(edition)``, ``Card``, the tables ``PHASES``, ``STACKS``,
+  ``SETUPS``, ``FINAL``, ``VARIANTS``, ``OPTIONS``; ``card_names()`` (en/de/ru names), ``resolve_card(name)``,
+  ``ruleset(variant, options)``; effect registry ``HANDLERS``.
 
 >>> from engine.petersburg import GAME, cost_breakdown
 >>> state = GAME.new_game(4, seed=7)
@@ -35,26 +37,21 @@ Public API (names are stable; the conformance kit and the rules-query tool use t
 from engine.game import Facets
 from engine.petersburg.catalog import (
     CARDS,
+    FINAL,
+    OPTIONS,
+    PHASES,
+    SETUPS,
+    STACKS,
+    VARIANTS,
     Card,
-    Names,
-    Ruleset,
-    card_names,
     catalog,
-    resolve_card,
-    ruleset,
     variety_bonus,
 )
-from engine.petersburg.core import (
-    can_displace,
-    cost_breakdown,
-    displacement_targets,
-    fast_cost,
-    final_breakdown,
-    hand_limit,
-    reveals,
-)
+from engine.petersburg.costs import cost_breakdown, fast_cost
+from engine.petersburg.displacement import can_displace, displacement_targets
 from engine.petersburg.effects import HANDLERS
 from engine.petersburg.game import GAME, PetersburgGame
+from engine.petersburg.legal import hand_limit, pub_capacity, reveals, to_act
 from engine.petersburg.model import (
     Action,
     Buy,
@@ -69,8 +66,11 @@ from engine.petersburg.model import (
     State,
     Take,
 )
+from engine.petersburg.names import Names, card_names, resolve_card
 from engine.petersburg.notation import from_notation, to_notation
 from engine.petersburg.position import position
+from engine.petersburg.ruleset import Ruleset, ruleset
+from engine.petersburg.scoring import final_breakdown, standings
 from engine.petersburg.setup import Setup, seeded_setup
 
 FACETS = Facets(
@@ -90,8 +90,14 @@ FACETS = Facets(
 __all__ = [
     "CARDS",
     "FACETS",
+    "FINAL",
     "GAME",
     "HANDLERS",
+    "OPTIONS",
+    "PHASES",
+    "SETUPS",
+    "STACKS",
+    "VARIANTS",
     "Action",
     "Buy",
     "Card",
@@ -119,10 +125,13 @@ __all__ = [
     "from_notation",
     "hand_limit",
     "position",
+    "pub_capacity",
     "resolve_card",
     "reveals",
     "ruleset",
     "seeded_setup",
+    "standings",
+    "to_act",
     "to_notation",
     "variety_bonus",
 ]

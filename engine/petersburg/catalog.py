@@ -1,19 +1,19 @@
-"""The Saint Petersburg tables of ``spec/petersburg/``, loaded, checked and compiled.
+"""The Saint Petersburg tables of ``spec/petersburg/``, loaded and checked: the card catalog of each
+edition (effects compiled into their tables once), the phases, the set-ups, the final scoring, the game's
+variants and options, the trading-card pairings.
 
 Every table goes through :func:`engine.spec.load_table` (unknown key, missing field, wrong type, dangling
 clause id -> :class:`~engine.errors.SpecError` naming table, row and field); cross-table references (a
 pairing naming an unknown card, a delta for a card that does not exist, a symbol no worker shows, a
 variety table that is not n(n+1)/2) fail the same way.  Effects are checked against the handler registry
-(:mod:`engine.petersburg.effects`).
+(:mod:`engine.petersburg.effects`) and compiled once per edition (:func:`effect_tables`).  The compiled
+ruleset the interpreter reads is :mod:`engine.petersburg.ruleset`; the card names in every language
+:mod:`engine.petersburg.names`.
 
-A :class:`Ruleset` is the compiled form for one variant (edition) and option set: per-card tuples indexed
-by the card *kind* (0..48, catalog order) that the interpreter reads on its hot path.
-
->>> rs = ruleset("first")
->>> rs.names[rs.kind["Market"]], rs.cost[rs.kind["Market"]]
-('Market', 5)
->>> ruleset("second").names[rs.kind["Pope"]]
-'Abbot'
+>>> [c.cost for c in catalog() if c.name == "Market"]
+[5]
+>>> catalog("second")[CARDS[0].index].name, len(CARDS) <= MAX_KINDS
+('Lumberjack', True)
 >>> variety_bonus(4), variety_bonus(12)
 (10, 55)
 """
@@ -21,38 +21,46 @@ by the card *kind* (0..48, catalog order) that the interpreter reads on its hot 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from typing import Any
 
 from attrs import frozen
 
-from engine.errors import IllegalSetup, SpecError
+from engine.errors import SpecError
 from engine.petersburg.effects import COLOURS, PHASE_NAMES, EffectTables, compile_effect
 from engine.spec import Field, load_clauses, load_table
 
 __all__ = [
     "CARDS",
     "COLOURS",
+    "FINAL",
     "GAME_META",
+    "KIND_BITS",
+    "MAX_KINDS",
     "OPTIONS",
+    "PARAMS",
     "PHASES",
     "SETUPS",
     "STACKS",
     "VARIANTS",
+    "VARIETY",
     "Card",
-    "Names",
     "OptionSpec",
     "PhaseSpec",
-    "Ruleset",
     "SetupSpec",
-    "card_names",
     "catalog",
-    "resolve_card",
-    "ruleset",
+    "effect_tables",
+    "pairings",
     "variety_bonus",
 ]
 
 GAME = "petersburg"
+
+KIND_BITS = 6
+"""The bits of a card kind in an interned action's key (:mod:`engine.petersburg.legal`): a buy or a play
+packs its card's kind and the displaced card's kind + 1 (0: none) in ``KIND_BITS`` bits each."""
+MAX_KINDS = (1 << KIND_BITS) - 1
+"""The most card kinds a catalog may hold (63): every kind, and every kind + 1, fits ``KIND_BITS`` bits; the
+cards table is refused at its first row beyond."""
 
 
 def _one_of(*values: str) -> Any:
@@ -116,7 +124,13 @@ _CARD_FIELDS = [
 
 @functools.cache
 def _base_rows() -> tuple[dict[str, Any], ...]:
-    return load_table(GAME, "cards.toml", "card", _CARD_FIELDS, key="name")
+    rows = load_table(GAME, "cards.toml", "card", _CARD_FIELDS, key="name")
+    if len(rows) > MAX_KINDS:
+        raise SpecError(
+            f"{GAME}/cards.toml row {rows[MAX_KINDS]['name']!r}: card kind {MAX_KINDS} is one too many: "
+            f"the interpreter's action keys hold {MAX_KINDS} card kinds ({KIND_BITS} bits for a kind + 1)"
+        )
+    return rows
 
 
 _EDITION_FIELDS = [Field("name", str), Field("title", str), Field("clause", str, clause_ref=True)]
@@ -158,40 +172,37 @@ def _check_symbols(where: str, symbols: list[Any]) -> tuple[str, ...]:
 
 
 @functools.cache
-def catalog(edition: str = "first") -> tuple[Card, ...]:
-    """The card kinds of an edition, in catalog order (index = kind id).
-
-    >>> [c.name for c in catalog("second") if c.key == "Czar and Carpenter"]
-    ['Czar & Carpenter']
-    >>> sum(c.copies for c in catalog())
-    116
-    """
+def _edition(edition: str) -> tuple[tuple[Card, ...], EffectTables]:
+    """An edition's cards and their effects, compiled once (the ruleset reads both)."""
     eds, deltas = _editions()
     if edition not in {e["name"] for e in eds}:
         raise SpecError(f"unknown edition {edition!r}")
     patch = {d["card"]: d for d in deltas if d["edition"] == edition}
+    rows = _base_rows()
+    costs = tuple(
+        patch[r["name"]]["cost"] if patch.get(r["name"], {}).get("cost") is not None else r["cost"]
+        for r in rows
+    )
+    tables = EffectTables.empty(len(rows), costs=costs)
     cards: list[Card] = []
-    scratch = EffectTables.empty(len(_base_rows()), costs=tuple(r["cost"] for r in _base_rows()))
-    for i, row in enumerate(_base_rows()):
+    for i, row in enumerate(rows):
         where = f"{GAME}/cards.toml row {row['name']!r}"
         d = patch.get(row["name"], {})
-        name = d.get("name") or row["name"]
-        cost = d["cost"] if d.get("cost") is not None else row["cost"]
         effect = d["effect"] if d.get("effect") is not None else row["effect"]
         kind = None
         params: tuple[tuple[str, Any], ...] = ()
         if effect is not None:
             table = f"{GAME}/editions.toml" if d.get("effect") is not None else f"{GAME}/cards.toml"
-            kind = compile_effect(scratch, table, row["name"], i, effect)
+            kind = compile_effect(tables, table, row["name"], i, effect)
             params = tuple((k, v) for k, v in effect.items() if k != "kind")
         cards.append(
             Card(
                 index=i,
                 key=row["name"],
-                name=name,
+                name=d.get("name") or row["name"],
                 stack=row["stack"],
                 colour=row["colour"],
-                cost=cost,
+                cost=costs[i],
                 roubles=row["roubles"],
                 vp=row["vp"],
                 copies=row["copies"],
@@ -204,7 +215,27 @@ def catalog(edition: str = "first") -> tuple[Card, ...]:
     names = [c.name for c in cards]
     if len(set(names)) != len(names):
         raise SpecError(f"{GAME}/editions.toml: edition {edition!r} gives two cards the same name")
-    return tuple(cards)
+    return tuple(cards), tables
+
+
+def catalog(edition: str = "first") -> tuple[Card, ...]:
+    """The card kinds of an edition, in catalog order (index = kind id).
+
+    >>> [c.name for c in catalog("second") if c.key == "Czar and Carpenter"]
+    ['Czar & Carpenter']
+    >>> sum(c.copies for c in catalog())
+    116
+    """
+    return _edition(edition)[0]
+
+
+def effect_tables(edition: str = "first") -> EffectTables:
+    """The per-kind tables an edition's effects compiled into (read-only: the ruleset copies them to tuples).
+
+    >>> effect_tables().hand_limit[catalog()[0].index]
+    0
+    """
+    return _edition(edition)[1]
 
 
 CARDS: tuple[Card, ...] = catalog("first")
@@ -491,196 +522,13 @@ VARIANTS: dict[str, str] = _game_tables()[1]
 """Variant name -> edition."""
 OPTIONS: dict[str, OptionSpec] = _game_tables()[2]
 
-# ---------------------------------------------------------------------------------------------- names
-
-
-@frozen
-class Names:
-    """A card's names: English, German, Russian (first = preferred) and the spellings seed 001 uses."""
-
-    card: str
-    en: tuple[str, ...]
-    de: tuple[str, ...]
-    ru: tuple[str, ...]
-    seed_terms: tuple[str, ...]
+# ---------------------------------------------------------------------------------------------- pairings
 
 
 @functools.cache
-def card_names() -> dict[str, Names]:
-    """The names table (``spec/petersburg/names.toml``) by first-edition card name.
-
-    >>> card_names()["Czar and Carpenter"].de[0]
-    'Zar Peter'
-    """
-    rows = load_table(
-        GAME,
-        "names.toml",
-        "name",
-        [
-            Field("card", str),
-            Field("en", list),
-            Field("de", list),
-            Field("ru", list),
-            Field("seed_terms", list),
-        ],
-        key="card",
-    )
-    base = {c.key for c in CARDS}
-    out: dict[str, Names] = {}
-    for r in rows:
-        where = f"{GAME}/names.toml [[name]] (card={r['card']!r})"
-        if r["card"] not in base:
-            raise SpecError(f"{where}: field 'card' names unknown card")
-        for f in ("en", "de", "ru", "seed_terms"):
-            if not all(isinstance(x, str) and x for x in r[f]):
-                raise SpecError(f"{where}: field {f!r} must be a list of non-empty strings")
-            if f != "seed_terms" and not r[f]:
-                raise SpecError(f"{where}: field {f!r} must name the card at least once")
-        out[r["card"]] = Names(
-            r["card"], tuple(r["en"]), tuple(r["de"]), tuple(r["ru"]), tuple(r["seed_terms"])
-        )
-    missing = base - set(out)
-    if missing:
-        raise SpecError(f"{GAME}/names.toml: no names for {', '.join(sorted(missing))}")
-    return out
-
-
-@functools.cache
-def _alias_index() -> dict[str, int]:
-    index: dict[str, int] = {}
-    by_key = {c.key: c.index for c in CARDS}
-    for edition in {*VARIANTS.values()}:
-        for c in catalog(edition):
-            index[c.name] = c.index
-    for n in card_names().values():
-        k = by_key[n.card]
-        for alias in (*n.en, *n.de, *n.ru, *n.seed_terms):
-            folded = alias.casefold()
-            if folded in index and index[folded] != k:
-                raise SpecError(f"{GAME}/names.toml: alias {alias!r} names two cards")
-            index[folded] = k
-    return index
-
-
-def resolve_card(name: str) -> int | None:
-    """The card kind named ``name`` (any edition's name, or an alias from the names table, any case).
-
-    >>> CARDS[resolve_card("Zar Peter")].key
-    'Czar and Carpenter'
-    >>> resolve_card("Unicorn") is None
-    True
-    """
-    index = _alias_index()
-    k = index.get(name)
-    if k is None:
-        k = index.get(name.casefold())
-    return k
-
-
-# ---------------------------------------------------------------------------------------------- ruleset
-
-
-class Ruleset:
-    """The compiled rules of one variant and option set: per-kind tuples for the interpreter.
-
-    Instances are cached (one per variant and options), so two states of the same game share one ruleset
-    and compare equal.  Read-only by convention: every table is a tuple.
-    """
-
-    __slots__ = (
-        "cache",
-        "cards",
-        "colour",
-        "cost",
-        "displace_clause",
-        "dval",
-        "edition",
-        "hand_limit",
-        "hand_limit_kinds",
-        "is_trading",
-        "key",
-        "kind",
-        "names",
-        "nkinds",
-        "obs_phase",
-        "observatory_kinds",
-        "options",
-        "per_card",
-        "pub_kinds",
-        "pub_max",
-        "pub_rate",
-        "reducer_clause",
-        "reducers_for",
-        "roubles",
-        "stack",
-        "stack_kinds",
-        "targets_of",
-        "variant",
-        "variety_colour",
-        "vp",
-    )
-
-    def __init__(self, variant: str, options: tuple[tuple[str, Any], ...]) -> None:
-        self.variant = variant
-        self.options = options
-        self.cache: dict[int, dict[int, Any]] = {}  # interned action objects per seat (a memo, not state)
-        self.edition = VARIANTS[variant]
-        opts = dict(options)
-        cards = catalog(self.edition)
-        self.cards = cards
-        n = len(cards)
-        self.nkinds = n
-        self.key = (variant, options)
-        self.names = tuple(c.name for c in cards)
-        self.kind = {c.name: c.index for c in cards}
-        self.cost = tuple(c.cost for c in cards)
-        self.roubles = tuple(c.roubles for c in cards)
-        self.vp = tuple(c.vp for c in cards)
-        self.colour = tuple(COLOURS.index(c.colour) for c in cards)
-        self.stack = tuple(STACKS.index(c.stack) for c in cards)
-        self.is_trading = tuple(c.trading for c in cards)
-        self.stack_kinds = tuple(tuple(c.index for c in cards if c.stack == s) for s in STACKS)
-        t = EffectTables.empty(n, costs=self.cost)
-        for c in cards:
-            if c.effect is not None:
-                compile_effect(t, "cards", c.key, c.index, {"kind": c.effect, **dict(c.params)})
-        self.dval = tuple(t.displace_value)
-        self.displace_clause = tuple(t.displace_clause)
-        self.hand_limit = tuple(t.hand_limit)
-        self.hand_limit_kinds = tuple(k for k in range(n) if t.hand_limit[k])
-        self.pub_rate = tuple(t.pub_rate)
-        self.pub_max = tuple(t.pub_max)
-        self.pub_kinds = tuple(k for k in range(n) if t.pub_max[k])
-        self.obs_phase = tuple(t.observatory_phase)
-        self.observatory_kinds = tuple(k for k in range(n) if t.observatory_phase[k] >= 0)
-        self.per_card = tuple(t.per_card)
-        # reducers_for[k]: ((reducer kind, amount), ...) applying to card k (SP-COST-4, SP-COST-5)
-        discount_trading = bool(opts.get("trading_discount", True))
-        red: list[tuple[tuple[int, int], ...]] = []
-        for ci in range(n):
-            red.append(
-                tuple(
-                    (r, amount)
-                    for r, colour, amount in t.reducers
-                    if self.colour[ci] == colour and (discount_trading or not self.is_trading[ci])
-                )
-            )
-        self.reducers_for = tuple(red)
-        self.reducer_clause = "SP-COST-5" if discount_trading else "SP-COST-4"
-        self.targets_of = _targets(cards)
-        if n > 64:
-            raise SpecError(f"{GAME}/cards.toml: the interpreter's action keys allow 64 card kinds, got {n}")
-        self.variety_colour = COLOURS.index(FINAL["variety_colour"])
-
-    def __repr__(self) -> str:
-        return f"ruleset({self.variant!r}, {dict(self.options)!r})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (ruleset, (self.variant, dict(self.options)))
-
-
-@functools.cache
-def _pairings() -> tuple[dict[str, str], dict[int, str]]:
+def pairings() -> tuple[dict[str, str], dict[int, str]]:
+    """The trading cards' colour rules (colour -> ``any`` or ``symbol``) and the pairings (the kind of a
+    trading card that displaces by symbol -> that symbol), checked against the first-edition catalog."""
     rules = load_table(
         GAME,
         "pairings.toml",
@@ -720,54 +568,6 @@ def _pairings() -> tuple[dict[str, str], dict[int, str]]:
             if match[c.colour] == "symbol" and c.index not in out:
                 raise SpecError(f"{GAME}/pairings.toml: trading card {c.key!r} needs a [[pairing]] row")
     return match, out
-
-
-def _targets(cards: tuple[Card, ...]) -> tuple[tuple[int, ...], ...]:
-    match, symbol_of = _pairings()
-    out: list[tuple[int, ...]] = []
-    for c in cards:
-        if not c.trading:
-            out.append(())
-            continue
-        rule = match[c.colour]
-        out.append(
-            tuple(
-                t.index
-                for t in cards
-                if not t.trading
-                and t.colour == c.colour
-                and (rule == "any" or symbol_of[c.index] in t.symbols)
-            )
-        )
-    return tuple(out)
-
-
-@functools.cache
-def _ruleset(variant: str, options: tuple[tuple[str, Any], ...]) -> Ruleset:
-    return Ruleset(variant, options)
-
-
-def normalize_options(options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...]:
-    """Options with defaults filled in, as a sorted tuple; unknown names or wrong types -> IllegalSetup."""
-    opts = dict(options or {})
-    out: dict[str, Any] = {}
-    for name in opts:
-        if name not in OPTIONS:
-            raise IllegalSetup("SP-VARIANT-2", f"unknown option {name!r} (known: {', '.join(OPTIONS)})")
-    for name, spec in OPTIONS.items():
-        value = opts.get(name, spec.default)
-        if not isinstance(value, bool):
-            raise IllegalSetup("SP-VARIANT-2", f"option {name!r} must be true or false, got {value!r}")
-        out[name] = value
-    return tuple(sorted(out.items()))
-
-
-def ruleset(variant: str | None = None, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """The compiled ruleset of a variant (default ``first``) and options; unknown ones -> IllegalSetup."""
-    v = GAME_META["default_variant"] if variant is None else variant
-    if v not in VARIANTS:
-        raise IllegalSetup("SP-VARIANT-1", f"unknown variant {v!r} (known: {', '.join(VARIANTS)})")
-    return _ruleset(v, normalize_options(options))
 
 
 load_clauses(GAME)  # fail at import if the clause book is broken

@@ -21,13 +21,14 @@ from typing import Any
 
 from engine.errors import InputError
 from engine.jsonio import field_name, show
-from engine.petersburg.catalog import GAME_META, STACKS, VARIANTS, resolve_card, ruleset
+from engine.petersburg.catalog import GAME_META, STACKS, VARIANTS
 from engine.petersburg.model import ACTION_TYPES, PHASE_NAMES, State, card_name
+from engine.petersburg.names import resolve_card
 from engine.petersburg.position import position
+from engine.petersburg.ruleset import ruleset
 
 __all__ = ["action_from_json", "action_to_json", "state_from_json", "state_to_json"]
 
-_PHASE_NAMES = PHASE_NAMES
 _STATE_KEYS = (
     "game",
     "variant",
@@ -65,7 +66,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "options": dict(rs.options),
         "players": state.players,
         "round": state.round,
-        "phase": _PHASE_NAMES[state.phase_index],
+        "phase": PHASE_NAMES[state.phase_index],
         "turn": state.turn,
         "passes": state.passes,
         "stacks": {st: _stack_json(state, i) for i, st in enumerate(STACKS)},
@@ -77,7 +78,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "hands": [[names[k] for k in h] for h in state.hands],
         "areas": [[names[k] for k in a] for a in state.areas],
         "turned": [[names[k] for k in t] for t in state.turned],
-        "markers": {ph: state.markers[i] for i, ph in enumerate(_PHASE_NAMES)},
+        "markers": {ph: state.markers[i] for i, ph in enumerate(PHASE_NAMES)},
         "drawn": card_name(rs, state.drawn) if state.drawn >= 0 else None,
         "pub_queue": list(state.pub_queue),
         "last_round": state.last_round,
@@ -132,16 +133,16 @@ def state_from_json(data: Any) -> State:
         raise InputError(
             "players", f"expected an integer {GAME_META['min_players']}..{GAME_META['max_players']}"
         )
-    if data["phase"] not in _PHASE_NAMES:
-        raise InputError("phase", f"expected one of {', '.join(_PHASE_NAMES)}, got {show(data['phase'])}")
+    if data["phase"] not in PHASE_NAMES:
+        raise InputError("phase", f"expected one of {', '.join(PHASE_NAMES)}, got {show(data['phase'])}")
     for k in ("over", "last_round"):
         if not isinstance(data[k], bool):
             raise InputError(k, f"expected true or false, got {show(data[k])}")
     st, m = data["stacks"], data["markers"]
     if not isinstance(st, dict) or set(st) != set(STACKS):
         raise InputError("stacks", f"expected an object with the stacks {', '.join(STACKS)}")
-    if not isinstance(m, dict) or set(m) != set(_PHASE_NAMES):
-        raise InputError("markers", f"expected an object with the phases {', '.join(_PHASE_NAMES)}")
+    if not isinstance(m, dict) or set(m) != set(PHASE_NAMES):
+        raise InputError("markers", f"expected an object with the phases {', '.join(PHASE_NAMES)}")
     phase = data["phase"]
     if data["over"]:
         phase = "over"
@@ -160,7 +161,7 @@ def state_from_json(data: Any) -> State:
         phase=phase,
         turn=data["turn"],
         passes=data["passes"],
-        markers=[m[ph] for ph in _PHASE_NAMES],
+        markers=[m[ph] for ph in PHASE_NAMES],
         upper=data["upper"],
         lower=data["lower"],
         stacks=known,
@@ -175,9 +176,9 @@ def state_from_json(data: Any) -> State:
         pub_queue=data["pub_queue"],
         last_round=data["last_round"],
     )
-    if _PHASE_NAMES[state.phase_index] != data["phase"]:
+    if PHASE_NAMES[state.phase_index] != data["phase"]:
         raise InputError(
-            "phase", f"a {state.phase} decision is taken in the {_PHASE_NAMES[state.phase_index]} phase"
+            "phase", f"a {state.phase} decision is taken in the {PHASE_NAMES[state.phase_index]} phase"
         )
     box = data.get("box", [])
     if not isinstance(box, list) or not all(isinstance(b, str) for b in box):

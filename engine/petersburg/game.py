@@ -1,7 +1,9 @@
 """``GAME``: Saint Petersburg behind the :class:`engine.game.Game` protocol.
 
-The game object only dispatches: set-up is :mod:`engine.petersburg.setup`, costs, legal actions, checks and
-transitions :mod:`engine.petersburg.core`, the position builder :mod:`engine.petersburg.position`, the
+The game object only dispatches: set-up is :mod:`engine.petersburg.setup`, legal actions
+:mod:`engine.petersburg.legal`, checks :mod:`engine.petersburg.checks`, transitions and the phase flow
+:mod:`engine.petersburg.transitions`, scores :mod:`engine.petersburg.scoring`, the position builder
+:mod:`engine.petersburg.position`, the
 notation :mod:`engine.petersburg.notation`, JSON :mod:`engine.petersburg.codec`, what a player sees
 :mod:`engine.petersburg.observation`, readable text :mod:`engine.petersburg.narration`.
 
@@ -21,11 +23,16 @@ from typing import Any
 
 from engine.errors import IllegalAction, IllegalSetup, NotAnAction
 from engine.game import Result
-from engine.petersburg import codec, core, narration, notation
-from engine.petersburg.catalog import GAME_META, VARIANTS, ruleset
+from engine.petersburg import codec, narration, notation
+from engine.petersburg.catalog import GAME_META, VARIANTS
+from engine.petersburg.checks import check
+from engine.petersburg.legal import legal_actions, reveals, to_act
 from engine.petersburg.model import State
 from engine.petersburg.observation import observation
+from engine.petersburg.ruleset import ruleset
+from engine.petersburg.scoring import standings, tiebreak_money
 from engine.petersburg.setup import initial_state, seeded_setup, setup_spec
+from engine.petersburg.transitions import TRANSITIONS, transition
 from engine.spec import ClauseBook, load_clauses
 
 __all__ = ["GAME", "PetersburgGame"]
@@ -67,27 +74,27 @@ class PetersburgGame:
 
     def to_act(self, state: State) -> tuple[int, ...]:
         """The seat that must act (``()`` when over)."""
-        return core.to_act(state)
+        return to_act(state)
 
     def legal_actions(self, state: State, player: int | None = None) -> tuple[Any, ...]:
         """Every legal action of ``player``, pass first (``()`` if the player need not act); without a
         player, those of the seat that must act, or in phase ``reveal`` the legal chance outcomes (one
         ``Reveal`` per distinct unknown card of the stack drawn from, SP-REVEAL-1)."""
         if player is None:
-            acting = core.to_act(state)
-            return core.legal_actions(state, acting[0]) if acting else core.reveals(state)
-        return core.legal_actions(state, player)
+            acting = to_act(state)
+            return legal_actions(state, acting[0]) if acting else reveals(state)
+        return legal_actions(state, player)
 
     def apply(self, state: State, action: Any) -> State:
         """Checked tier: raises IllegalAction / NotYourTurn / GameOver naming the clause (NotAnAction, a
         TypeError, for an action's JSON form: ``action_from_json`` reads it)."""
         if isinstance(action, Mapping):
             raise NotAnAction(self.name, action)
-        return core.transition(state, core.check(state, action))
+        return transition(state, check(state, action))
 
     def apply_unchecked(self, state: State, action: Any) -> State:
         """Unchecked tier: ``action`` must come from ``legal_actions`` of this very state."""
-        return core._TRANSITIONS[type(action)](state, action, None)
+        return TRANSITIONS[type(action)](state, action, None)
 
     def is_terminal(self, state: State) -> bool:
         """True once the final scoring is done."""
@@ -97,8 +104,8 @@ class PetersburgGame:
         """VP per seat; ties broken by roubles (SP-END-8), still tied -> shared (SP-END-9)."""
         if not state.over:
             raise IllegalAction("SP-END-1", "the game is not over")
-        ranking, winners = core.standings(state)
-        tiebreak = tuple(core.tiebreak_money(state, p) for p in range(state.players))
+        ranking, winners = standings(state)
+        tiebreak = tuple(tiebreak_money(state, p) for p in range(state.players))
         return Result(scores=state.vp, winners=winners, ranking=ranking, tiebreak=tiebreak)
 
     # ------------------------------------------------------------------------------------------- views

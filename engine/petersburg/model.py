@@ -4,30 +4,34 @@ The state is an immutable :class:`State` (a named tuple: cheap to build on the h
 value).  Cards are *kinds*: small ints indexing the ruleset's tables (``state.rules.names[k]``); copies of
 a kind are interchangeable, so rows, hands and areas are tuples of kinds.
 
-====================  ==============================================================================
-field                 meaning
-====================  ==============================================================================
-``rules``             the compiled :class:`~engine.petersburg.catalog.Ruleset` (variant + options)
-``players``           number of seats (1..4)
-``round``             round number, from 1
-``phase_index``       0 worker, 1 building, 2 aristocrat, 3 trading (the ``phase`` property names the
-                      phase, Pub decisions, a drawn Observatory card and the end included)
-``turn``              the seat whose turn it is
-``passes``            consecutive passes so far in this phase (SP-PHASE-3)
-``stacks``            4 draw stacks (worker, building, aristocrat, trading), top card first
-``upper``/``lower``   the two card rows, in placement order
-``discard``           discarded cards, in order
-``money``/``vp``      per seat
-``hands``/``areas``   per seat, sorted tuples of kinds
-``turned``            per seat, the kinds of the Observatories turned this round (SP-OBS-5)
-``markers``           per phase, the seat holding its start-player marker
-``drawn``             the card an Observatory drew, awaiting its owner's decision (-1: none)
-``pub_queue``         seats still to decide on Pub purchases, the first decides now (SP-PUB-2)
-``last_round``        a stack placed its last card: the game ends after this round (SP-END-1..3)
-``over``              final scoring done
-``hidden``            per stack, the cards of unknown order (sorted kinds), ``()`` when every stack's
-                      order is known (the hot path tests only this)
-====================  ==============================================================================
+The layout (field order = tuple index; a transition builds its successor with a :func:`changer`, by field
+name, and nothing else in the package indexes a state by number)::
+
+    index  field          holds
+    -----  -------------  -------------------------------------------------------------------------------
+      0    rules          the compiled :class:`~engine.petersburg.ruleset.Ruleset` (variant + options)
+      1    players        number of seats (1..4)
+      2    round          round number, from 1
+      3    phase_index    0 worker, 1 building, 2 aristocrat, 3 trading (the ``phase`` property names the
+                          phase, Pub decisions, a drawn Observatory card and the end included)
+      4    turn           the seat whose turn it is
+      5    passes         consecutive passes so far in this phase (SP-PHASE-3)
+      6    stacks         4 draw stacks (worker, building, aristocrat, trading), top card first
+      7    upper          the upper card row, in placement order
+      8    lower          the lower card row, in placement order
+      9    discard        discarded cards, in order
+     10    money          per seat
+     11    vp             per seat
+     12    hands          per seat, a sorted tuple of kinds
+     13    areas          per seat, a sorted tuple of kinds
+     14    turned         per seat, the kinds of the Observatories turned this round (SP-OBS-5)
+     15    markers        per phase, the seat holding its start-player marker
+     16    drawn          the card an Observatory drew, awaiting its owner's decision (-1: none)
+     17    pub_queue      seats still to decide on Pub purchases, the first decides now (SP-PUB-2)
+     18    last_round     a stack placed its last card: the game ends after this round (SP-END-1..3)
+     19    over           final scoring done
+     20    hidden         per stack, the cards of unknown order (sorted kinds), ``()`` when every stack's
+                          order is known (the hot path tests only this)
 
 A stack of unknown order (SP-REVEAL-1) holds *placeholder* kinds ``len(rules.names) + stack index``, out
 of every table's range so that any lookup fails loudly; their identities are the multiset ``hidden[i]``.
@@ -37,17 +41,19 @@ drawn card the phase is ``reveal``: nobody acts until a :class:`Reveal` (a chanc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from attrs import field, frozen
 
-from engine.petersburg.catalog import PHASES, STACKS, Ruleset
+from engine.errors import InputError
+from engine.petersburg.catalog import PHASES, STACKS
+from engine.petersburg.ruleset import Ruleset
 
 PHASE_NAMES: tuple[str, ...] = tuple(p.name for p in PHASES)
 """The phases of a round by index (``State.phase_index``)."""
 STATE_PHASES: tuple[str, ...] = (*PHASE_NAMES[:2], "pub", "observatory", *PHASE_NAMES[2:], "reveal", "over")
 """Every value of ``State.phase``."""
-_STACK_NAMES = STACKS
 _SEAT_PLACES = {"hand": "hands", "area": "areas", "turned": "turned"}
 
 __all__ = [
@@ -68,6 +74,8 @@ __all__ = [
     "State",
     "Take",
     "card_name",
+    "changer",
+    "pending_reveal",
 ]
 
 SOURCES: tuple[str, ...] = ("upper", "lower", "drawn", "hand")
@@ -144,16 +152,16 @@ class State(NamedTuple):
         rs = self.rules
         if place in _SEAT_PLACES:
             if seat is None or not 0 <= seat < self.players:
-                raise ValueError(f"{place} needs a seat 0..{self.players - 1}, got {seat!r}")
+                raise InputError("seat", f"{place} needs a seat 0..{self.players - 1}, got {seat!r}")
             kinds = getattr(self, _SEAT_PLACES[place])[seat]
-        elif place in _STACK_NAMES:
-            kinds = self.stacks[_STACK_NAMES.index(place)]
+        elif place in STACKS:
+            kinds = self.stacks[STACKS.index(place)]
         elif place == "drawn":
             kinds = (self.drawn,) if self.drawn >= 0 else ()
         elif place in ("upper", "lower", "discard", "box"):
             kinds = getattr(self, place)
         else:
-            raise ValueError(f"unknown place {place!r}")
+            raise InputError("place", f"unknown place {place!r}")
         return tuple(card_name(rs, k) for k in kinds)
 
     def unknown(self, stack: str) -> tuple[str, ...]:
@@ -165,11 +173,11 @@ class State(NamedTuple):
         >>> s.cards("building"), s.unknown("building")
         (('?building', '?building'), ('Market', 'Pub'))
         """
-        if stack not in _STACK_NAMES:
-            raise ValueError(f"unknown stack {stack!r}")
+        if stack not in STACKS:
+            raise InputError("stack", f"unknown stack {stack!r}")
         if not self.hidden:
             return ()
-        return tuple(self.rules.names[k] for k in self.hidden[_STACK_NAMES.index(stack)])
+        return tuple(self.rules.names[k] for k in self.hidden[STACKS.index(stack)])
 
     def __repr__(self) -> str:
         """A short line that shows the board: edition, round, phase, both rows, VP and roubles per seat
@@ -203,57 +211,67 @@ def card_name(rs: Ruleset, k: int) -> str:
     """A kind's name; a placeholder (an unknown card of stack ``i``, kind ``len(names) + i``) is ``?`` and
     the stack's name.
 
-    >>> from engine.petersburg.catalog import ruleset
+    >>> from engine.petersburg.ruleset import ruleset
     >>> rs = ruleset()
     >>> card_name(rs, 0), card_name(rs, len(rs.names) + 1)
     ('Lumberjack', '?building')
     """
     names = rs.names
-    return names[k] if k < len(names) else "?" + _STACK_NAMES[k - len(names)]
+    return names[k] if k < len(names) else "?" + STACKS[k - len(names)]
 
 
-def pending_reveal(s: Any) -> int:
+def pending_reveal(s: State) -> int:
     """The stack whose drawn card must be revealed now (the Observatory's drawn card first, then the upper
     row in placement order), or -1.  Only meaningful when ``s.hidden``; not on the hot path."""
-    nk = len(s[0].names)
-    drawn = s[I_DRAWN]
-    if drawn >= nk:
-        return int(drawn - nk)
-    for k in s[I_UPPER]:
+    nk = len(s.rules.names)
+    if s.drawn >= nk:
+        return s.drawn - nk
+    for k in s.upper:
         if k >= nk:
-            return int(k - nk)
+            return k - nk
     return -1
 
 
-# field indexes for the hot path (list(state)[I_X] = ...)
-(
-    I_RULES,
-    I_PLAYERS,
-    I_ROUND,
-    I_PHASE,
-    I_TURN,
-    I_PASSES,
-    I_STACKS,
-    I_UPPER,
-    I_LOWER,
-    I_DISCARD,
-    I_MONEY,
-    I_VP,
-    I_HANDS,
-    I_AREAS,
-    I_TURNED,
-    I_MARKERS,
-    I_DRAWN,
-    I_PUBQ,
-    I_LAST,
-    I_OVER,
-    I_HIDDEN,
-) = range(21)
+def changer(*fields: str) -> Callable[..., State]:
+    """A successor builder: ``build(state, **fields)`` is ``state`` with exactly ``fields`` changed, each
+    given by name (keyword-only, all required); how every transition builds its successor.
+
+    The builder is compiled once from the layout drawn above (as ``collections.namedtuple`` compiles its
+    class): a single tuple of the new values and the state's other items, the fast form of ``_replace``
+    and the only code that indexes a state by number.  A name that is not a field fails here, at import.
+
+    >>> from engine.petersburg import GAME
+    >>> after_buy = changer("turn", "money")
+    >>> s = GAME.new_game(2, seed=1)
+    >>> t = after_buy(s, turn=1, money=(20, 25))
+    >>> (t.turn, t.money, t.upper == s.upper), t == s._replace(turn=1, money=(20, 25))
+    ((1, (20, 25), True), True)
+    """
+    unknown = sorted(set(fields) - set(State._fields))
+    if unknown or len(set(fields)) != len(fields) or not fields:
+        raise TypeError(f"changer needs distinct State fields, got {fields!r} (unknown: {unknown})")
+    items = ", ".join(name if name in fields else f"state[{i}]" for i, name in enumerate(State._fields))
+    source = f"def successor(state, *, {', '.join(fields)}):\n    return new(State, ({items}))\n"
+    namespace: dict[str, Any] = {"new": tuple.__new__, "State": State}
+    exec(source, namespace)  # the generated code is the line above: one tuple, no other logic
+    build: Callable[..., State] = namespace["successor"]
+    build.__qualname__ = f"changer({', '.join(map(repr, fields))})"
+    return build
 
 
-def _nonneg(_inst: Any, attribute: Any, value: Any) -> None:
+def _nonneg(inst: Any, attribute: Any, value: Any) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{attribute.name} must be an int >= 0, got {value!r}")
+        raise InputError(f"{type(inst).__name__}.{attribute.name}", f"must be an int >= 0, got {value!r}")
+
+
+def _text(inst: Any, attribute: Any, value: Any) -> None:
+    if not isinstance(value, str):
+        raise InputError(f"{type(inst).__name__}.{attribute.name}", f"must be a string, got {value!r}")
+
+
+def _text_or_none(inst: Any, attribute: Any, value: Any) -> None:
+    if value is not None:
+        _text(inst, attribute, value)
 
 
 @frozen
@@ -267,9 +285,9 @@ class Buy:
     """
 
     player: int = field(validator=_nonneg)
-    card: str
-    source: str = "upper"
-    displace: str | None = None
+    card: str = field(validator=_text)
+    source: str = field(default="upper", validator=_text)
+    displace: str | None = field(default=None, validator=_text_or_none)
 
 
 @frozen
@@ -281,8 +299,8 @@ class Take:
     """
 
     player: int = field(validator=_nonneg)
-    card: str
-    source: str = "upper"
+    card: str = field(validator=_text)
+    source: str = field(default="upper", validator=_text)
 
 
 @frozen
@@ -294,8 +312,8 @@ class Play:
     """
 
     player: int = field(validator=_nonneg)
-    card: str
-    displace: str | None = None
+    card: str = field(validator=_text)
+    displace: str | None = field(default=None, validator=_text_or_none)
 
 
 @frozen
@@ -318,7 +336,7 @@ class Observe:
     """
 
     player: int = field(validator=_nonneg)
-    stack: str
+    stack: str = field(validator=_text)
 
 
 @frozen
@@ -330,7 +348,7 @@ class Discard:
     """
 
     player: int = field(validator=_nonneg)
-    card: str
+    card: str = field(validator=_text)
 
 
 @frozen
@@ -354,7 +372,7 @@ class Reveal:
     Reveal(card='Market')
     """
 
-    card: str
+    card: str = field(validator=_text)
 
 
 Action = Buy | Take | Play | Pass | Observe | Discard | PubBuy | Reveal

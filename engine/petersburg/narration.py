@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.petersburg import core
+from engine.petersburg import scoring
 from engine.petersburg.catalog import STACKS
+from engine.petersburg.checks import check
+from engine.petersburg.legal import to_act
 from engine.petersburg.model import PHASE_NAMES, State
 from engine.petersburg.notation import to_notation
+from engine.petersburg.transitions import transition
 
 __all__ = ["describe_state", "narrate", "standings"]
 
-_PHASE_NAMES = PHASE_NAMES
 _DECISION = {
     "pub": ", Pub decisions [SP-PUB-2]",
     "observatory": ", a card drawn by the Observatory [SP-OBS-4]",
@@ -36,7 +38,7 @@ def describe_state(state: State) -> tuple[str, ...]:
         last = " (last round)" if state.last_round else ""
         decision = _DECISION.get(state.phase, "")
         head = (
-            f"Round {state.round}{last}, {_PHASE_NAMES[state.phase_index]} phase{decision}: "
+            f"Round {state.round}{last}, {PHASE_NAMES[state.phase_index]} phase{decision}: "
             f"{_acting(state)} to act, "
             f"{state.passes} consecutive pass(es)"
         )
@@ -57,7 +59,7 @@ def describe_state(state: State) -> tuple[str, ...]:
 
 
 def _acting(state: State) -> str:
-    seats = core.to_act(state)
+    seats = to_act(state)
     return f"P{seats[0]}" if seats else "chance (a reveal)"
 
 
@@ -65,7 +67,7 @@ def narrate(before: State, action: Any, after: State) -> tuple[str, ...]:
     """Log lines of one step: the action with its cost, then scorings, Pub purchases, refills, round
     ends, the final scoring breakdown and the standings."""
     lines: list[str] = []
-    core.transition(before, core.check(before, action), lines)
+    transition(before, check(before, action), lines)
     if after.over and not before.over:
         lines.extend(standings(after))
     return tuple(lines)
@@ -81,7 +83,7 @@ def _count(names: tuple[str, ...], cards: tuple[int, ...]) -> str:
 
 def standings(state: State) -> list[str]:
     """The final standings (VP, then roubles), with the clauses."""
-    ranking, winners = core.standings(state)
+    ranking, winners = scoring.standings(state)
     lines = ["Final standings (VP, then roubles) [SP-END-8]:"]
     for place, p in enumerate(ranking, start=1):
         mark = " (winner)" if p in winners else ""

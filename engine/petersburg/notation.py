@@ -44,9 +44,11 @@ import re
 
 from engine.errors import InputError
 from engine.jsonio import show
-from engine.petersburg.catalog import OPTIONS, STACKS, VARIANTS, Ruleset, resolve_card, ruleset
+from engine.petersburg.catalog import OPTIONS, STACKS, VARIANTS
 from engine.petersburg.model import State, card_name
+from engine.petersburg.names import resolve_card
 from engine.petersburg.position import position
+from engine.petersburg.ruleset import Ruleset, ruleset
 from engine.position_input import Tokens
 
 __all__ = ["FIELDS", "card_code", "from_notation", "to_notation"]

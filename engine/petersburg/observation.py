@@ -12,13 +12,11 @@ from typing import Any
 
 from engine.errors import InputError
 from engine.jsonio import show
-from engine.petersburg import core
 from engine.petersburg.catalog import STACKS
+from engine.petersburg.legal import to_act
 from engine.petersburg.model import PHASE_NAMES, State, card_name
 
 __all__ = ["observation"]
-
-_PHASE_NAMES = PHASE_NAMES
 
 
 def observation(state: State, player: int) -> dict[str, Any]:
@@ -38,9 +36,9 @@ def observation(state: State, player: int) -> dict[str, Any]:
         "players": state.players,
         "round": state.round,
         "phase": state.phase,
-        "to_act": list(core.to_act(state)),
+        "to_act": list(to_act(state)),
         "passes": state.passes,
-        "markers": {ph: state.markers[i] for i, ph in enumerate(_PHASE_NAMES)},
+        "markers": {ph: state.markers[i] for i, ph in enumerate(PHASE_NAMES)},
         "stack_sizes": {st: len(state.stacks[i]) for i, st in enumerate(STACKS)},
         "upper": list(state.cards("upper")),
         "lower": [names[k] for k in state.lower],

@@ -24,19 +24,11 @@ from typing import Any
 
 from engine.errors import IllegalSetup, PositionError
 from engine.jsonio import show
-from engine.petersburg.catalog import (
-    GAME_META,
-    PARAMS,
-    PHASES,
-    SETUPS,
-    STACKS,
-    VARIANTS,
-    Ruleset,
-    resolve_card,
-    ruleset,
-)
-from engine.petersburg.core import hand_limit
+from engine.petersburg.catalog import GAME_META, PARAMS, PHASES, SETUPS, STACKS, VARIANTS
+from engine.petersburg.legal import hand_limit
 from engine.petersburg.model import PHASE_NAMES, STATE_PHASES, State
+from engine.petersburg.names import resolve_card
+from engine.petersburg.ruleset import Ruleset, ruleset
 from engine.position_input import integer, listed
 
 __all__ = ["position"]
@@ -61,25 +53,22 @@ def phase_index(rs: Ruleset, phase: str) -> int:
     return next(p.index for p in PHASES if p.round_end)
 
 
-_fail = PositionError
-_int = integer
-_seq = listed
-
-
 def _kinds(value: Any, field: str, drawn_ok: bool = False) -> tuple[int, ...]:
     """Card names -> kinds; with ``drawn_ok``, ``?STACK`` is a card drawn from a stack of unknown order and
     not yet revealed (a placeholder kind, see :mod:`engine.petersburg.model`)."""
     out = []
     nk = ruleset().nkinds
-    for i, name in enumerate(_seq(value, field, "SP-CARD-5")):
+    for i, name in enumerate(listed(value, field, "SP-CARD-5")):
         if drawn_ok and isinstance(name, str) and name.startswith("?"):
             if name[1:] not in STACKS:
-                raise _fail(f"{field}[{i}]", "SP-REVEAL-1", f"an unknown card is ?STACK, got {show(name)}")
+                raise PositionError(
+                    f"{field}[{i}]", "SP-REVEAL-1", f"an unknown card is ?STACK, got {show(name)}"
+                )
             out.append(nk + STACKS.index(name[1:]))
             continue
         k = resolve_card(name) if isinstance(name, str) else None
         if k is None:
-            raise _fail(f"{field}[{i}]", "SP-CARD-5", f"no Saint Petersburg card called {show(name)}")
+            raise PositionError(f"{field}[{i}]", "SP-CARD-5", f"no Saint Petersburg card called {show(name)}")
         out.append(k)
     return tuple(out)
 
@@ -89,28 +78,30 @@ def _stack_map(value: Any, field: str, clause: str) -> Mapping[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise _fail(field, clause, f"expected an object of stacks ({', '.join(STACKS)})")
+        raise PositionError(field, clause, f"expected an object of stacks ({', '.join(STACKS)})")
     for name in value:
         if name not in STACKS:
-            raise _fail(f"{field}.{name}", clause, f"no such stack (known: {', '.join(STACKS)})")
+            raise PositionError(f"{field}.{name}", clause, f"no such stack (known: {', '.join(STACKS)})")
     return value
 
 
 def _per_seat(value: Any, field: str, n: int, default: Any) -> Sequence[Any]:
-    return _seq([default] * n if value is None else value, field, "SP-GAME-1", n)
+    return listed([default] * n if value is None else value, field, "SP-GAME-1", n)
 
 
 def _ruleset(variant: Any, options: Any) -> Ruleset:
     if variant is not None and (not isinstance(variant, str) or variant not in VARIANTS):
-        raise _fail(
+        raise PositionError(
             "variant", "SP-VARIANT-1", f"unknown variant {show(variant)} (known: {', '.join(VARIANTS)})"
         )
     if options is not None and not isinstance(options, Mapping):
-        raise _fail("options", "SP-VARIANT-2", f"expected an object of option values, got {show(options)}")
+        raise PositionError(
+            "options", "SP-VARIANT-2", f"expected an object of option values, got {show(options)}"
+        )
     try:
         return ruleset(variant, options)
     except IllegalSetup as exc:
-        raise _fail("options", exc.clause, exc.message) from exc
+        raise PositionError("options", exc.clause, exc.message) from exc
 
 
 def position(
@@ -161,17 +152,19 @@ def position(
     """
     rs = _ruleset(variant, options)
     lo, hi = GAME_META["min_players"], GAME_META["max_players"]
-    n = _int(players, "players", "SP-GAME-1", lo, hi)
+    n = integer(players, "players", "SP-GAME-1", lo, hi)
     spec = SETUPS[n]
-    rnd = _int(round, "round", "SP-PHASE-1", 1)
+    rnd = integer(round, "round", "SP-PHASE-1", 1)
     if phase not in STATE_PHASES:
-        raise _fail("phase", "SP-PHASE-1", f"expected one of {', '.join(STATE_PHASES)}, got {show(phase)}")
+        raise PositionError(
+            "phase", "SP-PHASE-1", f"expected one of {', '.join(STATE_PHASES)}, got {show(phase)}"
+        )
     up = _kinds(upper, "upper", drawn_ok=True)
     drawn_k = -1 if drawn is None else _kinds([drawn], "drawn", drawn_ok=True)[0]
     nk = rs.nkinds
     pending = drawn_k - nk if drawn_k >= nk else next((k - nk for k in up if k >= nk), -1)
     if (pending >= 0) != (phase == "reveal"):
-        raise _fail(
+        raise PositionError(
             "phase", "SP-REVEAL-1", "a drawn ?STACK card awaiting its reveal and the phase reveal go together"
         )
     if phase != "reveal":
@@ -185,18 +178,18 @@ def position(
     if markers is None:
         markers = [seat for seat, count in enumerate(spec.markers) for _ in range(count)]
     marks = tuple(
-        _int(m, f"markers[{i}]", "SP-SETUP-3", 0, n - 1)
-        for i, m in enumerate(_seq(markers, "markers", "SP-SETUP-3", len(PHASE_NAMES)))
+        integer(m, f"markers[{i}]", "SP-SETUP-3", 0, n - 1)
+        for i, m in enumerate(listed(markers, "markers", "SP-SETUP-3", len(PHASE_NAMES)))
     )
     if sorted(marks.count(p) for p in range(n)) != sorted(spec.markers):
-        raise _fail(
+        raise PositionError(
             "markers",
             "SP-SOLO-1" if n == 1 else "SP-SETUP-3",
             f"with {n} players the seats hold {sorted(spec.markers)} markers, "
             f"got {sorted(marks.count(p) for p in range(n))}",
         )
-    seat = _int(marks[index] if turn is None else turn, "turn", "SP-PHASE-2", 0, n - 1)
-    npass = _int(passes, "passes", "SP-PHASE-3", 0, n - 1)
+    seat = integer(marks[index] if turn is None else turn, "turn", "SP-PHASE-2", 0, n - 1)
+    npass = integer(passes, "passes", "SP-PHASE-3", 0, n - 1)
     # the cards, place by place
     stack_map = _stack_map(stacks, "stacks", "SP-SETUP-1")
     unknown_map = _stack_map(unknown, "unknown", "SP-REVEAL-1")
@@ -211,14 +204,14 @@ def position(
         ):
             for j, k in enumerate(kinds):
                 if rs.stack[k] != i:
-                    raise _fail(
+                    raise PositionError(
                         f"{field}.{name}[{j}]",
                         clause,
                         f"{rs.names[k]} belongs to the {STACKS[rs.stack[k]]} stack",
                     )
         drawn_out = up.count(nk + i) + (drawn_k == nk + i)
         if drawn_out > len(hidden_t[i]):
-            raise _fail(
+            raise PositionError(
                 f"unknown.{name}",
                 "SP-REVEAL-1",
                 f"{drawn_out} card(s) drawn from the {name} stack await a reveal; it has "
@@ -226,10 +219,10 @@ def position(
             )
         stack_t.append(known_t[i] + (nk + i,) * (len(hidden_t[i]) - drawn_out))
     if any(k >= nk for k in up) and pending >= 0 and any(k >= nk and k != nk + pending for k in up):
-        raise _fail("upper", "SP-REVEAL-1", "the unknown cards of the upper row come from one refill")
+        raise PositionError("upper", "SP-REVEAL-1", "the unknown cards of the upper row come from one refill")
     low, disc = _kinds(lower, "lower"), _kinds(discard, "discard")
     if len(up) + len(low) > PARAMS["board_cards"]:
-        raise _fail(
+        raise PositionError(
             "upper",
             "SP-REFILL-1",
             f"the rows hold at most {PARAMS['board_cards']} cards together, got {len(up) + len(low)}",
@@ -259,16 +252,17 @@ def position(
         for k in kinds:
             left[k] -= 1
             if left[k] < 0:
-                raise _fail(
+                raise PositionError(
                     where, "SP-CARD-5", f"one {rs.names[k]} too many: the game has {rs.cards[k].copies}"
                 )
     # money, VP, hands
     money_t = tuple(
-        _int(m, f"money[{p}]", "SP-BUY-2", 0) for p, m in enumerate(_per_seat(money, "money", n, spec.money))
+        integer(m, f"money[{p}]", "SP-BUY-2", 0)
+        for p, m in enumerate(_per_seat(money, "money", n, spec.money))
     )
     vp_lo = None if phase == "over" else 0
     vp_t = tuple(
-        _int(v, f"vp[{p}]", "SP-END-7" if vp_lo is None else "SP-SETUP-2", vp_lo)
+        integer(v, f"vp[{p}]", "SP-END-7" if vp_lo is None else "SP-SETUP-2", vp_lo)
         for p, v in enumerate(_per_seat(vp, "vp", n, 0))
     )
     most = max([PARAMS["hand_limit"], *(rs.hand_limit[k] for k in rs.hand_limit_kinds)])
@@ -276,9 +270,11 @@ def position(
     for p, h in enumerate(hand_t):
         limit = hand_limit(rs, area_t[p])
         if len(h) > most:
-            raise _fail(f"hands[{p}]", "SP-HAND-2", f"holds {len(h)} cards, no hand limit exceeds {most}")
+            raise PositionError(
+                f"hands[{p}]", "SP-HAND-2", f"holds {len(h)} cards, no hand limit exceeds {most}"
+            )
         if len(h) > limit and not any(k in lost for k in rs.hand_limit_kinds):
-            raise _fail(
+            raise PositionError(
                 f"hands[{p}]",
                 "SP-HAND-3",
                 f"holds {len(h)} cards over the limit {limit}, and no lost Warehouse explains it",
@@ -287,58 +283,60 @@ def position(
     for p, t in enumerate(turn_t):
         for k in t:
             if rs.obs_phase[k] < 0:
-                raise _fail(f"turned[{p}]", "SP-OBS-1", f"{rs.names[k]} cannot be turned")
+                raise PositionError(f"turned[{p}]", "SP-OBS-1", f"{rs.names[k]} cannot be turned")
             if t.count(k) > area_t[p].count(k):
-                raise _fail(f"turned[{p}]", "SP-OBS-5", f"more turned {rs.names[k]} than seat {p} owns")
+                raise PositionError(
+                    f"turned[{p}]", "SP-OBS-5", f"more turned {rs.names[k]} than seat {p} owns"
+                )
             if phase != "over" and index < rs.obs_phase[k]:
-                raise _fail(
+                raise PositionError(
                     f"turned[{p}]",
                     "SP-OBS-2",
                     f"{rs.names[k]} is turned only from the {PHASE_NAMES[rs.obs_phase[k]]} phase on",
                 )
     # the decisions pending: a drawn card, Pub purchases, the end
     if (drawn_k >= 0) != (phase == "observatory" or drawn_k >= nk):
-        raise _fail("drawn", "SP-OBS-4", "a drawn card and the phase observatory go together")
+        raise PositionError("drawn", "SP-OBS-4", "a drawn card and the phase observatory go together")
     if drawn_k >= 0 and not any(rs.obs_phase[k] == index for k in turn_t[seat]):
-        raise _fail("drawn", "SP-OBS-1", f"seat {seat} to act has no turned Observatory that drew it")
+        raise PositionError("drawn", "SP-OBS-1", f"seat {seat} to act has no turned Observatory that drew it")
     queue = tuple(
-        _int(q, f"pub_queue[{i}]", "SP-PUB-2", 0, n - 1)
-        for i, q in enumerate(_seq(pub_queue, "pub_queue", "SP-PUB-2"))
+        integer(q, f"pub_queue[{i}]", "SP-PUB-2", 0, n - 1)
+        for i, q in enumerate(listed(pub_queue, "pub_queue", "SP-PUB-2"))
     )
     if bool(queue) != (phase == "pub"):
-        raise _fail("pub_queue", "SP-PUB-2", "Pub decisions pending and the phase pub go together")
+        raise PositionError("pub_queue", "SP-PUB-2", "Pub decisions pending and the phase pub go together")
     if len(set(queue)) != len(queue):
-        raise _fail("pub_queue", "SP-PUB-2", "each seat decides once")
+        raise PositionError("pub_queue", "SP-PUB-2", "each seat decides once")
     for i, q in enumerate(queue):
         if not any(k in area_t[q] for k in rs.pub_kinds):
-            raise _fail(f"pub_queue[{i}]", "SP-PUB-1", f"seat {q} owns no Pub")
+            raise PositionError(f"pub_queue[{i}]", "SP-PUB-1", f"seat {q} owns no Pub")
     if queue and npass:
-        raise _fail("passes", "SP-PHASE-3", "the building phase's actions are over before the Pub")
+        raise PositionError("passes", "SP-PHASE-3", "the building phase's actions are over before the Pub")
     if not isinstance(last_round, bool):
-        raise _fail("last_round", "SP-END-1", f"expected true or false, got {show(last_round)}")
+        raise PositionError("last_round", "SP-END-1", f"expected true or false, got {show(last_round)}")
     over = phase == "over"
     if over and (not last_round or npass):
-        raise _fail("phase", "SP-END-1", "the game ends after the trading phase of its last round")
+        raise PositionError("phase", "SP-END-1", "the game ends after the trading phase of its last round")
     return State(
-        rs,
-        n,
-        rnd,
-        index,
-        seat,
-        npass,
-        tuple(stack_t),
-        up,
-        low,
-        disc,
-        money_t,
-        vp_t,
-        hand_t,
-        area_t,
-        turn_t,
-        marks,
-        drawn_k,
-        queue,
-        last_round,
-        over,
-        hidden_t if any(hidden_t) else (),
+        rules=rs,
+        players=n,
+        round=rnd,
+        phase_index=index,
+        turn=seat,
+        passes=npass,
+        stacks=tuple(stack_t),
+        upper=up,
+        lower=low,
+        discard=disc,
+        money=money_t,
+        vp=vp_t,
+        hands=hand_t,
+        areas=area_t,
+        turned=turn_t,
+        markers=marks,
+        drawn=drawn_k,
+        pub_queue=queue,
+        last_round=last_round,
+        over=over,
+        hidden=hidden_t if any(hidden_t) else (),
     )

@@ -14,8 +14,10 @@ from typing import Any
 from attrs import frozen
 
 from engine.errors import IllegalSetup
-from engine.petersburg.catalog import GAME_META, PHASES, SETUPS, STACKS, Ruleset, resolve_card, ruleset
+from engine.petersburg.catalog import GAME_META, PHASES, SETUPS, STACKS
 from engine.petersburg.model import State
+from engine.petersburg.names import resolve_card
+from engine.petersburg.ruleset import Ruleset, ruleset
 
 __all__ = ["Setup", "initial_state", "seeded_setup", "setup_spec"]
 
@@ -135,24 +137,24 @@ def initial_state(players: int, rs: Ruleset, setup: Setup) -> State:
     n0 = spec.first_workers
     stacks[0] = workers[n0:]
     return State(
-        rs,
-        players,
-        1,
-        0,
-        markers[0],
-        0,
-        tuple(stacks),
-        workers[:n0],
-        (),
-        (),
-        (spec.money,) * players,
-        (0,) * players,
-        ((),) * players,
-        ((),) * players,
-        ((),) * players,
-        markers,
-        -1,
-        (),
-        False,
-        False,
+        rules=rs,
+        players=players,
+        round=1,
+        phase_index=0,
+        turn=markers[0],
+        passes=0,
+        stacks=tuple(stacks),
+        upper=workers[:n0],
+        lower=(),
+        discard=(),
+        money=(spec.money,) * players,
+        vp=(0,) * players,
+        hands=((),) * players,
+        areas=((),) * players,
+        turned=((),) * players,
+        markers=markers,
+        drawn=-1,
+        pub_queue=(),
+        last_round=False,
+        over=False,
     )

@@ -14,8 +14,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.petersburg.catalog import PHASES, STACKS, resolve_card
+from engine.petersburg.catalog import PHASES, STACKS
 from engine.petersburg.model import State
+from engine.petersburg.names import resolve_card
 from engine.petersburg.position import position
 
 __all__ = ["arrange", "card_count", "kinds", "names"]

@@ -31,11 +31,11 @@ SOURCES = ("upper", "lower", "hand", "drawn")
 
 
 def _catalog() -> Any:
-    return importlib.import_module("engine.petersburg.catalog")
+    return importlib.import_module("engine.petersburg")
 
 
 def _core() -> Any:
-    return importlib.import_module("engine.petersburg.core")
+    return importlib.import_module("engine.petersburg")
 
 
 def _parse_options(pairs: Sequence[str]) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """The ``standings`` question: who wins, and in what order, from a position or from plain scores.
 
 Every ranking is the engine's own: 6 nimmt! ranks through :func:`engine.take6.scoring.rank` (the function a
-finished game's result comes from), Saint Petersburg through :func:`engine.petersburg.core.standings` on a
-position the engine's builder made (VP, then the roubles :func:`~engine.petersburg.core.tiebreak_money`
+finished game's result comes from), Saint Petersburg through :func:`engine.petersburg.scoring.standings` on a
+position the engine's builder made (VP, then the roubles :func:`~engine.petersburg.scoring.tiebreak_money`
 counts).  The answer cites the tie-break clauses of the variant and options asked about.
 
 >>> from engine.query.questions import ask
@@ -136,7 +136,7 @@ def _petersburg(position: str | None, scores: list[int], money: list[int], varia
                 option: list[str]) -> Answer:
     from engine.query.petersburg_questions import _parse_options, _ruleset
 
-    core = importlib.import_module("engine.petersburg.core")
+    core = importlib.import_module("engine.petersburg.scoring")
     notes: list[str] = []
     steps: list[Step] = []
     if position is not None:

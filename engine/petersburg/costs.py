@@ -1,0 +1,141 @@
+"""What a card costs (SP-COST-1..7, SP-POTJ-1): one computation, :func:`fast_cost`, for every caller.
+
+Legal actions, the checked tier's checks, the transitions that charge and :func:`cost_breakdown` (the
+derivation a person reads) all call :func:`fast_cost`; it works on kinds, and lists each reduction it
+applies when given a list to fill.  Its steps, in order, each under its clause::
+
+    printed cost                                   SP-COST-1
+    - the displaced card's value (a trading card)  SP-COST-7 (its cost) / SP-POTJ-1 (its own value)
+    - 1 per identical card owned                   SP-COST-2
+    - 1 from the lower row                         SP-COST-3
+    - per owned reducer of the card's colour       SP-COST-4 (SP-COST-5: trading cards too)
+    = never below the minimum                      SP-COST-6
+
+>>> from engine.petersburg import GAME
+>>> s = GAME.new_game(2, seed=1)
+>>> fast_cost(s.rules, s.areas[0], s.rules.kind["Lumberjack"], LOWER)
+2
+>>> cost_breakdown(s, 0, "Lumberjack", source="lower").cost
+2
+"""
+
+from __future__ import annotations
+
+from engine.errors import IllegalAction
+from engine.petersburg.catalog import PARAMS
+from engine.petersburg.model import SOURCES, CostBreakdown, Reduction, State
+from engine.petersburg.names import kind_of
+from engine.petersburg.ruleset import Ruleset
+
+__all__ = [
+    "DRAWN",
+    "HAND",
+    "LOWER",
+    "LOWER_DISCOUNT",
+    "MIN_COST",
+    "SAME_DISCOUNT",
+    "SRC",
+    "UPPER",
+    "cost_breakdown",
+    "fast_cost",
+]
+
+MIN_COST = PARAMS["minimum_cost"]
+LOWER_DISCOUNT = PARAMS["lower_row_discount"]
+SAME_DISCOUNT = PARAMS["identical_discount"]
+UPPER, LOWER, DRAWN, HAND = range(len(SOURCES))
+"""Where a card comes from, by number (the names are ``model.SOURCES``)."""
+SRC: dict[str, int] = {name: i for i, name in enumerate(SOURCES)}
+"""Source name -> number."""
+
+
+def fast_cost(
+    rs: Ruleset,
+    area: tuple[int, ...],
+    k: int,
+    src: int,
+    t: int = -1,
+    *,
+    reductions: list[Reduction] | None = None,
+) -> int:
+    """The roubles a seat owning ``area`` pays for kind ``k`` from source ``src``, displacing kind ``t``
+    (-1: none): the one cost computation.  With ``reductions`` a list, each reduction applied is appended
+    (the displaced value and the minimum are not reductions: :func:`cost_breakdown` shows them apart).
+
+    >>> from engine.petersburg import ruleset
+    >>> rs = ruleset()
+    >>> market = rs.kind["Market"]
+    >>> fast_cost(rs, (market, market), market, UPPER)
+    3
+    """
+    cost = rs.cost[k]  # SP-COST-1: the printed cost
+    if t >= 0:  # SP-COST-7 / SP-POTJ-1: a trading card costs less the displaced card's value
+        cost -= rs.dval[t]
+    if area:
+        same = area.count(k)
+        if same:  # SP-COST-2: identical cards owned
+            cost -= same * SAME_DISCOUNT
+            if reductions is not None:
+                reductions.append(
+                    Reduction(same * SAME_DISCOUNT, "SP-COST-2", f"for {same} identical {rs.names[k]} owned")
+                )
+    if src == LOWER:  # SP-COST-3: the lower row
+        cost -= LOWER_DISCOUNT
+        if reductions is not None:
+            reductions.append(Reduction(LOWER_DISCOUNT, "SP-COST-3", "from the lower row"))
+    if area:
+        for r, amount in rs.reducers_for[k]:  # SP-COST-4 (trading cards: SP-COST-5): reducers owned
+            n = area.count(r)
+            if n:
+                cost -= n * amount
+                if reductions is not None:
+                    clause = rs.reducer_clause if rs.is_trading[k] else "SP-COST-4"
+                    reductions.append(Reduction(n * amount, clause, f"for {rs.names[r]} owned"))
+    return cost if cost > MIN_COST else MIN_COST  # SP-COST-6: never below the minimum
+
+
+def cost_breakdown(
+    state: State, player: int, card: str, *, source: str, displace: str | None = None
+) -> CostBreakdown:
+    """The full derivation of what ``player`` pays for ``card`` from ``source`` now.
+
+    ``source`` is ``upper``, ``lower``, ``drawn`` (the Observatory's card) or ``hand``.  A trading card
+    needs ``displace`` (the card it would replace); the derivation does not check that the card is
+    actually there (see :func:`~engine.petersburg.displacement.displacement_targets`).  Raises
+    IllegalAction for an unknown card, a trading card without ``displace`` or another card with one.
+
+    >>> from engine.petersburg import GAME
+    >>> s = GAME.new_game(2, seed=1)
+    >>> b = cost_breakdown(s, 0, "Lumberjack", source="lower")
+    >>> (b.printed, [r.amount for r in b.reductions], b.cost)
+    (3, [1], 2)
+    """
+    rs = state.rules
+    k = kind_of(rs, card, "SP-BUY-3")
+    if source not in SRC:
+        raise IllegalAction("SP-BUY-3", f"unknown source {source!r} (known: {', '.join(SRC)})")
+    t = -1
+    dclause = None
+    if rs.is_trading[k]:
+        if displace is None:
+            raise IllegalAction("SP-TRADE-1", f"{rs.names[k]} is a trading card: name the card it displaces")
+        t = kind_of(rs, displace, "SP-TRADE-1")
+        dclause = rs.displace_clause[t]
+    elif displace is not None:
+        raise IllegalAction("SP-TRADE-1", f"{rs.names[k]} is not a trading card and displaces nothing")
+    reductions: list[Reduction] = []
+    cost = fast_cost(rs, state.areas[player], k, SRC[source], t, reductions=reductions)
+    money = state.money[player]
+    return CostBreakdown(
+        card=rs.names[k],
+        source=source,
+        printed=rs.cost[k],
+        displace=rs.names[t] if t >= 0 else None,
+        displace_value=rs.dval[t] if t >= 0 else 0,
+        displace_clause=dclause,
+        reductions=tuple(reductions),
+        minimum=MIN_COST,
+        cost=cost,
+        money=money,
+        affordable=cost <= money,
+    )

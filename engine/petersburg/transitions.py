@@ -1,0 +1,371 @@
+"""Saint Petersburg transitions and the phase flow: one function, :func:`transition`, serves both API
+tiers (the checked tier runs :func:`~engine.petersburg.checks.check` first).
+
+Every successor is built by field name with a builder of the fields a step changes
+(:func:`~engine.petersburg.model.changer`, compiled once at import).  A buy, a play and
+a take are one acquisition (:func:`_acquire`: a card leaves a row, the drawn card or the hand for the
+area, paid, or for the hand).  After the last consecutive pass of a phase the flow scores it, opens the Pub
+decisions, refills the rows, moves to the next phase or round, or ends the game with the final scoring.
+With ``log`` a list, each step appends the readable lines :mod:`engine.petersburg.narration` shows.
+
+>>> from engine.petersburg import GAME, Buy
+>>> log: list[str] = []
+>>> s = transition(GAME.new_game(2, seed=1), Buy(0, "Shepherd"), log)
+>>> s.money, s.turn, log
+((20, 25), 1, ['P0 buys Shepherd from the upper row for 5 R (20 R left)'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine.petersburg.catalog import PARAMS, PHASES, STACKS
+from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost
+from engine.petersburg.legal import observatory_ready, pub_capacity, pub_rate
+from engine.petersburg.model import (
+    SOURCES,
+    Buy,
+    Discard,
+    Observe,
+    Pass,
+    Play,
+    PubBuy,
+    Reveal,
+    State,
+    Take,
+    card_name,
+    changer,
+    pending_reveal,
+)
+from engine.petersburg.names import kind_of
+from engine.petersburg.scoring import final_breakdown, phase_income
+
+__all__ = ["TRANSITIONS", "Log", "transition"]
+
+BOARD = PARAMS["board_cards"]
+Log = list[str] | None
+
+# the successor builders, by the fields each step changes (model.changer)
+_acquired = changer("upper", "lower", "drawn", "hands", "discard", "areas", "money", "turn", "passes")
+_taken = changer("upper", "lower", "drawn", "hands", "turn", "passes")
+_passed = changer("passes", "turn")
+_discarded = changer("drawn", "discard", "turn", "passes")
+_observed = changer("stacks", "drawn", "turned", "passes")
+_pub_bought = changer("money", "vp", "pub_queue")
+_revealed = changer("upper", "drawn", "hidden")
+_scored = changer("money", "vp", "passes")
+_pub_opened = changer("pub_queue")
+_refilled = changer("stacks", "upper", "last_round")
+_phase_started = changer("phase_index", "turn", "passes")
+_rows_moved = changer("discard", "lower", "upper")
+_round_started = changer("markers", "turned", "round", "phase_index", "turn", "passes")
+_finished = changer("vp", "passes", "over")
+
+
+def transition(state: State, action: Any, log: Log = None) -> State:
+    """Apply a legal action (unchecked); with ``log`` a list, append readable lines of what happened."""
+    return TRANSITIONS[type(action)](state, action, log)
+
+
+# ============================================================================================ helpers
+
+
+def _remove(cards: tuple[int, ...], k: int) -> tuple[int, ...]:
+    i = cards.index(k)
+    return cards[:i] + cards[i + 1 :]
+
+
+def _add_sorted(cards: tuple[int, ...], k: int) -> tuple[int, ...]:
+    return tuple(sorted((*cards, k)))
+
+
+def _set(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+    """``values`` with item ``i`` replaced (a per-seat or per-stack tuple)."""
+    return (*values[:i], v, *values[i + 1 :])
+
+
+def _who(p: int) -> str:
+    return f"P{p}"
+
+
+# ============================================================================================ actions
+
+
+def _acquire(s: State, p: int, k: int, src: int, t: int, *, into_hand: bool) -> State:
+    """Card ``k`` leaves its source (the upper or lower row, the drawn card, or ``p``'s hand) for ``p``'s
+    hand, unpaid (a take, SP-HAND-1), or ``p``'s area, paid, displacing ``t`` to the discard pile when
+    ``t >= 0`` (a buy SP-BUY-1 or a play SP-HAND-4; SP-TRADE-1); then the next seat's turn (SP-PHASE-2)."""
+    upper, lower, drawn, hands = s.upper, s.lower, s.drawn, s.hands
+    if src == UPPER:
+        upper = _remove(upper, k)
+    elif src == LOWER:
+        lower = _remove(lower, k)
+    elif src == DRAWN:
+        drawn = -1
+    else:
+        hands = _set(hands, p, _remove(hands[p], k))
+    turn = (s.turn + 1) % s.players
+    if into_hand:
+        hands = _set(hands, p, _add_sorted(hands[p], k))
+        return _taken(s, upper=upper, lower=lower, drawn=drawn, hands=hands, turn=turn, passes=0)
+    area = s.areas[p]
+    cost = fast_cost(s.rules, area, k, src, t)
+    discard = s.discard
+    if t >= 0:
+        area = _remove(area, t)
+        discard = (*discard, t)
+    return _acquired(
+        s,
+        upper=upper,
+        lower=lower,
+        drawn=drawn,
+        hands=hands,
+        discard=discard,
+        areas=_set(s.areas, p, _add_sorted(area, k)),
+        money=_set(s.money, p, s.money[p] - cost),
+        turn=turn,
+        passes=0,
+    )
+
+
+def _t_buy(s: State, a: Buy, log: Log) -> State:
+    return _paid(s, a, SRC[a.source], "SP-BUY-3", log)
+
+
+def _t_play(s: State, a: Play, log: Log) -> State:
+    return _paid(s, a, HAND, "SP-HAND-4", log)
+
+
+def _paid(s: State, a: Buy | Play, src: int, clause: str, log: Log) -> State:
+    """A buy (from a row or the drawn card) or a play (from the hand): the card into the area, paid."""
+    rs = s.rules
+    p = a.player
+    k = rs.kind[a.card] if a.card in rs.kind else kind_of(rs, a.card, clause)
+    d = a.displace
+    t = -1 if d is None else (rs.kind[d] if d in rs.kind else kind_of(rs, d, "SP-TRADE-1"))
+    after = _acquire(s, p, k, src, t, into_hand=False)
+    if log is not None:
+        disp = f", displacing {rs.names[t]}" if t >= 0 else ""
+        what = "plays" if src == HAND else "buys"
+        where = "hand" if src == HAND else "the drawn card" if src == DRAWN else f"the {SOURCES[src]} row"
+        log.append(
+            f"{_who(p)} {what} {rs.names[k]} from {where}{disp} for {s.money[p] - after.money[p]} R "
+            f"({after.money[p]} R left)"
+        )
+    return after
+
+
+def _t_take(s: State, a: Take, log: Log) -> State:
+    rs = s.rules
+    p = a.player
+    k = rs.kind[a.card] if a.card in rs.kind else kind_of(rs, a.card, "SP-BUY-3")
+    src = SRC[a.source]
+    after = _acquire(s, p, k, src, -1, into_hand=True)
+    if log is not None:
+        held = len(after.hands[p])
+        log.append(
+            f"{_who(p)} takes {rs.names[k]} from the {a.source} row into hand ({held} in hand)"
+            if src != DRAWN
+            else f"{_who(p)} takes the drawn card ({rs.names[k]}) into hand ({held} in hand)"
+        )
+    return after
+
+
+def _t_discard(s: State, a: Discard, log: Log) -> State:
+    k = s.drawn
+    if log is not None:
+        log.append(f"{_who(a.player)} discards the drawn {s.rules.names[k]}")
+    return _discarded(s, drawn=-1, discard=(*s.discard, k), turn=(s.turn + 1) % s.players, passes=0)
+
+
+def _t_observe(s: State, a: Observe, log: Log) -> State:
+    rs = s.rules
+    p = a.player
+    obs = observatory_ready(rs, s.phase_index, s.areas[p], s.turned[p])
+    i = STACKS.index(a.stack)
+    stack = s.stacks[i]
+    if log is not None:
+        log.append(
+            f"{_who(p)} turns an {rs.names[obs]} and draws {card_name(rs, stack[0])} from the {a.stack} "
+            f"stack ({len(stack) - 1} left)"
+        )
+    return _observed(
+        s,
+        stacks=_set(s.stacks, i, stack[1:]),
+        drawn=stack[0],
+        turned=_set(s.turned, p, _add_sorted(s.turned[p], obs)),
+        passes=0,
+    )
+
+
+def _t_pass(s: State, a: Pass, log: Log) -> State:
+    if log is not None:
+        log.append(f"{_who(a.player)} passes")
+    passes = s.passes + 1
+    if passes >= s.players:
+        return _end_phase(s, log)
+    return _passed(s, passes=passes, turn=(s.turn + 1) % s.players)
+
+
+def _t_pub(s: State, a: PubBuy, log: Log) -> State:
+    p = a.player
+    money, vp = s.money, s.vp
+    if a.vp:
+        rate = pub_rate(s.rules, s.areas[p])
+        money = _set(money, p, money[p] - a.vp * rate)
+        vp = _set(vp, p, vp[p] + a.vp)
+        if log is not None:
+            log.append(f"{_who(p)} buys {a.vp} VP at the Pub for {a.vp * rate} R ({money[p]} R, {vp[p]} VP)")
+    elif log is not None:
+        log.append(f"{_who(p)} buys no VP at the Pub")
+    after = _pub_bought(s, money=money, vp=vp, pub_queue=s.pub_queue[1:])
+    return after if after.pub_queue else _next_phase(after, log)
+
+
+def _t_reveal(s: State, a: Reveal, log: Log) -> State:
+    rs = s.rules
+    i = pending_reveal(s)
+    k = rs.kind[a.card] if a.card in rs.kind else kind_of(rs, a.card, "SP-REVEAL-1")
+    placeholder = len(rs.names) + i
+    hidden = _set(s.hidden, i, _remove(s.hidden[i], k))
+    if log is not None:
+        log.append(f"-- reveal [SP-REVEAL-1]: the card drawn from the {STACKS[i]} stack is {rs.names[k]}")
+    hidden = hidden if any(hidden) else ()
+    if s.drawn == placeholder:
+        return _revealed(s, upper=s.upper, drawn=k, hidden=hidden)
+    return _revealed(s, upper=_set(s.upper, s.upper.index(placeholder), k), drawn=s.drawn, hidden=hidden)
+
+
+TRANSITIONS: dict[type, Callable[[State, Any, Log], State]] = {
+    Buy: _t_buy,
+    Take: _t_take,
+    Play: _t_play,
+    Pass: _t_pass,
+    Observe: _t_observe,
+    Discard: _t_discard,
+    PubBuy: _t_pub,
+    Reveal: _t_reveal,
+}
+"""Action class -> its transition ``(state, action, log) -> state`` (the unchecked tier calls it directly)."""
+
+
+# ============================================================================================ phase flow
+
+
+def _score(s: State, colour: int, log: Log) -> State:
+    """The phase's scoring: each seat's income of ``colour`` added (SP-SCORE-1..3); the passes are over."""
+    income = phase_income(s, colour)
+    money, vp = list(s.money), list(s.vp)
+    for p, (r, v) in enumerate(income):
+        money[p] += r
+        vp[p] += v
+    if log is not None:
+        phase = PHASES[s.phase_index]
+        lines = "; ".join(f"{_who(p)} +{r} R, +{v} VP" for p, (r, v) in enumerate(income))
+        log.append(f"-- {phase.name} scoring [{phase.clause}]: {lines}")
+    return _scored(s, money=tuple(money), vp=tuple(vp), passes=0)
+
+
+def _end_phase(s: State, log: Log) -> State:
+    """All passed (SP-PHASE-3): score the phase, then the Pub decisions (SP-PUB-1, SP-PUB-2) or on (every
+    way on starts a phase, a round or the end with no passes)."""
+    rs = s.rules
+    phase = PHASES[s.phase_index]
+    if phase.scores >= 0:
+        s = _score(s, phase.scores, log)
+        if any(rs.colour[k] == phase.scores for k in rs.pub_kinds):
+            n = s.players
+            first = s.markers[s.phase_index]
+            seats = ((first + i) % n for i in range(n))
+            queue = tuple(p for p in seats if pub_capacity(rs, s.areas[p], s.money[p]))
+            if queue:
+                if log is not None:
+                    log.append(f"-- Pub decisions [SP-PUB-1]: {', '.join(_who(p) for p in queue)}")
+                return _pub_opened(s, pub_queue=queue)
+    return _next_phase(s, log)
+
+
+def _refill(s: State, stack_index: int, log: Log) -> State:
+    """Fill the upper row from a stack up to the board's cards (SP-REFILL-1, SP-REFILL-2); a stack that
+    runs out makes this round the last (SP-END-1, SP-END-3)."""
+    rs = s.rules
+    need = BOARD - len(s.upper) - len(s.lower)
+    if need <= 0:
+        return s
+    stack = s.stacks[stack_index]
+    drawn = stack[:need]
+    ended = len(stack) <= need
+    if log is not None:
+        names = ", ".join(card_name(rs, k) for k in drawn) or "nothing"
+        msg = f"-- refill [SP-REFILL-1]: {len(drawn)} from the {STACKS[stack_index]} stack: {names}"
+        if len(stack) < need:
+            msg += f" (short by {need - len(stack)} [SP-REFILL-2])"
+        if any(k >= len(rs.names) for k in drawn):
+            msg += " -- of unknown order: each awaits its reveal [SP-REVEAL-1]"
+        if ended:
+            msg += (
+                " -- the stack is empty: the game ends after this round [SP-END-1]"
+                if stack_index != 0 or s.phase_index != len(PHASES) - 1
+                else " -- the worker stack is empty: next round is the last [SP-END-3]"
+            )
+        log.append(msg)
+    return _refilled(
+        s,
+        stacks=_set(s.stacks, stack_index, stack[need:]),
+        upper=s.upper + drawn,
+        last_round=s.last_round or ended,
+    )
+
+
+def _next_phase(s: State, log: Log) -> State:
+    """Refill and start the next phase (SP-PHASE-2); after the round's last phase: the round end
+    (SP-ROUND-1..3) or, in the last round, the final scoring."""
+    phase = PHASES[s.phase_index]
+    if not phase.round_end:
+        s = _refill(s, phase.refill, log)
+        ph = s.phase_index + 1
+        s = _phase_started(s, phase_index=ph, turn=s.markers[ph], passes=0)
+        if log is not None:
+            log.append(f"== Round {s.round}, {PHASES[ph].name} phase: P{s.turn} starts [SP-PHASE-2]")
+        return s
+    if s.last_round:
+        return _final_scoring(s, log)
+    gone = s.lower
+    if log is not None:
+        log.append(
+            f"-- end of round {s.round} [SP-ROUND-1]: lower row discarded "
+            f"({', '.join(s.rules.names[k] for k in gone) or 'empty'}), upper row moves down"
+        )
+    s = _refill(_rows_moved(s, discard=s.discard + gone, lower=s.upper, upper=()), phase.refill, log)
+    n = s.players
+    markers = tuple((m + 1) % n for m in s.markers)
+    s = _round_started(
+        s, markers=markers, turned=((),) * n, round=s.round + 1, phase_index=0, turn=markers[0], passes=0
+    )
+    if log is not None:
+        log.append(
+            "-- start-player markers pass one seat [SP-ROUND-3]: "
+            + ", ".join(f"{ph.name} P{m}" for ph, m in zip(PHASES, markers, strict=True))
+        )
+        last = " (last round)" if s.last_round else ""
+        log.append(f"== Round {s.round}{last}, worker phase: P{s.turn} starts [SP-PHASE-2]")
+    return s
+
+
+def _final_scoring(s: State, log: Log) -> State:
+    """The final scoring (SP-END-4..7) added to each seat's VP; the game is over."""
+    vp = list(s.vp)
+    for p in range(s.players):
+        b = final_breakdown(s, p)
+        if log is not None:
+            held = len(s.hands[p])
+            distinct = b["distinct_uncapped"]
+            log.append(
+                f"-- final scoring P{p}: {b['variety']} VP for {distinct} different "
+                f"aristocrat{'' if distinct == 1 else 's'} [SP-END-4], {b['money']} VP for {s.money[p]} R "
+                f"[SP-END-6], {b['hand']} VP for {held} card{'' if held == 1 else 's'} in hand [SP-END-7]: "
+                f"{vp[p]} -> {vp[p] + b['total']} VP"
+            )
+        vp[p] += b["total"]
+    return _finished(s, vp=tuple(vp), passes=0, over=True)
