@@ -325,14 +325,19 @@ def _clause_entries(replay: Replay) -> dict[str, Any]:
 
 # Characters escaped in the page's embedded JSON: with no ``<`` no string can end the script element
 # (``</script>``) or open the script-data states a ``<!--<script>`` puts the HTML parser in; ``>`` and
-# ``&`` for good measure; U+2028/2029 break older JavaScript string literals.
-_SCRIPT_ESCAPES = str.maketrans({c: f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"})
+# ``&`` for good measure; U+2028/2029 break older JavaScript string literals; a lone surrogate (which a
+# record's JSON may hold as an escape) cannot be written as UTF-8, so it stays an escape.
+_SCRIPT_ESCAPES = str.maketrans(
+    {c: f"\\u{ord(c):04x}" for c in ("<", ">", "&", "\u2028", "\u2029", *map(chr, range(0xD800, 0xE000)))}
+)
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _script_json(data: Any) -> str:
-    """JSON safe inside a ``<script>`` element: every ``<``, ``>``, ``&``, U+2028 and U+2029 is written as a
-    ``\\uXXXX`` escape (inside JSON strings, the only place they can occur), so the element's text is the
-    JSON exactly and nothing in it can end the element or change how the HTML parser reads it.
+    """JSON safe inside a ``<script>`` element: every ``<``, ``>``, ``&``, U+2028, U+2029 and lone surrogate
+    is written as a ``\\uXXXX`` escape (inside JSON strings, the only place they can occur), so the
+    element's text is the JSON exactly and nothing in it can end the element or change how the HTML parser
+    reads it.
 
     >>> _script_json({"comment": "<!--<script>"})
     '{"comment":"\\\\u003c!--\\\\u003cscript\\\\u003e"}'
@@ -470,7 +475,7 @@ def replay_html(replay: Replay) -> str:
         f"{e(replay.variant)} · {plural(replay.players, 'player')} · {plural(len(replay.steps), 'step')} · "
         f'<span id="status">{e(STATUS.get(replay.status, replay.status))}</span>{e(result)}'
     )
-    return (
+    page = (
         "<!DOCTYPE html>\n"
         f'<html lang="en"><head><meta charset="utf-8"><title>{e(replay.name)} · {e(title)}</title>'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -487,3 +492,4 @@ def replay_html(replay: Replay) -> str:
         f'<script type="application/json" id="replay-data">{_script_json(data)}</script>'
         f"<script>{_asset('viewer.js')}</script></body></html>\n"
     )
+    return _LONE_SURROGATE.sub("\ufffd", page)  # one a record held, shown in the page text, is U+FFFD
