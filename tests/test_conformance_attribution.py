@@ -36,9 +36,9 @@ TAKE6 = {
 }
 
 
-def campaign(defects: Any, variants: Any = None, games: int = 32) -> CampaignReport:
+def campaign(defects: Any, variants: Any = None, games: int = 32, positions: bool = True) -> CampaignReport:
     return run_campaign(in_process(lambda: MultiDefectPeer(defects)), games=games, jobs=1, seed=5,
-                        shrink=False, game_names=["take6"], variants=variants)
+                        shrink=False, game_names=["take6"], variants=variants, positions=positions)
 
 
 def replay(div: Divergence) -> Any:
@@ -47,22 +47,27 @@ def replay(div: Divergence) -> Any:
     return check_record(io.StringIO(buf.getvalue()), name="class.jsonl")
 
 
+@pytest.mark.parametrize("positions", [True, False], ids=["positions", "no-positions"])
 @pytest.mark.parametrize("defect", sorted(TAKE6))
-def test_each_defect_alone_is_one_class_with_its_own_clause(defect: str) -> None:
+def test_each_defect_alone_is_one_class_with_its_own_clause(defect: str, positions: bool) -> None:
     """A peer with one 6 nimmt! defect gives exactly one class, named by the clause the defect breaks
     (T6-PLACE-3, T6-SELECT-2, T6-LOGIC-1, T6-BULL-1, T6-PLACE-2, T6-BULL-2), its signature carrying the
-    card rule a bullhead step names; ``arbiter check`` on its record names the same clause first."""
+    card rule a bullhead step names; ``arbiter check`` on its record names the same clause first.  With
+    positions (the peer put back on the reference's position after each divergence, every later step
+    compared from there) and without (each game ending at its first divergence) alike."""
     variants, signature = TAKE6[defect]
-    report = campaign({defect}, variants)
+    report = campaign({defect}, variants, positions=positions)
     assert [c.signature for c in report.classes] == [signature]
     checked = replay(report.classes[0].first)
     assert checked.divergence is not None and checked.divergence.clauses[0] == report.classes[0].clause
 
 
-def test_all_take6_defects_in_one_run_give_one_class_each() -> None:
+@pytest.mark.parametrize("positions", [True, False], ids=["positions", "no-positions"])
+def test_all_take6_defects_in_one_run_give_one_class_each(positions: bool) -> None:
     """Every 6 nimmt! defect on at once: one class per defect, and no other (the low-card defect in a
-    professional game breaks T6-PRO-5, that variant's own rule, a class of its own)."""
-    report = campaign(set(TAKE6), games=96)
+    professional game breaks T6-PRO-5, that variant's own rule, a class of its own); with and without
+    positions."""
+    report = campaign(set(TAKE6), games=96, positions=positions)
     found = {c.signature for c in report.classes}
     assert {sig for _v, sig in TAKE6.values()} <= found
     assert found - {sig for _v, sig in TAKE6.values()} <= {"take6:to_act:T6-PRO-5:-"}

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, frozen
 from hypothesis import strategies as st
 
 from engine.conformance.deciding import Attribution, action_clauses, attribute
@@ -116,6 +116,9 @@ class Duel:
         """Every fact the peer reported in its last ``state`` reply (for attribution)."""
         self.peer_facts: dict[str, Any] = {}
         """The facts the peer claimed in its last ``state`` reply (a divergence's record carries them)."""
+        self.carried: tuple[int, ...] = ()
+        """Per seat, what the peer's scores carried past the last resync (its scores there less the
+        position's): scores are compared counted from the resync point, so one wrong step is counted once."""
 
     def diverge(
         self,
@@ -170,13 +173,36 @@ class Duel:
         return position_origin(self.game, self.state, None)
 
     def resync(self) -> None:
-        """Put the peer on the reference's position (the ``position`` capability)."""
+        """Put the peer on the reference's position (the ``position`` capability), then read the peer's scores
+        there: what they carry beyond the position's (a peer keeping its own running totals) is
+        :attr:`carried`, taken off every later score it reports, so a score difference is counted from the
+        resync point and an earlier wrong step is not attributed again to a later one."""
         notation = self.game.to_notation(self.state)
         reply = self.ask(position_request(self.setup.game, notation, self.game.state_to_json(self.state)))
         if isinstance(reply, Refusal):
             raise self.diverge(
                 "garbage", f"the peer declares 'position' but refuses it: {reply.error}: {reply.message}"
             )
+        report = self.ask(state_request())
+        ours = self.kit.facts(self.state).get("scores")
+        self.carried = ()
+        if isinstance(report, StateReport) and isinstance(ours, list) and len(ours) == len(report.scores):
+            carried = tuple(p - r for p, r in zip(report.scores, ours, strict=True))
+            self.carried = carried if any(carried) else ()
+
+    def counted_from_resync(self, reply: StateReport) -> StateReport:
+        """``reply`` with its scores (and a ``scores`` claim) less what they carried past the last resync."""
+        if not self.carried or len(reply.scores) != len(self.carried):
+            return reply
+        scores = tuple(s - c for s, c in zip(reply.scores, self.carried, strict=True))
+        claims = reply.claims
+        if claims is not None and isinstance(claims.get("scores"), list) and len(claims["scores"]) == len(scores):
+            old = claims["scores"]
+            claims = {**claims, "scores": [
+                v - c if isinstance(v, int) and not isinstance(v, bool) else v
+                for v, c in zip(old, self.carried, strict=True)
+            ]}
+        return evolve(reply, scores=scores, claims=claims)
 
     def fact_clauses(self, fact: str, claimed: Any = None) -> Attribution:
         """The clauses behind a divergent fact in the current position (as ``arbiter check`` names them),
@@ -216,6 +242,7 @@ class Duel:
             raise self.diverge("garbage", f"the peer refused 'state': {reply.error}: {reply.message}")
         if not isinstance(reply, StateReport):  # pragma: no cover - parse_reply returns the right type
             raise self.diverge("garbage", "unexpected reply to 'state'")
+        reply = self.counted_from_resync(reply)
         game, state = self.game, self.state
         facts = self.kit.facts(state)
         claims = self.peer_claims(reply)
@@ -262,7 +289,9 @@ class Duel:
                     claims={"scores": list(reply.scores)},
                 )
             )
-        if terminal and reply.terminal:
+        if terminal and reply.terminal and not self.carried:
+            # a peer carrying wrong totals past a resync ranks by them: its winners follow from score
+            # differences already recorded, so they are compared only where its scores count from the position
             winners = tuple(sorted(game.result(state).winners))
             assert reply.winners is not None
             if tuple(sorted(reply.winners)) != winners:
@@ -299,7 +328,8 @@ class Duel:
     def diverge_all(self, found: Sequence[_Pending]) -> DivergenceFound:
         """One divergence named after the first difference, recording every one (the peer's claims of all
         of them go to the record, so ``arbiter check`` reports each)."""
-        first = found[0]
+        first = _leading(found)
+        found = [first, *(p for p in found if p is not first)]
         claims: dict[str, Any] = {}
         for p in found:
             claims.update(p.claims or {})
@@ -500,6 +530,21 @@ class _Pending:
     trigger: tuple[int, Any] | None = None
     result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     legal: tuple[int, tuple[Any, ...]] | None = None
+
+
+def _leading(found: Sequence[_Pending]) -> _Pending:
+    """The difference a divergence is named after: the first found, unless a later one is the very fact the
+    first one's deciding step concludes (a row choice not awaited concludes who must act: the peer's game
+    ending there, or its scores, are consequences of that one step, not differences of their own)."""
+    first = found[0]
+    steps = first.clauses.steps if isinstance(first.clauses, Attribution) else ()
+    if not steps:
+        return first
+    for p in found:
+        same = isinstance(p.clauses, Attribution) and p.clauses.steps == steps
+        if same and p.about in steps[0].data:
+            return p
+    return first
 
 
 def _named(clauses: Sequence[str] | Attribution) -> tuple[str, ...]:
