@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from engine.conformance.deciding import Attribution, action_clauses, attribute
 from engine.conformance.fuzz_divergence import Difference, Divergence, DivergenceFound, Origin, found_error
 from engine.conformance.fuzz_setups import setup_maker
+from engine.conformance.kits import Trial
 from engine.conformance.protocol import (
     Hello,
     LegalReport,
@@ -116,6 +117,8 @@ class Duel:
         """Every fact the peer reported in its last ``state`` reply (for attribution)."""
         self.peer_facts: dict[str, Any] = {}
         """The facts the peer claimed in its last ``state`` reply (a divergence's record carries them)."""
+        self.trials = False
+        """Whether attribution may show the peer discriminating positions (the campaign uses positions)."""
         self.carried: tuple[int, ...] = ()
         """Per seat, what the peer's scores carried past the last resync (its scores there less the
         position's): scores are compared counted from the resync point, so one wrong step is counted once."""
@@ -215,7 +218,34 @@ class Duel:
             self.setup.variant,
             claimed=claimed,
             claims=self.peer_view,
+            trial=self.trial if self.trials else None,
         )
+
+    def trial(self, trial: Trial) -> Any:
+        """Show the peer a discriminating position: put it there, apply the trial's action, read the fact
+        (scores counted from that position); ``None`` when it refuses.  The peer is put back afterwards."""
+        carried = self.carried
+        try:
+            here = self.state
+            self.state = trial.state
+            try:
+                self.resync()
+            finally:
+                self.state = here
+            reply = self.ask(apply_request(self.kit.action_player(trial.action) or 0,
+                                           self.game.action_to_json(trial.action)))
+            if isinstance(reply, Refusal):
+                return None
+            report = self.ask(state_request())
+            if not isinstance(report, StateReport):
+                return None
+            report = self.counted_from_resync(report)
+            if trial.fact == "scores":
+                return list(report.scores)
+            return self.peer_claims(report).get(trial.fact)
+        finally:
+            self.resync()
+            self.carried = carried
 
     def action_clauses(self, value: Any, violated: str | None = None) -> tuple[str, ...]:
         """The clauses behind a divergence on one action (JSON form)."""
@@ -532,19 +562,26 @@ class _Pending:
     legal: tuple[int, tuple[Any, ...]] | None = None
 
 
+_CONSEQUENCE = {"scores": 0, "claim": 1, "to_act": 2, "terminal": 3, "winners": 4}
+"""How far down the chain of consequences a difference is (the lowest explains the others)."""
+
+
 def _leading(found: Sequence[_Pending]) -> _Pending:
-    """The difference a divergence is named after: the first found, unless a later one is the very fact the
-    first one's deciding step concludes (a row choice not awaited concludes who must act: the peer's game
-    ending there, or its scores, are consequences of that one step, not differences of their own)."""
+    """The difference a divergence is named after: of the differences the same deciding steps explain, the
+    very fact those steps conclude (a row choice not awaited concludes who must act: the peer's game ending
+    there, or its scores, are consequences of that one step, not differences of their own), else the one
+    first in the chain of consequences (a row taken early changes the scores, which end the game)."""
     first = found[0]
     steps = first.clauses.steps if isinstance(first.clauses, Attribution) else ()
     if not steps:
         return first
-    for p in found:
-        same = isinstance(p.clauses, Attribution) and p.clauses.steps == steps
-        if same and p.about in steps[0].data:
+    same = [p for p in found if isinstance(p.clauses, Attribution) and p.clauses.steps == steps]
+    for p in same:
+        if p.about in steps[0].data:
             return p
-    return first
+    # else the score, a claim, who acts, then the result: whether the game is over and who won follow
+    # from the scores, who acts from whether it is over
+    return min(same, key=lambda p: _CONSEQUENCE.get(p.kind, 1), default=first)
 
 
 def _named(clauses: Sequence[str] | Attribution) -> tuple[str, ...]:
@@ -590,6 +627,7 @@ def play_game(
         raise g.diverge("garbage", f"the peer refused 'hello': {refusal_text(hello)}")
     g.positions = "position" in hello.capabilities
     resync = found is not None and g.positions
+    g.trials = resync
     reply = g.ask(new_request(setup.game, setup.variant, setup.players, setup.setup, setup.options))
     if isinstance(reply, Refusal):
         raise g.diverge("setup", f"the peer refuses the set-up: {reply.error}: {reply.message}")

@@ -63,7 +63,7 @@ def replay_origin(
         options=dict(origin.state.get("options") or {}),
     )
     g = Duel(at, transport, peer_name, state=state)
-    g.positions = True
+    g.positions = g.trials = True
     try:
         hello = g.ask(hello_request())
         if not isinstance(hello, Hello) or "position" not in hello.capabilities:
