@@ -138,9 +138,25 @@ def test_rival_bullhead_explanations_are_told_apart_by_a_discriminating_position
                 scores[pile.data["seat"]] -= 3 * sum(c % 11 == 0 and c != 55 for c in pile.data["cards"])
         return scores
 
-    trials = kit.trials(g, step[0], step[1], "scores", kit.facts(step[2]), {"scores": claimed})
+    trials = kit.trials(g, step[0], step[1], fact="scores", ours=kit.facts(step[2]),
+                        theirs={"scores": claimed})
     assert sorted(t.steps[0].clause for t in trials) == ["T6-BULL-1", "T6-BULL-2"]
     simplest = attribute(g, kit, "scores", step, "standard", claimed=claimed)
     assert (simplest.clauses[0], simplest.subject) == ("T6-BULL-1", "55")
     told = attribute(g, kit, "scores", step, "standard", claimed=claimed, trial=x11_peer)
     assert (told.clauses[0], told.subject) == ("T6-BULL-2", "x11")
+
+
+def test_check_names_a_positions_campaign_class_as_the_campaign_does() -> None:
+    """``arbiter check`` on the records a positions campaign writes (each class's first occurrence, the game
+    from its start with the peer's claims, scores counted from the last resync; and its counterexample, one
+    position and one action) names the class's own clause first, for every 6 nimmt! defect."""
+    report = run_campaign(in_process(lambda: MultiDefectPeer(set(TAKE6))), games=48, jobs=1, seed=5,
+                          shrink_seconds=2.0, game_names=["take6"])
+    assert report.positions and {sig for _v, sig in TAKE6.values()} <= {c.signature for c in report.classes}
+    for c in report.classes:
+        for div in (c.first, c.shrunk):
+            assert div is not None, c.signature
+            checked = replay(div)
+            assert checked.divergence is not None, c.signature
+            assert checked.divergence.clauses[0] == c.clause, (c.signature, checked.divergence.clauses)

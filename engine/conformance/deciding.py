@@ -72,7 +72,8 @@ def _deciding_steps(kit: GameKit, game: Game, fact: str, step: tuple[Any, Any, A
     ours = kit.facts(step[2])
     found = tuple(kit.contradicted(derivation, fact, ours, theirs))
     if found and trial is not None:
-        confirmed = [t for t in kit.trials(game, step[0], step[1], fact, ours, theirs) if trial(t) == t.expect]
+        rivals = kit.trials(game, step[0], step[1], fact=fact, ours=ours, theirs=theirs)
+        confirmed = [t for t in rivals if trial(t) == t.expect]
         if len(confirmed) == 1:
             found = confirmed[0].steps
     return derivation, found

@@ -199,8 +199,8 @@ class Duel:
             return reply
         scores = tuple(s - c for s, c in zip(reply.scores, self.carried, strict=True))
         claims = reply.claims
-        if claims is not None and isinstance(claims.get("scores"), list) and len(claims["scores"]) == len(scores):
-            old = claims["scores"]
+        old = claims.get("scores") if claims is not None else None
+        if claims is not None and isinstance(old, list) and len(old) == len(scores):
             claims = {**claims, "scores": [
                 v - c if isinstance(v, int) and not isinstance(v, bool) else v
                 for v, c in zip(old, self.carried, strict=True)

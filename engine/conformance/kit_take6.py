@@ -275,7 +275,7 @@ class Take6Kit(KitBase):
         """The steps the peer's facts contradict, in causal order (see :func:`contradicted_steps`)."""
         return contradicted_steps(derivation, fact, ours, theirs)
 
-    def trials(self, game: Any, before: Any, action: Any, fact: str, ours: Mapping[str, Any],
+    def trials(self, game: Any, before: Any, action: Any, *, fact: str, ours: Mapping[str, Any],
                theirs: Mapping[str, Any]) -> tuple[Trial, ...]:
         """A score difference that several bullhead rules explain (a card 55 valued 1, or two multiples of
         11 valued 2): per rival rule, the position before the step with one of that rule's taken cards
@@ -295,7 +295,7 @@ class Take6Kit(KitBase):
         for steps in explaining:
             per = delta // len(steps)
             for c in dict.fromkeys(int(s.data["card"]) for s in steps):
-                swapped = _swapped(game, before, action, root, seat, c, rivals)
+                swapped = _swapped(game, before, action, root, seat=seat, card=c, rivals=rivals)
                 if swapped is None:
                     continue
                 state, derivation, after = swapped
@@ -420,7 +420,8 @@ def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) 
     """Whether the peer's rows, taken cards or turn contradict what one placement step concluded."""
     d, says = step.data, step.says
     seat = d.get("seat", -1)
-    if says in ("room", "sixth", "takes", "row") and theirs.get("round", ours.get("round")) != ours.get("round"):
+    elsewhere = theirs.get("round", ours.get("round")) != ours.get("round")
+    if says in ("room", "sixth", "takes", "row") and elsewhere:
         return False  # the peer went on to another round: its rows and taken cards say nothing of this one's
     if says in ("room", "sixth", "takes"):
         cards = d.get("cards", [])
@@ -466,8 +467,8 @@ def _explanations(
     return seat, delta, explaining
 
 
-def _swapped(game: Any, before: State, action: Any, root: Step, seat: int, card: int, rivals: set[str]
-             ) -> tuple[State, tuple[Step, ...], State] | None:
+def _swapped(game: Any, before: State, action: Any, root: Step, *, seat: int, card: int,
+             rivals: set[str]) -> tuple[State, tuple[Step, ...], State] | None:
     """``before`` with ``card`` (in a row) replaced by an unused card between its neighbours whose rule is
     none of ``rivals``, when the step from there takes the same cards but that one: the position, the
     step's derivation and the position after it; ``None`` when no such card works."""
@@ -504,7 +505,8 @@ def _swapped(game: Any, before: State, action: Any, root: Step, seat: int, card:
     return None
 
 
-def _capacity_steps(derivation: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tuple[Step, ...]:
+def _capacity_steps(derivation: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]
+                    ) -> tuple[Step, ...]:
     """The first capacity step that explains a score difference no bullhead rule explains: a card placed
     as a row's last card short of taking it whose seat's score is too high by that row's bullheads (the
     peer took the row one card early), or as its 6th card whose seat's is too low by them (the peer did not

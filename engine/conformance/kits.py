@@ -130,7 +130,7 @@ class GameKit(Protocol):
         cause's steps, several when they explain the difference equally (``()``: none found)."""
         ...
 
-    def trials(self, game: Any, before: Any, action: Any, fact: str, ours: Mapping[str, Any],
+    def trials(self, game: Any, before: Any, action: Any, *, fact: str, ours: Mapping[str, Any],
                theirs: Mapping[str, Any]) -> tuple[Trial, ...]:
         """Where :meth:`contradicted` has several rival explanations of the difference, one discriminating
         position per explanation (``()``: none, or no rivals)."""
@@ -176,7 +176,7 @@ class KitBase:
         """Nothing to contradict without derivations."""
         return ()
 
-    def trials(self, game: Any, before: Any, action: Any, fact: str, ours: Mapping[str, Any],
+    def trials(self, game: Any, before: Any, action: Any, *, fact: str, ours: Mapping[str, Any],
                theirs: Mapping[str, Any]) -> tuple[Trial, ...]:
         """No discriminating positions (a game that has them says so)."""
         return ()
