@@ -314,7 +314,8 @@ class Duel:
                 _Pending(
                     "scores",
                     "scores",
-                    f"the peer's scores are {list(reply.scores)}; the rules say {list(scores)}",
+                    f"the peer's scores are {list(reply.scores)}; the rules say {list(scores)}"
+                    + (" (counted from the position it was last put on)" if self.carried else ""),
                     self.fact_clauses("scores", list(reply.scores)),
                     claims={"scores": list(reply.scores)},
                 )
