@@ -31,7 +31,7 @@ from typing import Any
 
 from attrs import frozen
 
-from engine.conformance.kits import GameKit
+from engine.conformance.kits import GameKit, Trial
 from engine.derivation import Step
 from engine.game import Game
 
@@ -60,13 +60,23 @@ def _applies(game: Game, variant: str) -> Callable[[str], bool]:
 
 
 def _deciding_steps(kit: GameKit, game: Game, fact: str, step: tuple[Any, Any, Any], *, claimed: Any,
-                    claims: Mapping[str, Any] | None) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
-    """The reference derivation of ``step`` and the steps of it the peer contradicts."""
+                    claims: Mapping[str, Any] | None, trial: Callable[[Trial], Any] | None = None
+                    ) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
+    """The reference derivation of ``step`` and the steps of it the peer contradicts; where the kit has
+    rival explanations and ``trial`` can show the peer a position, the one its discriminating position
+    confirms."""
     derivation = tuple(kit.derive(game, step[0], step[1]))
     if not derivation:
         return (), ()
     theirs = {**(claims or {}), fact: claimed}
-    return derivation, tuple(kit.contradicted(derivation, fact, kit.facts(step[2]), theirs))
+    ours = kit.facts(step[2])
+    found = tuple(kit.contradicted(derivation, fact, ours, theirs))
+    if found and trial is not None:
+        rivals = kit.trials(game, step[0], step[1], fact=fact, ours=ours, theirs=theirs)
+        confirmed = [t for t in rivals if trial(t) == t.expect]
+        if len(confirmed) == 1:
+            found = confirmed[0].steps
+    return derivation, found
 
 
 def attribute(
@@ -78,17 +88,23 @@ def attribute(
     *,
     claimed: Any = None,
     claims: Mapping[str, Any] | None = None,
+    trial: Callable[[Trial], Any] | None = None,
 ) -> Attribution:
     """Attribute a divergent claim of ``fact`` (the peer's value ``claimed``; its other claims in the same
     position ``claims``) after ``step`` (``(before, action, after)``, or ``None`` for the start position
-    and the final result): the deciding clause first, then context, and the deciding steps' subject."""
+    and the final result): the deciding clause first, then context, and the deciding steps' subject.
+
+    ``trial`` (a campaign whose peer takes positions) shows the peer a discriminating position of the kit
+    (:class:`~engine.conformance.kits.Trial`) and returns its ``fact`` there: of rival explanations, the
+    one whose prediction it meets decides (else the kit's simplest, as without positions)."""
     ok = _applies(game, variant)
     derivation: tuple[Step, ...] = ()
     found: tuple[Step, ...] = ()
     first: tuple[str, ...] = ()
     if step is not None:
         try:
-            derivation, found = _deciding_steps(kit, game, fact, step, claimed=claimed, claims=claims)
+            derivation, found = _deciding_steps(kit, game, fact, step, claimed=claimed, claims=claims,
+                                                trial=trial)
         except Exception:  # naming clauses is advisory: never let it hide the divergence itself
             derivation, found = (), ()
     if found:

@@ -18,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, frozen
 from hypothesis import strategies as st
 
 from engine.conformance.deciding import Attribution, action_clauses, attribute
 from engine.conformance.fuzz_divergence import Difference, Divergence, DivergenceFound, Origin, found_error
 from engine.conformance.fuzz_setups import setup_maker
+from engine.conformance.kits import Trial
 from engine.conformance.protocol import (
     Hello,
     LegalReport,
@@ -116,6 +117,11 @@ class Duel:
         """Every fact the peer reported in its last ``state`` reply (for attribution)."""
         self.peer_facts: dict[str, Any] = {}
         """The facts the peer claimed in its last ``state`` reply (a divergence's record carries them)."""
+        self.trials = False
+        """Whether attribution may show the peer discriminating positions (the campaign uses positions)."""
+        self.carried: tuple[int, ...] = ()
+        """Per seat, what the peer's scores carried past the last resync (its scores there less the
+        position's): scores are compared counted from the resync point, so one wrong step is counted once."""
 
     def diverge(
         self,
@@ -170,13 +176,36 @@ class Duel:
         return position_origin(self.game, self.state, None)
 
     def resync(self) -> None:
-        """Put the peer on the reference's position (the ``position`` capability)."""
+        """Put the peer on the reference's position (the ``position`` capability), then read the peer's scores
+        there: what they carry beyond the position's (a peer keeping its own running totals) is
+        :attr:`carried`, taken off every later score it reports, so a score difference is counted from the
+        resync point and an earlier wrong step is not attributed again to a later one."""
         notation = self.game.to_notation(self.state)
         reply = self.ask(position_request(self.setup.game, notation, self.game.state_to_json(self.state)))
         if isinstance(reply, Refusal):
             raise self.diverge(
                 "garbage", f"the peer declares 'position' but refuses it: {reply.error}: {reply.message}"
             )
+        report = self.ask(state_request())
+        ours = self.kit.facts(self.state).get("scores")
+        self.carried = ()
+        if isinstance(report, StateReport) and isinstance(ours, list) and len(ours) == len(report.scores):
+            carried = tuple(p - r for p, r in zip(report.scores, ours, strict=True))
+            self.carried = carried if any(carried) else ()
+
+    def counted_from_resync(self, reply: StateReport) -> StateReport:
+        """``reply`` with its scores (and a ``scores`` claim) less what they carried past the last resync."""
+        if not self.carried or len(reply.scores) != len(self.carried):
+            return reply
+        scores = tuple(s - c for s, c in zip(reply.scores, self.carried, strict=True))
+        claims = reply.claims
+        old = claims.get("scores") if claims is not None else None
+        if claims is not None and isinstance(old, list) and len(old) == len(scores):
+            claims = {**claims, "scores": [
+                v - c if isinstance(v, int) and not isinstance(v, bool) else v
+                for v, c in zip(old, self.carried, strict=True)
+            ]}
+        return evolve(reply, scores=scores, claims=claims)
 
     def fact_clauses(self, fact: str, claimed: Any = None) -> Attribution:
         """The clauses behind a divergent fact in the current position (as ``arbiter check`` names them),
@@ -189,7 +218,34 @@ class Duel:
             self.setup.variant,
             claimed=claimed,
             claims=self.peer_view,
+            trial=self.trial if self.trials else None,
         )
+
+    def trial(self, trial: Trial) -> Any:
+        """Show the peer a discriminating position: put it there, apply the trial's action, read the fact
+        (scores counted from that position); ``None`` when it refuses.  The peer is put back afterwards."""
+        carried = self.carried
+        try:
+            here = self.state
+            self.state = trial.state
+            try:
+                self.resync()
+            finally:
+                self.state = here
+            reply = self.ask(apply_request(self.kit.action_player(trial.action) or 0,
+                                           self.game.action_to_json(trial.action)))
+            if isinstance(reply, Refusal):
+                return None
+            report = self.ask(state_request())
+            if not isinstance(report, StateReport):
+                return None
+            report = self.counted_from_resync(report)
+            if trial.fact == "scores":
+                return list(report.scores)
+            return self.peer_claims(report).get(trial.fact)
+        finally:
+            self.resync()
+            self.carried = carried
 
     def action_clauses(self, value: Any, violated: str | None = None) -> tuple[str, ...]:
         """The clauses behind a divergence on one action (JSON form)."""
@@ -216,6 +272,7 @@ class Duel:
             raise self.diverge("garbage", f"the peer refused 'state': {reply.error}: {reply.message}")
         if not isinstance(reply, StateReport):  # pragma: no cover - parse_reply returns the right type
             raise self.diverge("garbage", "unexpected reply to 'state'")
+        reply = self.counted_from_resync(reply)
         game, state = self.game, self.state
         facts = self.kit.facts(state)
         claims = self.peer_claims(reply)
@@ -257,12 +314,15 @@ class Duel:
                 _Pending(
                     "scores",
                     "scores",
-                    f"the peer's scores are {list(reply.scores)}; the rules say {list(scores)}",
+                    f"the peer's scores are {list(reply.scores)}; the rules say {list(scores)}"
+                    + (" (counted from the position it was last put on)" if self.carried else ""),
                     self.fact_clauses("scores", list(reply.scores)),
                     claims={"scores": list(reply.scores)},
                 )
             )
-        if terminal and reply.terminal:
+        if terminal and reply.terminal and not self.carried:
+            # a peer carrying wrong totals past a resync ranks by them: its winners follow from score
+            # differences already recorded, so they are compared only where its scores count from the position
             winners = tuple(sorted(game.result(state).winners))
             assert reply.winners is not None
             if tuple(sorted(reply.winners)) != winners:
@@ -299,7 +359,8 @@ class Duel:
     def diverge_all(self, found: Sequence[_Pending]) -> DivergenceFound:
         """One divergence named after the first difference, recording every one (the peer's claims of all
         of them go to the record, so ``arbiter check`` reports each)."""
-        first = found[0]
+        first = _leading(found)
+        found = [first, *(p for p in found if p is not first)]
         claims: dict[str, Any] = {}
         for p in found:
             claims.update(p.claims or {})
@@ -502,6 +563,28 @@ class _Pending:
     legal: tuple[int, tuple[Any, ...]] | None = None
 
 
+_CONSEQUENCE = {"scores": 0, "claim": 1, "to_act": 2, "terminal": 3, "winners": 4}
+"""How far down the chain of consequences a difference is (the lowest explains the others)."""
+
+
+def _leading(found: Sequence[_Pending]) -> _Pending:
+    """The difference a divergence is named after: of the differences the same deciding steps explain, the
+    very fact those steps conclude (a row choice not awaited concludes who must act: the peer's game ending
+    there, or its scores, are consequences of that one step, not differences of their own), else the one
+    first in the chain of consequences (a row taken early changes the scores, which end the game)."""
+    first = found[0]
+    steps = first.clauses.steps if isinstance(first.clauses, Attribution) else ()
+    if not steps:
+        return first
+    same = [p for p in found if isinstance(p.clauses, Attribution) and p.clauses.steps == steps]
+    for p in same:
+        if p.about in steps[0].data:
+            return p
+    # else the score, a claim, who acts, then the result: whether the game is over and who won follow
+    # from the scores, who acts from whether it is over
+    return min(same, key=lambda p: _CONSEQUENCE.get(p.kind, 1), default=first)
+
+
 def _named(clauses: Sequence[str] | Attribution) -> tuple[str, ...]:
     return clauses.clauses if isinstance(clauses, Attribution) else tuple(clauses)
 
@@ -545,6 +628,7 @@ def play_game(
         raise g.diverge("garbage", f"the peer refused 'hello': {refusal_text(hello)}")
     g.positions = "position" in hello.capabilities
     resync = found is not None and g.positions
+    g.trials = resync
     reply = g.ask(new_request(setup.game, setup.variant, setup.players, setup.setup, setup.options))
     if isinstance(reply, Refusal):
         raise g.diverge("setup", f"the peer refuses the set-up: {reply.error}: {reply.message}")

@@ -49,11 +49,13 @@ MAX_TRIES = 2000
 
 
 def replay_origin(
-    transport: Transport, setup: GameSetup, origin: Origin, peer_name: str = "", kind: str = "legal-"
+    transport: Transport, setup: GameSetup, origin: Origin, peer_name: str = "", kind: str = "legal-",
+    *, trials: bool = True
 ) -> Divergence | None:
     """Put the peer on ``origin``'s position, compare it (for a ``kind`` the position itself shows: a legal
     set, or no action), apply the action, compare again; the divergence seen, or ``None``.  ``setup`` gives
-    the game (its set-up is not used)."""
+    the game (its set-up is not used); ``trials``: whether attribution may show the peer discriminating
+    positions (:func:`~engine.conformance.deciding.attribute`)."""
     game = get_game(setup.game)
     state = game.state_from_json(dict(origin.state))
     at = evolve(
@@ -63,7 +65,7 @@ def replay_origin(
         options=dict(origin.state.get("options") or {}),
     )
     g = Duel(at, transport, peer_name, state=state)
-    g.positions = True
+    g.positions, g.trials = True, trials
     try:
         hello = g.ask(hello_request())
         if not isinstance(hello, Hello) or "position" not in hello.capabilities:
@@ -97,7 +99,9 @@ def _elements(value: Any) -> int:
 
 def shrink_origin(factory: PeerFactory, first: Divergence, seconds: float) -> Divergence:
     """The divergence of ``first``'s signature on the smallest position found within ``seconds`` (wall
-    clock): greedy, every candidate a seat or cards fewer, kept when the peer still shows the class.
+    clock): greedy, every candidate a seat or cards fewer, kept when the peer still shows the class with
+    no discriminating position needed (so the counterexample's record names the class in ``arbiter check``
+    too, which has no peer to show one).
     ``first`` itself when it has no origin or nothing smaller holds."""
     if first.origin is None:
         return first
@@ -119,8 +123,9 @@ def shrink_origin(factory: PeerFactory, first: Divergence, seconds: float) -> Di
                 if time.monotonic() >= deadline or tries >= MAX_TRIES:
                     break
                 tries += 1
-                try:
-                    div = replay_origin(transport, first.setup, candidate, first.peer_name, first.kind)
+                try:  # without trials: a smaller position keeps the class alone, as `arbiter check` sees it
+                    div = replay_origin(transport, first.setup, candidate, first.peer_name, first.kind,
+                                        trials=False)
                 except PeerFailure:
                     div = None
                 if div is not None and div.kind in ("crash", "timeout", "garbage"):

@@ -43,12 +43,12 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.conformance.kits import KitBase
+from engine.conformance.kits import KitBase, Trial
 from engine.derivation import Step
-from engine.errors import InputError
+from engine.errors import InputError, RuleViolation
 from engine.spec import Field, load_table
 from engine.take6.model import Deal, Draft, DraftStart, Flip, Select, State, TakeRow
-from engine.take6.rules import BULLHEADS, VARIANTS, bullheads, rules_for
+from engine.take6.rules import BULLHEAD_CLAUSE, BULLHEADS, VARIANTS, bullheads, rules_for
 
 __all__ = ["KIT", "Take6Kit", "contradicted_steps"]
 
@@ -275,6 +275,39 @@ class Take6Kit(KitBase):
         """The steps the peer's facts contradict, in causal order (see :func:`contradicted_steps`)."""
         return contradicted_steps(derivation, fact, ours, theirs)
 
+    def trials(self, game: Any, before: Any, action: Any, *, fact: str, ours: Mapping[str, Any],
+               theirs: Mapping[str, Any]) -> tuple[Trial, ...]:
+        """A score difference that several bullhead rules explain (a card 55 valued 1, or two multiples of
+        11 valued 2): per rival rule, the position before the step with one of that rule's taken cards
+        swapped for an unused card no rival rule values (the same cards taken otherwise, checked on the
+        derivation), and the scores the peer gives there if that rule, and only it, is misvalued."""
+        if fact != "scores":
+            return ()
+        root = Step("T6-TURN-1", "step", steps=tuple(game.derive(before, action)))
+        if any(_structural(s, ours, theirs) for s in root.walk()):
+            return ()
+        found = _explanations(root, ours, theirs)
+        if found is None or len(found[2]) < 2:
+            return ()
+        seat, delta, explaining = found
+        rivals = {steps[0].clause for steps in explaining}
+        out = []
+        for steps in explaining:
+            per = delta // len(steps)
+            for c in dict.fromkeys(int(s.data["card"]) for s in steps):
+                swapped = _swapped(game, before, action, root, seat=seat, card=c, rivals=rivals)
+                if swapped is None:
+                    continue
+                state, derivation, after = swapped
+                expect = list(after.penalties)
+                for pile in Step("T6-TURN-1", "step", steps=derivation).find(says="taken"):
+                    for s in pile.steps:
+                        if s.clause == steps[0].clause:
+                            expect[pile.data["seat"]] += per
+                out.append(Trial(tuple(steps), state, action, "scores", expect))
+                break
+        return tuple(out) if len(out) == len(explaining) else ()
+
     # -- vectors -----------------------------------------------------------------------------------
 
     def _variant_clauses(self, variant: str) -> list[str]:
@@ -387,6 +420,9 @@ def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) 
     """Whether the peer's rows, taken cards or turn contradict what one placement step concluded."""
     d, says = step.data, step.says
     seat = d.get("seat", -1)
+    elsewhere = theirs.get("round", ours.get("round")) != ours.get("round")
+    if says in ("room", "sixth", "takes", "row") and elsewhere:
+        return False  # the peer went on to another round: its rows and taken cards say nothing of this one's
     if says in ("room", "sixth", "takes"):
         cards = d.get("cards", [])
         if not cards or "taken" not in theirs:
@@ -405,32 +441,109 @@ def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) 
     return False
 
 
-def _bullhead_groups(
+def _explanations(
     derivation: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]
-) -> tuple[Step, ...]:
-    """The bullhead steps that explain a score difference: for the first seat whose score differs, each
-    rule of the table whose cards taken in the step, all valued alike by another value of the table,
-    give exactly the difference (one rule misapplied); of those, the ones misvaluing the fewest cards
-    (the simplest explanation).  Several left: a candidate set."""
+) -> tuple[int, int, list[list[Step]]] | None:
+    """For the first seat whose score differs: the seat, the difference, and each rule of the table whose
+    cards taken in the step, all valued alike by another value of the table, give exactly the difference
+    (one rule misapplied), its bullhead steps.  ``None`` when no seat's score differs."""
     mine, peer = ours.get("scores"), theirs.get("scores")
     if not isinstance(mine, list) or not isinstance(peer, list) or len(mine) != len(peer):
-        return ()
+        return None
     seat = next((p for p, (a, b) in enumerate(zip(mine, peer, strict=True)) if a != b), None)
-    if seat is None or not isinstance(peer[seat], int):
-        return ()
+    if seat is None or not isinstance(peer[seat], int) or not isinstance(mine[seat], int):
+        return None
     delta = peer[seat] - mine[seat]
-    taken = [s for s in derivation.find(says="taken") if s.data.get("seat") == seat]
     groups: dict[str, list[Step]] = {}
-    for pile in taken:
-        for s in pile.steps:
-            groups.setdefault(s.clause, []).append(s)
+    for pile in derivation.find(says="taken"):
+        if pile.data.get("seat") == seat:
+            for s in pile.steps:
+                groups.setdefault(s.clause, []).append(s)
     explaining = []
     for steps in groups.values():
         n, value = len(steps), steps[0].data["heads"]
         if delta % n == 0 and value + delta // n in _VALUES - {value}:
             explaining.append(steps)
+    return seat, delta, explaining
+
+
+def _swapped(game: Any, before: State, action: Any, root: Step, *, seat: int, card: int,
+             rivals: set[str]) -> tuple[State, tuple[Step, ...], State] | None:
+    """``before`` with ``card`` (in a row) replaced by an unused card between its neighbours whose rule is
+    none of ``rivals``, when the step from there takes the same cards but that one: the position, the
+    step's derivation and the position after it; ``None`` when no such card works."""
+    data = game.state_to_json(before)
+    rows, stock = data["rows"], data["stock"]
+    where = next(((i, r.index(card)) for i, r in enumerate(rows) if card in r), None)
+    if where is None:
+        return None
+    i, j = where
+    low = rows[i][j - 1] if j else 0
+    high = rows[i][j + 1] if j + 1 < len(rows[i]) else card
+    taken = sorted(c for s in root.find(says="taken") if s.data.get("seat") == seat for c in s.data["cards"])
+    tries = 0
+    for other in stock:
+        if not low < other < high or BULLHEAD_CLAUSE[other] in rivals:
+            continue
+        tries += 1
+        if tries > 8:
+            break
+        new_rows = [list(r) for r in rows]
+        new_rows[i][j] = other
+        new_stock = sorted([c for c in stock if c != other] + [card])
+        try:
+            state = game.from_notation(game.to_notation(game.state_from_json(
+                {**data, "rows": new_rows, "stock": new_stock})))
+            derivation = tuple(game.derive(state, action))
+            after = game.apply(state, action)
+        except (InputError, RuleViolation, ValueError):
+            continue
+        took = sorted(c for s in Step("T6-TURN-1", "step", steps=derivation).find(says="taken")
+                      if s.data.get("seat") == seat for c in s.data["cards"])
+        if took == sorted(other if c == card else c for c in taken):
+            return state, derivation, after
+    return None
+
+
+def _capacity_steps(derivation: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]
+                    ) -> tuple[Step, ...]:
+    """The first capacity step that explains a score difference no bullhead rule explains: a card placed
+    as a row's last card short of taking it whose seat's score is too high by that row's bullheads (the
+    peer took the row one card early), or as its 6th card whose seat's is too low by them (the peer did not
+    take it).  Seen where the peer's taken cards cannot show it (the step ended the round); later seats'
+    differences are that step's consequences (the row then fills differently)."""
+    mine, peer = ours.get("scores"), theirs.get("scores")
+    if not isinstance(mine, list) or not isinstance(peer, list) or len(mine) != len(peer):
+        return ()
+    for s in derivation.walk():
+        d = s.data
+        seat = d.get("seat")
+        if s.says not in ("room", "sixth") or "cards" not in d or not isinstance(seat, int):
+            continue
+        if not 0 <= seat < len(mine) or not isinstance(peer[seat], int):
+            continue
+        delta = peer[seat] - mine[seat]
+        heads = sum(bullheads(c) for c in d["cards"])
+        if s.says == "room" and d["length"] == d["capacity"] - 1 and delta == heads:
+            return (s,)
+        if s.says == "sixth" and delta == -heads:
+            return (s,)
+    return ()
+
+
+def _bullhead_groups(
+    derivation: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]
+) -> tuple[Step, ...]:
+    """The bullhead steps that explain a score difference (:func:`_explanations`): of the rules that
+    explain it, the ones misvaluing the fewest cards (the simplest explanation; a campaign with positions
+    tries a discriminating position first, :meth:`Take6Kit.trials`).  Several left: a candidate set."""
+    found = _explanations(derivation, ours, theirs)
+    if found is None:
+        return ()
+    seat, _delta, explaining = found
     if not explaining:
-        return tuple(taken)
+        return _capacity_steps(derivation, ours, theirs) or tuple(
+            s for s in derivation.find(says="taken") if s.data.get("seat") == seat)
     fewest = min(map(len, explaining))  # the simplest explanation: the fewest cards misvalued
     return tuple(s for steps in explaining if len(steps) == fewest for s in steps)
 

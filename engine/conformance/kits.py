@@ -28,11 +28,26 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
+from attrs import frozen
+
 from engine.derivation import Step
 from engine.game import facet_module
 from engine.spec import load_clauses
 
-__all__ = ["GameKit", "KitBase", "get_kit"]
+__all__ = ["GameKit", "KitBase", "Trial", "get_kit"]
+
+
+@frozen
+class Trial:
+    """A discriminating position for one of several explanations of a difference: put the peer on ``state``,
+    apply ``action``; if the explanation ``steps`` holds (and no other), the peer's ``fact`` then is
+    ``expect`` (counted from ``state``)."""
+
+    steps: tuple[Step, ...]
+    state: Any
+    action: Any
+    fact: str
+    expect: Any
 
 
 class GameKit(Protocol):
@@ -115,6 +130,12 @@ class GameKit(Protocol):
         cause's steps, several when they explain the difference equally (``()``: none found)."""
         ...
 
+    def trials(self, game: Any, before: Any, action: Any, *, fact: str, ours: Mapping[str, Any],
+               theirs: Mapping[str, Any]) -> tuple[Trial, ...]:
+        """Where :meth:`contradicted` has several rival explanations of the difference, one discriminating
+        position per explanation (``()``: none, or no rivals)."""
+        ...
+
 
 class KitBase:
     """What every kit shares: the game's clause book, its clauses by topic, and the seat of an action
@@ -153,6 +174,11 @@ class KitBase:
     def contradicted(self, derivation: tuple[Step, ...], fact: str, ours: Mapping[str, Any],
                      theirs: Mapping[str, Any]) -> tuple[Step, ...]:
         """Nothing to contradict without derivations."""
+        return ()
+
+    def trials(self, game: Any, before: Any, action: Any, *, fact: str, ours: Mapping[str, Any],
+               theirs: Mapping[str, Any]) -> tuple[Trial, ...]:
+        """No discriminating positions (a game that has them says so)."""
         return ()
 
 

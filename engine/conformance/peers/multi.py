@@ -100,7 +100,19 @@ class MultiDefectPeer(FreeCardsPeer, FewestHeadsPeer):
     def do_new(self, game: str, variant: str, players: int, options: Any, setup: Any) -> None:
         super().do_new(game, variant, players, options, setup)
         self.miscount = [0] * players
-        if "fifth-card" in self.defects and game == "take6" and variant == "tactics":
+        self._fifth_card()
+
+    def do_position(self, game: str, notation: str, state: Any) -> None:
+        """The reference's position, the defects kept: a row's capacity one short again (``fifth-card``);
+        the wrong bullhead counts carried on (a peer keeping its own running totals, which a campaign
+        counts from the resync point) unless the seats changed."""
+        super().do_position(game, notation, state)
+        if len(self.miscount) != self.players:
+            self.miscount = [0] * self.players
+        self._fifth_card()
+
+    def _fifth_card(self) -> None:
+        if "fifth-card" in self.defects and self._game() == "take6" and self.state.rules.variant == "tactics":
             rules = self.state.rules
             self.state = replace(self.state, rules=evolve(rules, capacity=rules.capacity - 1))
 
