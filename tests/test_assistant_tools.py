@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from engine.assistant.tools import call, read_resource, resources, tools
+from engine.assistant.resources import read_resource, resources
+from engine.assistant.tools import call, tools
 from engine.errors import InputError
 from engine.jsonio import FileAccess
 from engine.query.questions import all_questions

@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from engine import jsonio
+from engine.assistant import prompts as prompt_book
+from engine.assistant import resources as documents
 from engine.assistant import tools as catalog
 from engine.errors import InputError, RuleViolation
 
@@ -148,7 +150,7 @@ class _Handlers:
         return t.ListResourcesResult(
             resources=[
                 t.Resource(uri=r.uri, name=r.name, description=r.description, mime_type=r.mime_type)
-                for r in catalog.resources()
+                for r in documents.resources()
             ]
         )
 
@@ -159,7 +161,7 @@ class _Handlers:
                 t.ResourceTemplate(
                     uri_template=r.uri_template, name=r.name, description=r.description, mime_type=r.mime_type
                 )
-                for r in catalog.resource_templates()
+                for r in documents.resource_templates()
             ]
         )
 
@@ -176,14 +178,14 @@ class _Handlers:
                         for a in p.arguments
                     ],
                 )
-                for p in catalog.prompts()
+                for p in prompt_book.prompts()
             ]
         )
 
     async def get_prompt(self, ctx: Any, params: Any) -> Any:
         t = self.types
         try:
-            prompt, text = catalog.get_prompt(params.name, params.arguments)
+            prompt, text = prompt_book.get_prompt(params.name, params.arguments)
         except InputError as exc:
             raise self.error(t.INVALID_PARAMS, str(exc)) from None
         return t.GetPromptResult(
@@ -195,7 +197,7 @@ class _Handlers:
         t = self.types
         uri = str(params.uri)
         try:
-            resource, text = catalog.read_resource(uri)
+            resource, text = documents.read_resource(uri)
         except InputError as exc:
             raise self.error(t.INVALID_PARAMS, str(exc)) from None
         return t.ReadResourceResult(

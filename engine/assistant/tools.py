@@ -18,9 +18,9 @@ The tools, by purpose:
 * ``render_position`` — the position as a picture: SVG, and PNG for clients that cannot show SVG.
 
 Every tool declares the JSON Schema of its structured result (``output_schema``) beside that of its
-arguments.  Resources: ``arbiter://clause/<ID>`` (every clause: wording, citations, ruling) and
-``arbiter://seed/<KEY>`` (every seed document, verbatim), also as the templates :func:`resource_templates`.
-Prompts (:func:`prompts`): settle a rules dispute from a position; check an implementation's game record.
+arguments.  The server's other two offerings have their own modules: :mod:`engine.assistant.resources`
+(every clause and seed document, and their templates) and :mod:`engine.assistant.prompts` (settle a rules
+dispute from a position; check an implementation's game record).
 Texts name the tool's own arguments: an error the engine words for the command line (``--displace``,
 ``--action: card``) is reworded for the tool (``displace``, ``action.card``).
 
@@ -56,25 +56,10 @@ from engine.query.explain import explain, state_from_record
 from engine.query.model import Answer
 from engine.query.questions import Param, Question, all_questions, ask
 from engine.query.render import render_answer
-from engine.spec import seed_document, seed_index
 from engine.svg import board_svg
 
-__all__ = [
-    "RESOURCE_PREFIX",
-    "Prompt",
-    "Resource",
-    "Tool",
-    "ToolResult",
-    "call",
-    "get_prompt",
-    "prompts",
-    "read_resource",
-    "resource_templates",
-    "resources",
-    "tools",
-]
+__all__ = ["NO_ROOT", "POSITION_SCHEMA", "TEXT_WIDTH", "Tool", "ToolResult", "call", "tool_index", "tools"]
 
-RESOURCE_PREFIX = "arbiter://"
 TEXT_WIDTH = 100
 
 
@@ -101,17 +86,6 @@ class Tool:
     schema: dict[str, Any]
     handler: Callable[[dict[str, Any]], ToolResult]
     output_schema: dict[str, Any]
-
-
-@frozen
-class Resource:
-    """One readable document: ``uri``, ``name``, ``description``, MIME type, and a reader for its text."""
-
-    uri: str
-    name: str
-    description: str
-    mime_type: str
-    read: Callable[[], str]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -765,246 +739,3 @@ def _field_for(tool: Tool, field: str) -> str:
         head = _argument(tool, head[2:])
         return rest if rest == head or rest.startswith(head + ".") else f"{head}.{rest}"
     return _words_for(tool, field)
-
-
-# --------------------------------------------------------------------------------------------------
-# Resources
-
-
-def resources() -> list[Resource]:
-    """Every clause and every seed document, as readable resources.
-
-    >>> names = [r.uri for r in resources()]
-    >>> "arbiter://clause/T6-PLACE-2" in names, "arbiter://seed/004" in names
-    (True, True)
-    """
-    out: list[Resource] = []
-    for clause in rulesref.select():
-
-        def read(c: Any = clause) -> str:
-            return "\n".join(rulesref.clause_lines(c, width=TEXT_WIDTH))
-
-        out.append(
-            Resource(
-                f"{RESOURCE_PREFIX}clause/{clause.id}",
-                clause.id,
-                f"{clause.game} · {clause.topic}: {clause.text}",
-                "text/plain",
-                read,
-            )
-        )
-    for key, seed in seed_index().items():
-
-        def read_seed(k: str = key) -> str:
-            return seed_document(k)
-
-        mime = "text/markdown" if seed.file.endswith(".md") else "text/plain"
-        out.append(
-            Resource(
-                f"{RESOURCE_PREFIX}seed/{key}",
-                f"seed {key}",
-                f"{seed.title} ({seed.language}), verbatim",
-                mime,
-                read_seed,
-            )
-        )
-    return out
-
-
-@frozen
-class ResourceTemplate:
-    """A family of resources: ``uri_template`` (RFC 6570, one variable), ``name``, ``description``, MIME
-    type."""
-
-    uri_template: str
-    name: str
-    description: str
-    mime_type: str
-
-
-def resource_templates() -> list[ResourceTemplate]:
-    """The resources as templates: a clause by id, a seed document by key (read with :func:`read_resource`).
-
-    >>> [t.uri_template for t in resource_templates()]
-    ['arbiter://clause/{id}', 'arbiter://seed/{key}']
-    """
-    return [
-        ResourceTemplate(
-            f"{RESOURCE_PREFIX}clause/{{id}}",
-            "clause",
-            "One rule clause by id (T6-PLACE-2, SP-COST-4): our wording, every seed passage it cites "
-            "verbatim, the ruling and the variant for the other reading where the seeds disagree",
-            "text/plain",
-        ),
-        ResourceTemplate(
-            f"{RESOURCE_PREFIX}seed/{{key}}",
-            "seed document",
-            "One seed document (a published rule book) by key (001..004), verbatim",
-            "text/plain",
-        ),
-    ]
-
-
-def read_resource(uri: str) -> tuple[Resource, str]:
-    """The resource at ``uri`` and its text; InputError naming ``uri`` when there is none.
-
-    >>> read_resource("arbiter://clause/T6-DECK-1")[1].splitlines()[0].startswith("T6-DECK-1")
-    True
-    """
-    for r in resources():
-        if r.uri == uri:
-            return r, r.read()
-    raise InputError(
-        "uri",
-        f"no resource {uri!r} (clauses are {RESOURCE_PREFIX}clause/ID, seeds {RESOURCE_PREFIX}seed/KEY)",
-    )
-
-
-# --------------------------------------------------------------------------------------------------
-# Prompts: the tools put to work on a task a user brings
-
-
-@frozen
-class PromptArgument:
-    """One argument of a prompt (prompt arguments are text)."""
-
-    name: str
-    description: str
-    required: bool = False
-
-
-@frozen
-class Prompt:
-    """A task template: ``name``, ``title``, ``description``, its arguments, and the text it makes of them
-    (one user message that says which tools to call, with which arguments)."""
-
-    name: str
-    title: str
-    description: str
-    arguments: tuple[PromptArgument, ...]
-    render: Callable[[dict[str, str]], str]
-
-
-def _settle_dispute(args: dict[str, str]) -> str:
-    game = args["game"]
-    title = get_game(game).title
-    action = args.get("action")
-    steps = [
-        f'Call legal_actions with game "{game}" and this position as position: who must act now, and every '
-        "legal action in the game's JSON form.",
-        (
-            f"Call explain_action with game \"{game}\", this position and action {action}: legal or not, the "
-            "clause that refuses it, the derivation, and what would make it legal."
-            if action
-            else "Call explain_action with each action the players disagree about (in the JSON form "
-            "legal_actions lists): legal or not, the clause that decides it, the derivation."
-        ),
-    ]
-    if game == "petersburg":
-        steps.append(
-            "If the dispute is about a price, call card_cost with the position, the buyer's seat as player "
-            "and the card: the printed cost, each reduction with its clause, and whether the buyer can pay."
-        )
-    steps.append(
-        "Read every clause you rely on with get_rule (or the resource arbiter://clause/ID); search_rules "
-        "finds one by its words."
-    )
-    listed = "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
-    return (
-        f"Settle a rules dispute in a game of {title} with the arbiter tools (the reference rules engine), "
-        f"not from memory.\n\nThe dispute: {args['question']}\n\nThe position:\n{args['position']}\n\n"
-        f"{listed}\n\nAnswer with the ruling first, then the clause ids it rests on with our wording and the "
-        "verbatim seed passages they cite. Where a clause records a ruling (the seeds disagree or are "
-        "silent), say so and name the variant that plays the other reading."
-    )
-
-
-def _check_implementation(args: dict[str, str]) -> str:
-    record, path = args.get("record"), args.get("path")
-    if (record is None) == (path is None):
-        raise InputError("record/path", "give exactly one of record (the JSON Lines text) or path")
-    source = f'path "{path}"' if path else "record set to the record below"
-    position = (
-        f'Call record_position with the record\'s game, path "{path}" and upto set to the divergence\'s '
-        "index: the position before the diverging action; then call explain_action with that position "
-        "and the record's action, and legal_actions with it."
-        if path
-        else "For the position before the diverging action, the record's own lines are the replay: the "
-        "divergence names the action index and line."
-    )
-    text = (
-        "Check a game record written by an implementation of the rules against the reference engine, and "
-        "say what the implementation got wrong.\n\n"
-        f"1. Call check_record with {source}: the status and the first divergence (the action index and "
-        "line, what the record says, what the rules say, the deciding clauses, why).\n"
-        f"2. If it diverges: {position}\n"
-        "3. Call get_rule on each deciding clause (the first decides).\n\n"
-        "Report: ok or the first divergence; the deciding clause with our wording and its verbatim seed "
-        "passage; what the implementation does and what the rules require; and, for a refused action, what "
-        "would have been legal. A malformed record is not a rules question: quote the error, which names "
-        "the line and field."
-    )
-    if record is not None:
-        text += f"\n\nThe record:\n{record}"
-    return text
-
-
-def prompts() -> list[Prompt]:
-    """The prompts, in a fixed order.
-
-    >>> [p.name for p in prompts()]
-    ['settle_dispute', 'check_implementation']
-    """
-    return [
-        Prompt(
-            "settle_dispute",
-            "Settle a rules dispute from a position",
-            "Players disagree about what the rules allow in a position: the legal actions, the verdict on "
-            "the disputed action with its derivation, and the clauses with their seed passages.",
-            (
-                PromptArgument("game", f"which game: {', '.join(game_names())}", True),
-                PromptArgument("position", POSITION_SCHEMA["description"], True),
-                PromptArgument("question", "what the players disagree about, in their words", True),
-                PromptArgument("action", "the disputed action in the game's JSON form (optional)"),
-            ),
-            _settle_dispute,
-        ),
-        Prompt(
-            "check_implementation",
-            "Check an implementation's game record",
-            "Replay a game record an implementation wrote on the reference engine: the first divergence, "
-            "the position there, the deciding clause, and what the implementation must change.",
-            (
-                PromptArgument("record", "the record's JSON Lines text (or give path)"),
-                PromptArgument("path", "a path to the record file (or give record)"),
-            ),
-            _check_implementation,
-        ),
-    ]
-
-
-def get_prompt(name: str, arguments: Mapping[str, Any] | None) -> tuple[Prompt, str]:
-    """The prompt ``name`` and its text for ``arguments``; InputError names an unknown prompt, a missing or
-    unknown argument, or an unknown game.
-
-    >>> text = get_prompt("settle_dispute", {"game": "take6", "position": "LINE", "question": "Q?"})[1]
-    >>> "legal_actions" in text and "explain_action" in text
-    True
-    """
-    index = {p.name: p for p in prompts()}
-    if name not in index:
-        raise InputError("name", f"unknown prompt {name!r} (known: {', '.join(index)})")
-    prompt = index[name]
-    args = dict(arguments or {})
-    known = {a.name for a in prompt.arguments}
-    for key, value in args.items():
-        if key not in known:
-            raise InputError(key, f"unknown argument of {name} (known: {', '.join(sorted(known))})")
-        if not isinstance(value, str):
-            raise InputError(key, f"expected text, got {type(value).__name__}")
-    for a in prompt.arguments:
-        if a.required and not args.get(a.name):
-            raise InputError(a.name, f"missing (the {name} prompt needs it)")
-    if "game" in args and args["game"] not in game_names():
-        raise InputError("game", f"unknown game {args['game']!r} (known: {', '.join(game_names())})")
-    return prompt, prompt.render(args)
