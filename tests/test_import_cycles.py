@@ -88,3 +88,17 @@ def test_engine_has_no_import_cycles() -> None:
 def test_the_cycle_finder_finds_a_cycle() -> None:
     """The finder reports a two-module cycle (so the test above can fail)."""
     assert cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
+
+
+MAX_MODULE_LINES = 800
+
+
+def test_no_engine_module_is_over_800_lines() -> None:
+    """One room per concern: every module of engine/ has at most 800 lines (a longer one holds several
+    concerns and is split along them)."""
+    long = {
+        str(path.relative_to(ENGINE)): n
+        for path in ENGINE.rglob("*.py")
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}
