@@ -133,17 +133,18 @@ def trace_cost(
                 note=f"{rs.dval[t]} R less for the displaced {dname}",
             )
         for r in reductions:
-            trace.add(
-                r.clause,
-                "reduction",
-                {"card": name, "subject": r.card or "lower row", "amount": r.amount},
-                note=f"{r.amount} R less {r.reason}",
-            )
+            facts = {"card": name, "subject": r.card or "lower row", "amount": r.amount}
+            if r.clause != "SP-COST-5":
+                trace.add(r.clause, "reduction", facts, note=f"{r.amount} R less {r.reason}")
+                continue
+            # a reducer's rouble off a trading card: the reducer's rule, extended by SP-COST-5
+            with trace.step("SP-COST-4", "reduction", facts, note=f"{r.amount} R less {r.reason}"):
+                trace.add("SP-COST-5", "trading-card", {"card": name}, note="trading cards of its colour too")
         lifted = raw < MIN_COST
         trace.add(
             "SP-COST-6",
             "minimum" if lifted else "above-minimum",
-            {"card": name, "subject": name, "raw": raw, "minimum": MIN_COST, "cost": cost},
+            {"card": name, "raw": raw, "minimum": MIN_COST, "cost": cost},
             note=f"{raw} R is below the minimum: {name} costs {MIN_COST} R"
             if lifted
             else f"{raw} R is not below the minimum of {MIN_COST} R",
@@ -152,7 +153,7 @@ def trace_cost(
     trace.add(
         "SP-BUY-2",
         "affordable" if ok else "too-dear",
-        {"card": name, "subject": name, "cost": cost, "money": money},
+        {"card": name, "cost": cost, "money": money},
         note=f"{cost} R {'<=' if ok else '>'} the {money} R the seat has",
     )
     return cost

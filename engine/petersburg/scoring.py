@@ -27,11 +27,15 @@ def phase_income(state: State, colour: int, trace: Trace | None = None) -> tuple
     children are each card's (``card-income``, under the phase's scoring clause or the card's own)."""
     rs = state.rules
     out = []
-    clause = next((ph.clause for ph in PHASES if ph.scores == colour), "SP-SCORE-4")
+    clause = ""
+    cards: list[tuple[str, str, int, int]] = []
+    if trace is not None:
+        clause = next((ph.clause for ph in PHASES if ph.scores == colour), "SP-SCORE-4")
     for p in range(state.players):
         area = state.areas[p]
         r = v = 0
-        cards: list[tuple[str, str, int, int]] = []
+        if trace is not None:
+            cards = []
         for k in area:
             if rs.colour[k] != colour:
                 continue
