@@ -9,6 +9,7 @@ campaigns do not use the peer's ``position`` capability (tests/test_conformance_
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import subprocess
@@ -65,7 +66,7 @@ def campaign(**kw: Any) -> CampaignReport:
     args: dict[str, Any] = {"games": GAMES, "jobs": 1, "seed": SEED, "shrink_seconds": 3.0,
                             "positions": False}
     args.update(kw)
-    return run_campaign(in_process(lambda: MultiDefectPeer(EXPECTED)), **args)
+    return run_campaign(in_process(functools.partial(MultiDefectPeer, tuple(EXPECTED))), **args)
 
 
 @pytest.fixture(scope="module")
