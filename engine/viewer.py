@@ -3,8 +3,9 @@ command line in :mod:`engine.cli_viewer`).
 
 The record is checked first (:func:`engine.conformance.check.check_record`), then replayed on the reference
 engine.  Each step of the page shows the picture of the position (:mod:`engine.svg`), the engine's narration
-of the action, and the clauses applied (the narration's bracketed ids and the chain
-:func:`engine.query.explain.explain` gives for the action), each linked to its wording and seed passages.
+of the action, and the clauses applied (the clauses of the engine's derivation of the step, ``GAME.derive``,
+and the chain :func:`engine.query.explain.explain` gives for the action), each linked to its wording and
+seed passages.
 When the record diverges from the rules (a record from ``arbiter check`` or a ``fuzz`` counterexample), the
 page opens at that step and shows both sides: what the record says, what the rules say, the deciding
 clauses, and for a refused action what would have been legal.
@@ -51,7 +52,6 @@ from engine.svg import plural
 
 __all__ = ["Replay", "Step", "build_replay", "replay_html"]
 
-CLAUSE_ID = re.compile(r"\b(?:T6|SP)-[A-Z]+-\d+\b")
 
 
 @frozen
@@ -109,16 +109,12 @@ def _read_source(source: str | Path | IO[str], name: str | None) -> tuple[str, s
     return source.read(), name or "<stream>"
 
 
-def _clauses_in(lines: Iterable[str]) -> list[str]:
-    from engine.query.model import clause_index
-
-    known = clause_index()
-    found: dict[str, None] = {}
-    for line in lines:
-        for cid in CLAUSE_ID.findall(line):
-            if cid in known:
-                found.setdefault(cid, None)
-    return list(found)
+def _derived_clauses(g: Any, before: Any, action: Any) -> list[str]:
+    """The clauses of the engine's derivation of one step (``GAME.derive``), in order, each once."""
+    derive = getattr(g, "derive", None)
+    if derive is None:
+        return []
+    return list(dict.fromkeys(c for root in derive(before, action) for c in root.clauses()))
 
 
 def _picture(game: str, state: Any, viewer: int | None) -> str:
@@ -219,7 +215,7 @@ def build_replay(
         chain = explain(header.game, before, action_json).clauses
         # a player's action: also the clause that allows its kind (a pass: SP-TURN-3, a buy: SP-BUY-1)
         allows = [kit.legal_clause(action)] if line.player is not None else []
-        clauses = tuple(dict.fromkeys([*_clauses_in(narration), *chain, *allows]))
+        clauses = tuple(dict.fromkeys([*_derived_clauses(g, before, action), *chain, *allows]))
         steps.append(
             Step(
                 len(steps),
@@ -294,7 +290,7 @@ def _clause_entries(replay: Replay) -> dict[str, Any]:
     seeds = seed_index()
     ids: dict[str, None] = {}
     for step in replay.steps:
-        for cid in (*step.clauses, *_clauses_in(step.narration)):
+        for cid in step.clauses:
             ids.setdefault(cid, None)
     if replay.divergence:
         for cid in replay.divergence.get("clauses", []):

@@ -160,3 +160,56 @@ def test_check_names_a_positions_campaign_class_as_the_campaign_does() -> None:
             checked = replay(div)
             assert checked.divergence is not None, c.signature
             assert checked.divergence.clauses[0] == c.clause, (c.signature, checked.divergence.clauses)
+
+
+PETERSBURG = {
+    # defect: the class signature it must give (the step of the reference derivation it contradicts)
+    "smelter": "petersburg:claim:SP-COST-4:money:Gold Smelter",
+    "patriarch": "petersburg:legal-extra:SP-COST-1:buy:Patriarch",
+    "czar": "petersburg:legal-missing:SP-TRADE-4:buy",
+    "potjomkin": "petersburg:legal-missing:SP-POTJ-1:buy",
+    "tied-discount": "petersburg:claim:SP-COST-3|SP-COST-4:money:Carpenter Workshop|lower row",
+    "min-cost": "petersburg:claim:SP-COST-6:money",
+}
+
+
+def sp_campaign(defects: Any, *, positions: bool = True, games: int = 32) -> CampaignReport:
+    return run_campaign(in_process(lambda: MultiDefectPeer(defects)), games=games, jobs=1, seed=5,
+                        shrink=False, game_names=["petersburg"], positions=positions)
+
+
+@pytest.mark.parametrize("defect", sorted(PETERSBURG))
+def test_each_petersburg_defect_alone_is_one_class_with_its_own_clause(defect: str) -> None:
+    """A peer with one Saint Petersburg defect gives exactly one class, named by the step of the reference
+    derivation it contradicts: the Gold Smelter's reduction (SP-COST-4), the Patriarch's price
+    (SP-COST-1), the wildcard (SP-TRADE-4) and Potjomkin's credit (SP-POTJ-1) that grant the missing buys,
+    the tie of two 1-rouble reductions as a candidate set, the minimum (SP-COST-6)."""
+    report = sp_campaign({defect})
+    assert [c.signature for c in report.classes] == [PETERSBURG[defect]]
+
+
+def test_all_petersburg_defects_in_one_run_give_one_class_each() -> None:
+    """With the position capability (the default) every defect is seen: one class per defect, the
+    second-edition hand-limit defect's SP-HAND-2 included."""
+    report = sp_campaign(set(PETERSBURG) | {"hand-limit"}, games=48)
+    assert sorted(c.signature for c in report.classes) == sorted(
+        [*PETERSBURG.values(), "petersburg:legal-extra:SP-HAND-2:take"]
+    )
+
+
+def test_petersburg_defects_without_positions_name_only_their_own_classes() -> None:
+    """Without positions a game stops at its first divergence, so defects may hide each other; every
+    class found is still one of the planted defects' own (a tie left undiscriminated stays a candidate
+    set of the same reductions)."""
+    report = sp_campaign(set(PETERSBURG) | {"hand-limit"}, positions=False, games=48)
+    known = {*PETERSBURG.values(), "petersburg:legal-extra:SP-HAND-2:take",
+             "petersburg:claim:SP-COST-3|SP-COST-4:money:Gold Smelter|lower row"}
+    found = {c.signature for c in report.classes}
+    assert found and found <= known
+
+
+def test_petersburg_check_names_the_same_first_clause_as_fuzz() -> None:
+    """``arbiter check`` replaying the Gold Smelter class's record names SP-COST-4 first, as fuzz did."""
+    report = sp_campaign({"smelter"})
+    checked = replay(report.classes[0].first)
+    assert checked.divergence is not None and checked.divergence.clauses[0] == "SP-COST-4"

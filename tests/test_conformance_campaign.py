@@ -9,6 +9,7 @@ campaigns do not use the peer's ``position`` capability (tests/test_conformance_
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import subprocess
@@ -65,7 +66,7 @@ def campaign(**kw: Any) -> CampaignReport:
     args: dict[str, Any] = {"games": GAMES, "jobs": 1, "seed": SEED, "shrink_seconds": 3.0,
                             "positions": False}
     args.update(kw)
-    return run_campaign(in_process(MultiDefectPeer), **args)
+    return run_campaign(in_process(functools.partial(MultiDefectPeer, tuple(EXPECTED))), **args)
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +85,7 @@ def test_every_defect_is_its_own_class_with_its_deciding_clause(report: Campaign
     (T6-PLACE-3, T6-SELECT-2, T6-LOGIC-1, T6-BULL-1, T6-PLACE-2, T6-BULL-2, SP-COST-6, SP-HAND-2), and
     nothing else (but the low-card
     defect's professional sibling, T6-PRO-5, should a professional game show it)."""
-    assert set(DEFECTS) == set(EXPECTED)
+    assert set(EXPECTED) <= set(DEFECTS)
     found = {c.signature for c in report.classes}
     for defect in EXPECTED:
         matching = [s for s in found if s.startswith(signature_of(defect))]

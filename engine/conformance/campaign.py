@@ -38,7 +38,7 @@ import random
 import signal
 import time
 import tomllib
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -607,6 +607,31 @@ def _waiver_for(signature: str, waivers: Sequence[Waiver]) -> Waiver | None:
     return next((w for w in waivers if w.matches(signature)), None)
 
 
+def _discriminated(sig: str, signatures: Iterable[str]) -> str:
+    """The class a candidate-set signature belongs to: where the deciding entry names several clauses
+    that explain a difference equally (``SP-COST-3|SP-COST-4``, subjects ``Gold Smelter|lower row``) and
+    another divergence of the campaign, of the same kind and detail, was decided by fewer of them with its
+    subjects among them (a position that discriminates them), the smallest such signature; else ``sig``.
+
+    >>> _discriminated("sp:money:A-1|B-1:-:x|y", ["sp:money:B-1:-:y", "sp:money:A-1|B-1:-:x|y"])
+    'sp:money:B-1:-:y'
+    """
+    parts = sig.split(":")
+    if len(parts) < 4 or "|" not in parts[2]:
+        return sig
+    candidates = set(parts[2].split("|"))
+    subjects = set(parts[4].split("|")) if len(parts) > 4 else set()
+    best, size = sig, len(candidates)
+    for other in signatures:
+        o = other.split(":")
+        if other == sig or len(o) < 4 or o[:2] != parts[:2] or o[3] != parts[3]:
+            continue
+        mine = set(o[2].split("|"))
+        if mine < candidates and len(mine) < size and (len(o) < 5 or set(o[4].split("|")) <= subjects):
+            best, size = other, len(mine)
+    return best
+
+
 def _classes(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> tuple[DivergenceClass, ...]:
     """Group every divergence by signature; the first occurrence is the lowest ``(batch, ordinal)``."""
     first: dict[str, tuple[int, int, Divergence]] = {}
@@ -617,6 +642,11 @@ def _classes(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> t
             count[sig] = count.get(sig, 0) + results[b].counts.get(sig, 1)
             if sig not in first:
                 first[sig] = (b, ordinal, div)
+    for sig in list(first):  # a candidate set another position discriminated: one class (_discriminated)
+        into = _discriminated(sig, first)
+        if into != sig:
+            count[into] += count.pop(sig)
+            first.pop(sig)
     out = []
     for sig in sorted(first, key=lambda s: (-count[s], first[s][0], first[s][1])):
         waiver = _waiver_for(sig, waivers)

@@ -35,7 +35,7 @@ from engine.conformance.kits import GameKit, Trial
 from engine.derivation import Step
 from engine.game import Game
 
-__all__ = ["Attribution", "action_clauses", "attribute", "fact_clauses", "granting"]
+__all__ = ["Attribution", "action_clauses", "attribute", "fact_clauses", "granting", "refusing"]
 
 
 @frozen
@@ -177,3 +177,32 @@ def action_clauses(
         return (violated,)
     clause = granting(game, kit, state, action)
     return (clause,) if ok(clause) else ()
+
+
+def refusing(game: Game, kit: GameKit, state: Any, action: Any, violated: str) -> Attribution:
+    """The clauses behind an action the rules refuse (``violated``) that the peer offers or accepts: the
+    steps of the kit's refusal derivation the peer's acceptance contradicts (the kit's ``refuted``: a
+    buy too dear only because of the minimum names the minimum, one the peer prices lower the card's
+    price), a candidate set when several, then ``violated``; without such steps ``violated`` alone.
+
+    >>> from engine.game import get_game
+    >>> from engine.conformance.kits import get_kit
+    >>> from engine.take6 import Select
+    >>> g = get_game("take6")
+    >>> refusing(g, get_kit("take6"), g.new_game(2, seed=1), Select(1, 0), "T6-SELECT-1").clauses
+    ('T6-SELECT-1',)
+    """
+    refuted = getattr(kit, "refuted", None)
+    found: tuple[Step, ...] = ()
+    if refuted is not None and state is not None:
+        try:
+            why = kit.why(game, state, action)
+            if why is not None and why.says == "refused":
+                found = tuple(refuted(why))
+        except Exception:  # advisory, as above
+            found = ()
+    if not found:
+        return Attribution((violated,))
+    first = "|".join(sorted(dict.fromkeys(s.clause for s in found)))
+    subject = "|".join(sorted({str(s.data["subject"]) for s in found if "subject" in s.data}))
+    return Attribution(tuple(dict.fromkeys((first, violated))), subject, found)

@@ -21,7 +21,7 @@ from typing import Any
 from attrs import evolve, frozen
 from hypothesis import strategies as st
 
-from engine.conformance.deciding import Attribution, action_clauses, attribute
+from engine.conformance.deciding import Attribution, action_clauses, attribute, refusing
 from engine.conformance.fuzz_divergence import Difference, Divergence, DivergenceFound, Origin, found_error
 from engine.conformance.fuzz_setups import setup_maker
 from engine.conformance.kits import Trial
@@ -447,7 +447,7 @@ class Duel:
             )
         return out
 
-    def why_illegal(self, seat: int, value: Any) -> tuple[str, tuple[str, ...]]:
+    def why_illegal(self, seat: int, value: Any) -> tuple[str, tuple[str, ...] | Attribution]:
         try:
             action = self.game.action_from_json(value)
         except InputError as exc:
@@ -455,7 +455,7 @@ class Duel:
         try:
             self.game.apply(self.state, action)
         except RuleViolation as exc:
-            return str(exc), (exc.clause,)
+            return str(exc), refusing(self.game, self.kit, self.state, action, exc.clause)
         return "the rules accept it", ()  # pragma: no cover - it was not in the legal set
 
     # -- acting ------------------------------------------------------------------------------------------
@@ -488,7 +488,9 @@ class Duel:
                 "accepted-illegal",
                 f"the peer accepts an illegal action of seat {seat}: {why}",
                 trigger=(seat, value),
-                clauses=self.action_clauses(value, why.clause),
+                clauses=refusing(
+                    self.game, self.kit, self.state, self.game.action_from_json(value), why.clause
+                ),
             )
 
     def apply_legal(self, seat: int, action: Any, value: Any) -> None:

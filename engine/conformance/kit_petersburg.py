@@ -39,11 +39,11 @@ True
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.conformance.kits import KitBase
+from engine.derivation import Step
 from engine.errors import IllegalAction, InputError
 from engine.petersburg import (
     Buy,
@@ -58,18 +58,18 @@ from engine.petersburg import (
     can_displace,
     cost_breakdown,
 )
-from engine.petersburg.catalog import PHASES, STACKS
+from engine.petersburg.catalog import PARAMS, PHASES, STACKS
 from engine.petersburg.model import State
 from engine.petersburg.names import resolve_card
 
-__all__ = ["KIT", "PetersburgKit"]
+__all__ = ["KIT", "PetersburgKit", "contradicted_steps"]
 
 PHASE_NAMES = tuple(p.name for p in PHASES)
 FACT_NAMES = ("to_act", "round", "phase", "money", "scores", "hands", "areas", "upper", "lower", "stacks",
               "markers", "drawn", "over")
 SCORING = {"worker": "SP-SCORE-1", "building": "SP-SCORE-2", "aristocrat": "SP-SCORE-3"}
 PHASE_COLOURS = ("green", "blue", "red", "")
-CLAUSE_IN_TEXT = re.compile(r"\bSP-[A-Z0-9]+(?:-[A-Z0-9]+)*-\d+\b")
+MIN_COST = PARAMS["minimum_cost"]
 
 FACT_TOPICS: Mapping[str, tuple[str, ...]] = {
     "to_act": ("turn", "phases", "effects"),
@@ -245,7 +245,7 @@ class PetersburgKit(KitBase):
         b, action, a = step
         if fact == "money" and isinstance(action, Buy | Play):
             return self._money_clauses(b, action, a, claimed)
-        narrated = [c for line in game.narrate(b, action, a) for c in CLAUSE_IN_TEXT.findall(line)]
+        narrated = [c for root in self.derive(game, b, action) for c in root.clauses()]
         if fact == "hands" and isinstance(action, Take | Play):
             return (LEGAL_CLAUSES[type(action)], "SP-HAND-2")
         if fact == "scores" and isinstance(action, PubBuy):
@@ -282,6 +282,37 @@ class PetersburgKit(KitBase):
         if first is None:
             first = "SP-COST-1"
         return tuple(dict.fromkeys([first, *order]))
+
+    # -- derivations -------------------------------------------------------------------------------
+
+    def derive(self, game: Any, before: Any, action: Any) -> tuple[Step, ...]:
+        """The engine's own derivation of the step (``GAME.derive``)."""
+        steps: tuple[Step, ...] = game.derive(before, action)
+        return steps
+
+    def why(self, game: Any, state: Any, action: Any) -> Step | None:
+        """The checked tier's derivation of an action's legality (``GAME.why``)."""
+        root: Step = game.why(state, action)
+        return root
+
+    def contradicted(self, derivation: tuple[Step, ...], fact: str, ours: Mapping[str, Any],
+                     theirs: Mapping[str, Any]) -> tuple[Step, ...]:
+        """The steps the peer's facts contradict (see :func:`contradicted_steps`)."""
+        return contradicted_steps(derivation, fact, ours, theirs)
+
+    def refuted(self, why: Step) -> tuple[Step, ...]:
+        """A buy or play refused as too dear (SP-BUY-2) that the peer allows: the minimum (SP-COST-6) when
+        the price without it is affordable, else the card's price (SP-COST-1, ``subject`` the card)."""
+        if why.clause != "SP-BUY-2":
+            return ()
+        dear = next(iter(why.find(clause="SP-BUY-2", says="too-dear")), None)
+        price = next(iter(why.find(says="price")), None)
+        if dear is None or price is None:
+            return ()
+        minimum = next((s for s in price.steps if s.clause == "SP-COST-6"), None)
+        if minimum is not None and minimum.says == "minimum" and minimum.data["raw"] <= dear.data["money"]:
+            return (minimum,)
+        return (price,)
 
     # -- vectors -----------------------------------------------------------------------------------
 
@@ -322,9 +353,7 @@ class PetersburgKit(KitBase):
             kind = resolve_card(action.card)
             if kind is not None and b.rules.cards[kind].stack == "trading":
                 tags.append("SP-HAND-5")
-        narrated: list[str] = []
-        for line in game.narrate(b, action, a):
-            narrated += CLAUSE_IN_TEXT.findall(line)
+        narrated = [c for root in self.derive(game, b, action) for c in root.clauses()]
         tags += narrated
         scored = [PHASE_NAMES.index(ph) for ph, c in SCORING.items() if c in narrated]
         for phase in scored:
@@ -386,6 +415,101 @@ class PetersburgKit(KitBase):
         illegal = [(act, why) for act, why in out if act not in legal]
         rng.shuffle(illegal)
         return [(game.action_to_json(act), why) for act, why in illegal[:8]]
+
+
+def _seat_diffs(fact: str, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> dict[int, int]:
+    """Per seat, the peer's value of a per-seat number fact (``money``, ``scores``) less ours."""
+    a, b = ours.get(fact), theirs.get(fact)
+    if not isinstance(a, list) or not isinstance(b, list) or len(a) != len(b):
+        return {}
+    return {p: y - x for p, (x, y) in enumerate(zip(a, b, strict=True))
+            if isinstance(y, int) and not isinstance(y, bool) and y != x}
+
+
+def _price_steps(price: Step, diff: int) -> tuple[Step, ...]:
+    """The steps of one price (an SP-COST-1 ``price`` step) that explain the peer charging ``diff`` roubles
+    less (``diff`` > 0) or more (< 0) than the reference: the minimum when the peer charged less than it;
+    the reductions / displaced value whose omission gives the peer's price (several: a candidate set);
+    else the printed price itself."""
+    children = price.steps
+    minimum = next((s for s in children if s.clause == "SP-COST-6"), None)
+    cost = int(price.data.get("cost", 0))
+    theirs = cost - diff
+    if diff > 0 and minimum is not None and minimum.says == "minimum" and theirs < MIN_COST:
+        return (minimum,)
+    raw = int(minimum.data["raw"]) if minimum is not None else cost
+    if diff < 0:
+        found = tuple(s for s in children if s.says in ("reduction", "displaced-value")
+                      and max(MIN_COST, raw + int(s.data.get("amount", 0))) == theirs)
+        if found:
+            return found
+    return (price,)
+
+
+def _money_steps(root: Step, diffs: Mapping[int, int]) -> tuple[Step, ...]:
+    for paid in root.find(says="paid"):
+        seat = paid.data.get("seat")
+        if isinstance(seat, int) and seat in diffs:
+            price = next((s for s in paid.steps if s.says == "price"), None)
+            if price is not None:
+                return _price_steps(price, diffs[seat])
+    return ()
+
+
+def _income_steps(root: Step, fact: str, diffs: Mapping[int, int]) -> tuple[Step, ...]:
+    """Card incomes (or final-scoring parts) of a differing seat whose amount equals the difference."""
+    key = "roubles" if fact == "money" else "vp"
+    for seat, diff in diffs.items():
+        cards = [s for s in root.walk() if s.says == "card-income" and s.data.get("seat") == seat]
+        found = tuple(s for s in cards if s.data.get(key) == -diff or (diff > 0 and s.data.get(key) == diff))
+        if found:
+            return found
+        if fact == "scores":
+            parts = [s for s in root.walk() if s.data.get("seat") == seat
+                     and s.says in ("variety", "money", "hand", "pub-bought")]
+            found = tuple(s for s in parts if abs(int(s.data.get("vp", 0))) == abs(diff))
+            if found:
+                return found
+        income = [s for s in root.walk() if s.says == "income" and s.data.get("seat") == seat]
+        if income:
+            return (income[0],)
+    return ()
+
+
+def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str, Any],
+                       theirs: Mapping[str, Any]) -> tuple[Step, ...]:
+    """The steps of a Saint Petersburg step's derivation that the peer's facts contradict.
+
+    A money difference after a buy or a play: the step of the price it contradicts (the reduction the
+    peer omitted, ``subject`` the card granting it; two equal reductions: both, a candidate set; the
+    minimum SP-COST-6 when the peer charged less than it; else the printed price SP-COST-1 of the card).
+    A money or VP difference at a scoring: the card incomes (or final-scoring parts) whose amount is the
+    difference.  Then the first step concluding a differing ``to_act`` / ``phase``.
+
+    >>> from engine.petersburg import GAME, Buy, position
+    >>> s = position(players=2, upper=["Author"], areas=[["Gold Smelter"], []])
+    >>> steps = GAME.derive(s, Buy(0, "Author"))
+    >>> [(x.clause, x.data["subject"]) for x in contradicted_steps(steps, "money", {"money": [21, 25]},
+    ...                                                            {"money": [20, 25]})]
+    [('SP-COST-4', 'Gold Smelter')]
+    """
+    root = Step("SP-TURN-1", "step", steps=tuple(derivation))
+    for name in ("money", "scores"):
+        if name in theirs and theirs.get(name) != ours.get(name):
+            diffs = _seat_diffs(name, ours, theirs)
+            if not diffs:
+                continue
+            found = _money_steps(root, diffs) if name == "money" else ()
+            if not found:
+                found = _income_steps(root, name, diffs)
+            if found:
+                return found
+    for name in ("to_act", "phase"):
+        if name in theirs and theirs[name] != ours.get(name):
+            concluding = [s for s in root.walk() if name in s.data and s.data[name] != theirs[name]]
+            if concluding:
+                return (concluding[-1],)
+    return ()
 
 
 KIT = PetersburgKit()

@@ -181,6 +181,11 @@ class KitBase:
         """No discriminating positions (a game that has them says so)."""
         return ()
 
+    def refuted(self, why: Step) -> tuple[Step, ...]:
+        """The steps of a refusal derivation a peer accepting the action contradicts (``()``: the refusing
+        clause alone names it; see :func:`engine.conformance.deciding.refusing`)."""
+        return ()
+
 
 def get_kit(name: str) -> GameKit:
     """The conformance kit of game ``name`` (the ``kit`` facet of its registration, engine.game);

@@ -12,11 +12,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.derivation import Trace
 from engine.errors import GameOver, IllegalAction, NotYourTurn
-from engine.petersburg.catalog import STACKS
-from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost
+from engine.petersburg.catalog import FINAL, PHASES, STACKS
+from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost, trace_cost
 from engine.petersburg.displacement import displaceable, live_targets
-from engine.petersburg.legal import hand_limit, legal_actions, observatory_ready, pub_capacity, to_act
+from engine.petersburg.legal import (
+    HAND_LIMIT,
+    hand_limit,
+    legal_actions,
+    observatory_ready,
+    pub_capacity,
+    to_act,
+)
 from engine.petersburg.model import (
     ACTION_TYPES,
     Buy,
@@ -32,17 +40,22 @@ from engine.petersburg.model import (
 )
 from engine.petersburg.names import kind_of, resolve_card
 
-__all__ = ["check", "diagnose"]
+__all__ = ["check", "diagnose", "granting_clause"]
 
 _ACTION_CLASSES = frozenset(ACTION_TYPES.values())
 
 
-def check(s: State, action: Any) -> Any:
-    """Return the canonical form of ``action`` if it is legal in ``s``; else raise the specific error."""
+def check(s: State, action: Any, trace: Trace | None = None) -> Any:
+    """Return the canonical form of ``action`` if it is legal in ``s``; else raise the specific error.
+
+    With ``trace``, every check the action passes is recorded (the phase, the turn, the source or the hand,
+    the displacement, the cost with each reduction and the minimum, the card's scoring): the derivation
+    ``GAME.why`` returns; the decision is the same (:func:`diagnose` decides, the legal actions confirm).
+    """
     if s.over:
         raise GameOver("SP-END-1", "the game is over")
     if type(action) is Reveal:
-        return _check_reveal(s, action)
+        return _check_reveal(s, action, trace)
     player = getattr(action, "player", None)
     if type(action) not in _ACTION_CLASSES or isinstance(player, bool) or not isinstance(player, int):
         raise IllegalAction("SP-TURN-1", f"not a Saint Petersburg action: {action!r}")
@@ -58,6 +71,12 @@ def check(s: State, action: Any) -> Any:
         if s.pub_queue:
             raise NotYourTurn("SP-PUB-2", f"seat {player} cannot act: seat {acting[0]} decides on the Pub")
         raise NotYourTurn("SP-TURN-2", f"seat {player} cannot act: it is seat {acting[0]}'s turn")
+    if trace is not None:
+        _trace_turn(s, player, trace)
+        canon = diagnose(s, action, trace)
+        if canon in legal_actions(s, player):
+            return canon
+        raise IllegalAction("SP-TURN-1", f"{action!r} is not legal here")  # pragma: no cover
     legal = legal_actions(s, player)
     if action in legal:
         return action
@@ -67,7 +86,95 @@ def check(s: State, action: Any) -> Any:
     raise IllegalAction("SP-TURN-1", f"{action!r} is not legal here")
 
 
-def _check_reveal(s: State, a: Reveal) -> Reveal:
+def _trace_turn(s: State, p: int, trace: Trace) -> None:
+    """The phase and the turn: who acts now and why (SP-PHASE-1, SP-PHASE-2 / SP-PUB-2, SP-OBS-4)."""
+    phase = PHASES[s.phase_index].name
+    trace.add(
+        "SP-PHASE-1", "phase", {"phase": phase, "round": s.round}, note=f"round {s.round}, {phase} phase"
+    )
+    if s.pub_queue:
+        trace.add("SP-PUB-2", "to-act", {"seat": p}, note=f"seat {p} decides on the Pub now")
+    elif s.drawn >= 0:
+        trace.add(
+            "SP-OBS-4",
+            "to-act",
+            {"seat": p, "drawn": s.rules.names[s.drawn]},
+            note=f"seat {p} must deal with the drawn {s.rules.names[s.drawn]}",
+        )
+    else:
+        first = s.markers[s.phase_index]
+        trace.add(
+            "SP-PHASE-2",
+            "to-act",
+            {"seat": p, "first": first},
+            note=f"it is seat {p}'s turn (seat {first} started the {phase} phase)",
+        )
+
+
+def granting_clause(s: State, a: Any) -> str:
+    """The clause that makes an action of this kind legal: a buy SP-BUY-1 (the Observatory's card SP-OBS-4),
+    a play SP-HAND-4, a take SP-HAND-1, a pass SP-TURN-3, ...; a trading card displacing a card that shows
+    every symbol SP-TRADE-4, one displacing a card of its own value SP-POTJ-1 (the rule that makes the
+    displacement, and so the action, possible).
+
+    >>> from engine.petersburg import GAME, Play
+    >>> granting_clause(GAME.new_game(2, seed=1), Play(0, "Market"))
+    'SP-HAND-4'
+    """
+    rs = s.rules
+    d = getattr(a, "displace", None)
+    if isinstance(d, str) and d in rs.kind:
+        t = rs.kind[d]
+        if rs.displace_clause[t] == "SP-POTJ-1":
+            return "SP-POTJ-1"
+        if len(rs.cards[t].symbols) > 1:
+            return "SP-TRADE-4"
+    if isinstance(a, Buy | Take) and a.source == "drawn":
+        return "SP-OBS-4"
+    return {
+        Buy: "SP-BUY-1",
+        Play: "SP-HAND-4",
+        Take: "SP-HAND-1",
+        Pass: "SP-TURN-3",
+        Observe: "SP-OBS-1",
+        Discard: "SP-OBS-4",
+        PubBuy: "SP-PUB-1",
+        Reveal: "SP-REVEAL-1",
+    }.get(type(a), "SP-TURN-1")
+
+
+def _trace_scores(s: State, k: int, trace: Trace, *, in_hand: bool) -> None:
+    """When and how card ``k`` scores: at its colour's phase scoring (SP-SCORE-1..3, SP-SCORE-4), an
+    aristocrat also in the final variety bonus (SP-END-4); a card left in hand costs VP (SP-END-7)."""
+    rs = s.rules
+    name = rs.names[k]
+    if in_hand:
+        vp = FINAL["vp_per_hand_card"]
+        trace.add(
+            "SP-END-7",
+            "scores",
+            {"card": name, "vp": vp},
+            note=f"in hand {name} scores nothing; still in hand at the end it counts {vp} VP",
+        )
+        return
+    phase = next((ph for ph in PHASES if ph.scores == rs.colour[k]), None)
+    if phase is not None:
+        trace.add(
+            phase.clause,
+            "scores",
+            {"card": name, "phase": phase.name, "roubles": rs.roubles[k], "vp": rs.vp[k]},
+            note=f"{name} scores {rs.roubles[k]} R and {rs.vp[k]} VP at every {phase.name} scoring",
+        )
+    if rs.colour[k] == rs.variety_colour:
+        trace.add(
+            "SP-END-4",
+            "scores",
+            {"card": name},
+            note=f"{name} counts towards the aristocrat variety bonus at the end",
+        )
+
+
+def _check_reveal(s: State, a: Reveal, trace: Trace | None = None) -> Reveal:
     i = pending_reveal(s) if s.hidden else -1
     if i < 0:
         raise IllegalAction("SP-REVEAL-1", "no card drawn from a stack of unknown order awaits a reveal")
@@ -82,13 +189,20 @@ def _check_reveal(s: State, a: Reveal) -> Reveal:
         raise IllegalAction(
             "SP-REVEAL-1", f"{shown} is not among the {STACKS[i]} stack's unknown cards ({left})"
         )
+    if trace is not None:
+        trace.add(
+            "SP-REVEAL-1",
+            "unknown-card",
+            {"card": rs.names[k], "stack": STACKS[i]},
+            note=f"{rs.names[k]} is among the {STACKS[i]} stack's unknown cards",
+        )
     return Reveal(rs.names[k])
 
 
-def diagnose(s: State, a: Any) -> Any:
+def diagnose(s: State, a: Any, trace: Trace | None = None) -> Any:
     """The clause an action of the seat to act breaks (raised as IllegalAction), or the action's canonical
     form (edition names, e.g. for an alias) when it breaks none; ``check`` calls it for an action that is
-    not literally among the legal ones."""
+    not literally among the legal ones, and for every action when a ``trace`` records the checks passed."""
     rs = s.rules
     p = a.player
     if s.pub_queue:
@@ -97,6 +211,15 @@ def diagnose(s: State, a: Any) -> Any:
         if isinstance(a.vp, bool) or not isinstance(a.vp, int) or a.vp < 0:
             raise IllegalAction("SP-PUB-1", f"vp must be an int >= 0, got {a.vp!r}")
         most = pub_capacity(rs, s.areas[p], s.money[p])
+        if a.vp <= most:
+            if trace is not None:
+                trace.add(
+                    "SP-PUB-1",
+                    "within-capacity",
+                    {"vp": a.vp, "most": most},
+                    note=f"{a.vp} VP is within the {most} VP seat {p} may buy at the Pub now",
+                )
+            return PubBuy(p, a.vp)
         raise IllegalAction("SP-PUB-1", f"seat {p} can buy at most {most} VP at the Pub now, not {a.vp}")
     if isinstance(a, PubBuy):
         raise IllegalAction("SP-PUB-1", "Pub purchases are made only right after the building scoring")
@@ -106,14 +229,28 @@ def diagnose(s: State, a: Any) -> Any:
         )
     area, hand = s.areas[p], s.hands[p]
     if isinstance(a, Pass):
-        raise IllegalAction("SP-OBS-4", "cannot pass with a drawn card pending")  # pragma: no cover
+        if s.drawn >= 0:
+            raise IllegalAction("SP-OBS-4", "cannot pass with a drawn card pending")  # pragma: no cover
+        if trace is not None:
+            trace.add("SP-TURN-3", "may-pass", {"seat": p}, note=f"seat {p} may pass")
+        return Pass(p)
     if isinstance(a, Discard):
         if s.drawn < 0:  # a turn is one of the four actions; only an Observatory's draw is discarded
-            raise IllegalAction("SP-TURN-1", "a turn buys, takes into hand, plays from hand or passes: no "
-                                "card is discarded but one drawn with an Observatory (SP-OBS-4)")
+            raise IllegalAction(
+                "SP-TURN-1",
+                "a turn buys, takes into hand, plays from hand or passes: no "
+                "card is discarded but one drawn with an Observatory (SP-OBS-4)",
+            )
         k = kind_of(rs, a.card, "SP-OBS-4")
         if k != s.drawn:
             raise IllegalAction("SP-OBS-4", f"the drawn card is {rs.names[s.drawn]}, not {rs.names[k]}")
+        if trace is not None:
+            trace.add(
+                "SP-OBS-6",
+                "may-discard",
+                {"card": rs.names[k]},
+                note=f"the drawn {rs.names[k]} may be discarded",
+            )
         return Discard(p, rs.names[k])
     if isinstance(a, Observe):
         if observatory_ready(rs, s.phase_index, area, s.turned[p]) < 0:
@@ -134,13 +271,49 @@ def diagnose(s: State, a: Any) -> Any:
                 f"the {a.stack} stack has {len(s.stacks[STACKS.index(a.stack)])} "
                 "card(s): the Observatory never draws a stack's last card",
             )
-        raise IllegalAction("SP-OBS-1", f"{a!r} is not legal here")  # pragma: no cover
+        if trace is not None:
+            obs = rs.names[observatory_ready(rs, s.phase_index, area, s.turned[p])]
+            trace.add(
+                "SP-OBS-1",
+                "observatory-ready",
+                {"card": obs, "seat": p},
+                note=f"seat {p} owns an {obs} not turned this round",
+            )
+            trace.add(
+                "SP-OBS-2",
+                "building-phase",
+                {"phase": PHASES[s.phase_index].name},
+                note="the Observatory is used in the building phase",
+            )
+            n = len(s.stacks[STACKS.index(a.stack)])
+            trace.add(
+                "SP-OBS-3",
+                "not-last-card",
+                {"stack": a.stack, "cards": n},
+                note=f"the {a.stack} stack has {n} cards: the top one may be drawn",
+            )
+        return Observe(p, a.stack)
     # Buy / Take / Play: the card and where it comes from
     k = kind_of(rs, a.card, "SP-HAND-4" if isinstance(a, Play) else "SP-BUY-3")
+    if trace is not None and not (isinstance(a, Buy | Take) and a.source == "drawn"):
+        phase = PHASES[s.phase_index].name
+        trace.add(
+            "SP-PHASE-5",
+            "any-phase",
+            {"card": rs.names[k], "phase": phase},
+            note=f"any card may be bought, played or taken in any phase: {rs.names[k]} in the {phase} phase",
+        )
     if isinstance(a, Play):
         src = HAND
         if k not in hand:
             raise IllegalAction("SP-HAND-4", f"{rs.names[k]} is not in seat {p}'s hand")
+        if trace is not None:
+            trace.add(
+                "SP-HAND-4",
+                "in-hand",
+                {"card": rs.names[k], "seat": p},
+                note=f"{rs.names[k]} is in seat {p}'s hand",
+            )
     else:
         if a.source not in ("upper", "lower", "drawn"):
             raise IllegalAction("SP-BUY-3", f"unknown source {a.source!r} (known: upper, lower, drawn)")
@@ -153,11 +326,35 @@ def diagnose(s: State, a: Any) -> Any:
                 if src != DRAWN
                 else f"{rs.names[k]} is not the drawn card",
             )
+        if trace is not None:
+            trace.add(
+                "SP-BUY-3" if src != DRAWN else "SP-OBS-4",
+                "in-row",
+                {"card": rs.names[k], "source": a.source},
+                note=f"{rs.names[k]} lies in the {a.source} row"
+                if src != DRAWN
+                else f"{rs.names[k]} is the drawn card",
+            )
     if isinstance(a, Take):
         limit = hand_limit(rs, area)
         if len(hand) >= limit:
             clause = "SP-HAND-3" if len(hand) > limit else "SP-HAND-2"
             raise IllegalAction(clause, f"seat {p} holds {len(hand)} cards; the hand limit is {limit}")
+        if trace is not None:
+            trace.add(
+                "SP-WAREHOUSE-1" if limit > HAND_LIMIT else "SP-HAND-2",
+                "room-in-hand",
+                {"held": len(hand), "limit": limit},
+                note=f"seat {p} holds {len(hand)} of {limit} cards",
+            )
+            if rs.is_trading[k]:
+                trace.add(
+                    "SP-HAND-5",
+                    "no-target-needed",
+                    {"card": rs.names[k]},
+                    note=f"{rs.names[k]} needs a card to displace only when it is played",
+                )
+            _trace_scores(s, k, trace, in_hand=True)
         return Take(p, rs.names[k], a.source)
     t = -1
     if rs.is_trading[k]:
@@ -173,10 +370,28 @@ def diagnose(s: State, a: Any) -> Any:
             raise IllegalAction("SP-TRADE-1", f"seat {p} has no {rs.names[t]} to displace")
         if area.count(t) <= s.turned[p].count(t):
             raise IllegalAction("SP-OBS-5", f"a turned {rs.names[t]} cannot be displaced")
+        if trace is not None:
+            trace.add(
+                "SP-TRADE-1",
+                "displaces",
+                {"card": rs.names[k], "displace": rs.names[t]},
+                note=f"{rs.names[k]} displaces the {rs.names[t]} seat {p} owns",
+            )
+            trace.add(
+                clause,
+                "may-displace",
+                {"card": rs.names[k], "displace": rs.names[t], "subject": rs.names[t]},
+                note=reason,
+            )
     elif a.displace is not None:
         raise IllegalAction("SP-TRADE-1", f"{rs.names[k]} is not a trading card and displaces nothing")
-    cost = fast_cost(rs, area, k, src, t)
+    if trace is not None:
+        cost = trace_cost(rs, area, k, src, t, money=s.money[p], trace=trace)
+    else:
+        cost = fast_cost(rs, area, k, src, t)
     if cost > s.money[p]:
         raise IllegalAction("SP-BUY-2", f"{rs.names[k]} costs {cost}, seat {p} has {s.money[p]}")
+    if trace is not None:
+        _trace_scores(s, k, trace, in_hand=False)
     d = rs.names[t] if t >= 0 else None
     return Play(p, rs.names[k], d) if isinstance(a, Play) else Buy(p, rs.names[k], a.source, d)

@@ -21,6 +21,7 @@ applies when given a list to fill.  Its steps, in order, each under its clause::
 
 from __future__ import annotations
 
+from engine.derivation import Trace
 from engine.errors import IllegalAction
 from engine.petersburg.catalog import PARAMS
 from engine.petersburg.model import SOURCES, CostBreakdown, Reduction, State
@@ -38,6 +39,7 @@ __all__ = [
     "UPPER",
     "cost_breakdown",
     "fast_cost",
+    "trace_cost",
 ]
 
 MIN_COST = PARAMS["minimum_cost"]
@@ -77,7 +79,12 @@ def fast_cost(
             cost -= same * SAME_DISCOUNT
             if reductions is not None:
                 reductions.append(
-                    Reduction(same * SAME_DISCOUNT, "SP-COST-2", f"for {same} identical {rs.names[k]} owned")
+                    Reduction(
+                        same * SAME_DISCOUNT,
+                        "SP-COST-2",
+                        f"for {same} identical {rs.names[k]} owned",
+                        rs.names[k],
+                    )
                 )
     if src == LOWER:  # SP-COST-3: the lower row
         cost -= LOWER_DISCOUNT
@@ -90,8 +97,66 @@ def fast_cost(
                 cost -= n * amount
                 if reductions is not None:
                     clause = rs.reducer_clause if rs.is_trading[k] else "SP-COST-4"
-                    reductions.append(Reduction(n * amount, clause, f"for {rs.names[r]} owned"))
+                    reductions.append(Reduction(n * amount, clause, f"for {rs.names[r]} owned", rs.names[r]))
     return cost if cost > MIN_COST else MIN_COST  # SP-COST-6: never below the minimum
+
+
+def trace_cost(
+    rs: Ruleset, area: tuple[int, ...], k: int, src: int, t: int, *, money: int, trace: Trace
+) -> int:
+    """:func:`fast_cost` with its derivation recorded into ``trace``: one ``SP-COST-1`` step (``price``)
+    whose children are the displaced card's value (SP-COST-7 / SP-POTJ-1), each reduction fast_cost applied
+    (``subject`` the card that grants it), and the minimum (SP-COST-6: ``minimum`` when it lifts the price,
+    ``above-minimum`` otherwise); then the SP-BUY-2 step (``affordable`` / ``too-dear``).  Returns the cost.
+
+    >>> from engine.petersburg import ruleset
+    >>> rs = ruleset()
+    >>> tr = Trace()
+    >>> trace_cost(rs, (rs.kind["Market"],), rs.kind["Market"], LOWER, -1, money=25, trace=tr)
+    3
+    >>> [s.clause for s in tr.steps[0].walk()], tr.steps[1].says
+    (['SP-COST-1', 'SP-COST-2', 'SP-COST-3', 'SP-COST-6'], 'affordable')
+    """
+    reductions: list[Reduction] = []
+    cost = fast_cost(rs, area, k, src, t, reductions=reductions)
+    name = rs.names[k]
+    printed = rs.cost[k]
+    raw = printed - (rs.dval[t] if t >= 0 else 0) - sum(r.amount for r in reductions)
+    data = {"card": name, "subject": name, "printed": printed, "source": SOURCES[src], "cost": cost}
+    with trace.step("SP-COST-1", "price", data, note=f"{name} costs {cost} R (printed {printed} R)"):
+        if t >= 0:
+            dname = rs.names[t]
+            trace.add(
+                rs.displace_clause[t],
+                "displaced-value",
+                {"card": dname, "subject": dname, "amount": rs.dval[t]},
+                note=f"{rs.dval[t]} R less for the displaced {dname}",
+            )
+        for r in reductions:
+            facts = {"card": name, "subject": r.card or "lower row", "amount": r.amount}
+            if r.clause != "SP-COST-5":
+                trace.add(r.clause, "reduction", facts, note=f"{r.amount} R less {r.reason}")
+                continue
+            # a reducer's rouble off a trading card: the reducer's rule, extended by SP-COST-5
+            with trace.step("SP-COST-4", "reduction", facts, note=f"{r.amount} R less {r.reason}"):
+                trace.add("SP-COST-5", "trading-card", {"card": name}, note="trading cards of its colour too")
+        lifted = raw < MIN_COST
+        trace.add(
+            "SP-COST-6",
+            "minimum" if lifted else "above-minimum",
+            {"card": name, "raw": raw, "minimum": MIN_COST, "cost": cost},
+            note=f"{raw} R is below the minimum: {name} costs {MIN_COST} R"
+            if lifted
+            else f"{raw} R is not below the minimum of {MIN_COST} R",
+        )
+    ok = cost <= money
+    trace.add(
+        "SP-BUY-2",
+        "affordable" if ok else "too-dear",
+        {"card": name, "cost": cost, "money": money},
+        note=f"{cost} R {'<=' if ok else '>'} the {money} R the seat has",
+    )
+    return cost
 
 
 def cost_breakdown(

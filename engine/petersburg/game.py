@@ -21,11 +21,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.errors import IllegalAction, IllegalSetup, NotAnAction
+from engine.derivation import Step, Trace
+from engine.errors import IllegalAction, IllegalSetup, NotAnAction, RuleViolation
 from engine.game import Result
 from engine.petersburg import codec, narration, notation
 from engine.petersburg.catalog import GAME_META, VARIANTS
-from engine.petersburg.checks import check
+from engine.petersburg.checks import check, granting_clause
 from engine.petersburg.legal import legal_actions, reveals, to_act
 from engine.petersburg.model import State
 from engine.petersburg.observation import observation
@@ -107,6 +108,51 @@ class PetersburgGame:
         ranking, winners = standings(state)
         tiebreak = tuple(tiebreak_money(state, p) for p in range(state.players))
         return Result(scores=state.vp, winners=winners, ranking=ranking, tiebreak=tiebreak)
+
+    # ------------------------------------------------------------------------------------------- derivations
+    def derive(self, before: State, action: Any) -> tuple[Step, ...]:
+        """The derivation of one legal step, from re-running the transition with a trace: each payment
+        with its cost (every reduction and the minimum), income per seat and card, Pub purchases, refills,
+        phase and round changes, the final scoring and the result (see :mod:`engine.petersburg.transitions`).
+
+        >>> from engine.petersburg import Buy
+        >>> s = GAME.new_game(2, seed=1)
+        >>> [d.clause for d in GAME.derive(s, Buy(0, "Shepherd"))]
+        ['SP-BUY-1', 'SP-PHASE-2']
+        """
+        trace = Trace()
+        transition(before, action, None, trace)
+        return tuple(trace.steps)
+
+    def why(self, state: State, action: Any) -> Step:
+        """Why ``action`` is legal or refused in ``state``, as a derivation: the root's clause grants the
+        action (``says`` ``legal``: SP-BUY-1, SP-HAND-4, ..., SP-TRADE-4 for a wildcard displacement,
+        SP-POTJ-1 for Potjomkin's Village's credit) or refuses it (``refused``, its note the refusal);
+        beneath it every check passed, from the checked tier's own code: phase, turn, source or hand,
+        displacement, the cost with each reduction and the minimum, and when the card scores.
+
+        >>> from engine.petersburg import Buy, Discard
+        >>> s = GAME.new_game(2, seed=1)
+        >>> GAME.why(s, Buy(0, "Shepherd")).clause, GAME.why(s, Discard(0, "Shepherd")).clause
+        ('SP-BUY-1', 'SP-TURN-1')
+        """
+        trace = Trace()
+        try:
+            check(state, action, trace)
+        except RuleViolation as exc:
+            return trace.root(exc.clause, "refused", {"action": repr(action)}, note=exc.message)
+        return trace.root(
+            granting_clause(state, action), "legal", {"action": repr(action)}, note=f"{action!r} is legal"
+        )
+
+    def explain_result(self, state: State) -> Step:
+        """The derivation of a finished game's result: each seat's place, VP and tie-break roubles (with
+        the ``keep_roubles`` option), the tie-break (SP-END-8) and a shared win (SP-END-9)."""
+        if not state.over:
+            raise IllegalAction("SP-END-1", "the game is not over")
+        trace = Trace()
+        standings(state, trace)
+        return trace.steps[0]
 
     # ------------------------------------------------------------------------------------------- views
     def observation(self, state: State, player: int) -> dict[str, Any]:

@@ -391,11 +391,13 @@ ACTION_TYPES: dict[str, type] = {
 
 @frozen
 class Reduction:
-    """One step of a cost derivation: roubles off, the clause that grants it, and why."""
+    """One step of a cost derivation: roubles off, the clause that grants it, why, and the card that
+    grants it (the identical card or the reducer owned; ``None`` for the lower row)."""
 
     amount: int
     clause: str
     reason: str
+    card: str | None = None
 
 
 @frozen

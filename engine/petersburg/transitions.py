@@ -6,7 +6,10 @@ Every successor is built by field name with a builder of the fields a step chang
 a take are one acquisition (:func:`_acquire`: a card leaves a row, the drawn card or the hand for the
 area, paid, or for the hand).  After the last consecutive pass of a phase the flow scores it, opens the Pub
 decisions, refills the rows, moves to the next phase or round, or ends the game with the final scoring.
-With ``log`` a list, each step appends the readable lines :mod:`engine.petersburg.narration` shows.
+With ``log`` a list, each step appends the readable lines :mod:`engine.petersburg.narration` shows; with
+``trace`` a :class:`~engine.derivation.Trace`, each step records its derivation (each payment with its
+cost, income per seat and card, Pub purchases, refills, phase and round changes, the final scoring and the
+result): ``GAME.derive``.  Without one nothing is paid but an ``is not None`` test.
 
 >>> from engine.petersburg import GAME, Buy
 >>> log: list[str] = []
@@ -20,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.derivation import Trace
 from engine.petersburg.catalog import PARAMS, PHASES, STACKS
-from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost
+from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost, trace_cost
 from engine.petersburg.legal import observatory_ready, pub_capacity, pub_rate
 from engine.petersburg.model import (
     SOURCES,
@@ -39,7 +43,7 @@ from engine.petersburg.model import (
     pending_reveal,
 )
 from engine.petersburg.names import kind_of
-from engine.petersburg.scoring import final_breakdown, phase_income
+from engine.petersburg.scoring import final_breakdown, phase_income, standings
 
 __all__ = ["TRANSITIONS", "Log", "transition"]
 
@@ -63,9 +67,10 @@ _round_started = changer("markers", "turned", "round", "phase_index", "turn", "p
 _finished = changer("vp", "passes", "over")
 
 
-def transition(state: State, action: Any, log: Log = None) -> State:
-    """Apply a legal action (unchecked); with ``log`` a list, append readable lines of what happened."""
-    return TRANSITIONS[type(action)](state, action, log)
+def transition(state: State, action: Any, log: Log = None, trace: Trace | None = None) -> State:
+    """Apply a legal action (unchecked); with ``log`` a list, append readable lines of what happened; with
+    ``trace``, record the derivation of the step."""
+    return TRANSITIONS[type(action)](state, action, log, trace)
 
 
 # ============================================================================================ helpers
@@ -129,15 +134,15 @@ def _acquire(s: State, p: int, k: int, src: int, t: int, *, into_hand: bool) -> 
     )
 
 
-def _t_buy(s: State, a: Buy, log: Log) -> State:
-    return _paid(s, a, SRC[a.source], "SP-BUY-3", log)
+def _t_buy(s: State, a: Buy, log: Log, trace: Trace | None = None) -> State:
+    return _paid(s, a, SRC[a.source], "SP-BUY-3", log, trace=trace)
 
 
-def _t_play(s: State, a: Play, log: Log) -> State:
-    return _paid(s, a, HAND, "SP-HAND-4", log)
+def _t_play(s: State, a: Play, log: Log, trace: Trace | None = None) -> State:
+    return _paid(s, a, HAND, "SP-HAND-4", log, trace=trace)
 
 
-def _paid(s: State, a: Buy | Play, src: int, clause: str, log: Log) -> State:
+def _paid(s: State, a: Buy | Play, src: int, clause: str, log: Log, *, trace: Trace | None = None) -> State:
     """A buy (from a row or the drawn card) or a play (from the hand): the card into the area, paid."""
     rs = s.rules
     p = a.player
@@ -145,6 +150,29 @@ def _paid(s: State, a: Buy | Play, src: int, clause: str, log: Log) -> State:
     d = a.displace
     t = -1 if d is None else (rs.kind[d] if d in rs.kind else kind_of(rs, d, "SP-TRADE-1"))
     after = _acquire(s, p, k, src, t, into_hand=False)
+    if trace is not None:
+        grant = "SP-HAND-4" if src == HAND else "SP-OBS-4" if src == DRAWN else "SP-BUY-1"
+        paid = s.money[p] - after.money[p]
+        data = {
+            "seat": p,
+            "card": rs.names[k],
+            "subject": rs.names[k],
+            "source": SOURCES[src],
+            "paid": paid,
+            "money": after.money[p],
+        }
+        with trace.step(
+            grant, "paid", data, note=f"P{p} pays {paid} R for {rs.names[k]} ({after.money[p]} R left)"
+        ):
+            trace_cost(rs, s.areas[p], k, src, t, money=s.money[p], trace=trace)
+            if t >= 0:
+                trace.add(
+                    "SP-TRADE-1",
+                    "displaced",
+                    {"seat": p, "card": rs.names[t], "by": rs.names[k]},
+                    note=f"{rs.names[t]} is displaced to the discard pile",
+                )
+        _next_turn(after, trace)
     if log is not None:
         disp = f", displacing {rs.names[t]}" if t >= 0 else ""
         what = "plays" if src == HAND else "buys"
@@ -156,12 +184,25 @@ def _paid(s: State, a: Buy | Play, src: int, clause: str, log: Log) -> State:
     return after
 
 
-def _t_take(s: State, a: Take, log: Log) -> State:
+def _next_turn(s: State, trace: Trace) -> None:
+    trace.add("SP-PHASE-2", "next-turn", {"to_act": s.turn}, note=f"seat {s.turn}'s turn")
+
+
+def _t_take(s: State, a: Take, log: Log, trace: Trace | None = None) -> State:
     rs = s.rules
     p = a.player
     k = rs.kind[a.card] if a.card in rs.kind else kind_of(rs, a.card, "SP-BUY-3")
     src = SRC[a.source]
     after = _acquire(s, p, k, src, -1, into_hand=True)
+    if trace is not None:
+        held = len(after.hands[p])
+        trace.add(
+            "SP-HAND-1" if src != DRAWN else "SP-OBS-4",
+            "taken",
+            {"seat": p, "card": rs.names[k], "source": a.source, "held": held},
+            note=f"P{p} takes {rs.names[k]} into hand unpaid ({held} in hand)",
+        )
+        _next_turn(after, trace)
     if log is not None:
         held = len(after.hands[p])
         log.append(
@@ -172,14 +213,23 @@ def _t_take(s: State, a: Take, log: Log) -> State:
     return after
 
 
-def _t_discard(s: State, a: Discard, log: Log) -> State:
+def _t_discard(s: State, a: Discard, log: Log, trace: Trace | None = None) -> State:
     k = s.drawn
     if log is not None:
         log.append(f"{_who(a.player)} discards the drawn {s.rules.names[k]}")
-    return _discarded(s, drawn=-1, discard=(*s.discard, k), turn=(s.turn + 1) % s.players, passes=0)
+    after = _discarded(s, drawn=-1, discard=(*s.discard, k), turn=(s.turn + 1) % s.players, passes=0)
+    if trace is not None:
+        trace.add(
+            "SP-OBS-6",
+            "discarded",
+            {"seat": a.player, "card": s.rules.names[k]},
+            note=f"P{a.player} discards the drawn {s.rules.names[k]}",
+        )
+        _next_turn(after, trace)
+    return after
 
 
-def _t_observe(s: State, a: Observe, log: Log) -> State:
+def _t_observe(s: State, a: Observe, log: Log, trace: Trace | None = None) -> State:
     rs = s.rules
     p = a.player
     obs = observatory_ready(rs, s.phase_index, s.areas[p], s.turned[p])
@@ -190,6 +240,19 @@ def _t_observe(s: State, a: Observe, log: Log) -> State:
             f"{_who(p)} turns an {rs.names[obs]} and draws {card_name(rs, stack[0])} from the {a.stack} "
             f"stack ({len(stack) - 1} left)"
         )
+    if trace is not None:
+        trace.add(
+            "SP-OBS-1",
+            "drawn",
+            {"seat": p, "card": card_name(rs, stack[0]), "stack": a.stack, "turned": rs.names[obs]},
+            note=f"P{p} turns an {rs.names[obs]}, draws {card_name(rs, stack[0])} from the {a.stack} stack",
+        )
+        trace.add(
+            "SP-OBS-5",
+            "turned",
+            {"seat": p, "card": rs.names[obs]},
+            note=f"the turned {rs.names[obs]} loses its VP this round",
+        )
     return _observed(
         s,
         stacks=_set(s.stacks, i, stack[1:]),
@@ -199,16 +262,33 @@ def _t_observe(s: State, a: Observe, log: Log) -> State:
     )
 
 
-def _t_pass(s: State, a: Pass, log: Log) -> State:
+def _t_pass(s: State, a: Pass, log: Log, trace: Trace | None = None) -> State:
     if log is not None:
         log.append(f"{_who(a.player)} passes")
     passes = s.passes + 1
+    if trace is not None:
+        trace.add(
+            "SP-TURN-3",
+            "passed",
+            {"seat": a.player, "passes": passes},
+            note=f"P{a.player} passes ({passes} consecutive)",
+        )
     if passes >= s.players:
-        return _end_phase(s, log)
-    return _passed(s, passes=passes, turn=(s.turn + 1) % s.players)
+        if trace is not None:
+            trace.add(
+                "SP-PHASE-3",
+                "phase-over",
+                {"phase": PHASES[s.phase_index].name, "passes": passes},
+                note=f"every player passed: the {PHASES[s.phase_index].name} phase's actions are over",
+            )
+        return _end_phase(s, log, trace)
+    after = _passed(s, passes=passes, turn=(s.turn + 1) % s.players)
+    if trace is not None:
+        trace.add("SP-PHASE-4", "next-turn", {"to_act": after.turn}, note=f"seat {after.turn}'s turn")
+    return after
 
 
-def _t_pub(s: State, a: PubBuy, log: Log) -> State:
+def _t_pub(s: State, a: PubBuy, log: Log, trace: Trace | None = None) -> State:
     p = a.player
     money, vp = s.money, s.vp
     if a.vp:
@@ -219,11 +299,28 @@ def _t_pub(s: State, a: PubBuy, log: Log) -> State:
             log.append(f"{_who(p)} buys {a.vp} VP at the Pub for {a.vp * rate} R ({money[p]} R, {vp[p]} VP)")
     elif log is not None:
         log.append(f"{_who(p)} buys no VP at the Pub")
+    if trace is not None:
+        paid = s.money[p] - money[p]
+        trace.add(
+            "SP-PUB-1",
+            "pub-bought",
+            {"seat": p, "vp": a.vp, "paid": paid},
+            note=f"P{p} buys {a.vp} VP at the Pub for {paid} R",
+        )
     after = _pub_bought(s, money=money, vp=vp, pub_queue=s.pub_queue[1:])
-    return after if after.pub_queue else _next_phase(after, log)
+    if after.pub_queue:
+        if trace is not None:
+            trace.add(
+                "SP-PUB-2",
+                "next-decision",
+                {"to_act": after.pub_queue[0]},
+                note=f"P{after.pub_queue[0]} decides on the Pub next",
+            )
+        return after
+    return _next_phase(after, log, trace)
 
 
-def _t_reveal(s: State, a: Reveal, log: Log) -> State:
+def _t_reveal(s: State, a: Reveal, log: Log, trace: Trace | None = None) -> State:
     rs = s.rules
     i = pending_reveal(s)
     k = rs.kind[a.card] if a.card in rs.kind else kind_of(rs, a.card, "SP-REVEAL-1")
@@ -232,12 +329,19 @@ def _t_reveal(s: State, a: Reveal, log: Log) -> State:
     if log is not None:
         log.append(f"-- reveal [SP-REVEAL-1]: the card drawn from the {STACKS[i]} stack is {rs.names[k]}")
     hidden = hidden if any(hidden) else ()
+    if trace is not None:
+        trace.add(
+            "SP-REVEAL-1",
+            "revealed",
+            {"card": rs.names[k], "stack": STACKS[i]},
+            note=f"the card drawn from the {STACKS[i]} stack is {rs.names[k]}",
+        )
     if s.drawn == placeholder:
         return _revealed(s, upper=s.upper, drawn=k, hidden=hidden)
     return _revealed(s, upper=_set(s.upper, s.upper.index(placeholder), k), drawn=s.drawn, hidden=hidden)
 
 
-TRANSITIONS: dict[type, Callable[[State, Any, Log], State]] = {
+TRANSITIONS: dict[type, Callable[..., State]] = {
     Buy: _t_buy,
     Take: _t_take,
     Play: _t_play,
@@ -247,15 +351,21 @@ TRANSITIONS: dict[type, Callable[[State, Any, Log], State]] = {
     PubBuy: _t_pub,
     Reveal: _t_reveal,
 }
-"""Action class -> its transition ``(state, action, log) -> state`` (the unchecked tier calls it directly)."""
+"""Action class -> its transition ``(state, action, log, trace=None) -> state`` (the unchecked tier calls it
+directly)."""
 
 
 # ============================================================================================ phase flow
 
 
-def _score(s: State, colour: int, log: Log) -> State:
+def _score(s: State, colour: int, log: Log, trace: Trace | None = None) -> State:
     """The phase's scoring: each seat's income of ``colour`` added (SP-SCORE-1..3); the passes are over."""
-    income = phase_income(s, colour)
+    if trace is not None:
+        phase = PHASES[s.phase_index]
+        with trace.step(phase.clause, "scoring", {"phase": phase.name}, note=f"the {phase.name} scoring"):
+            income = phase_income(s, colour, trace)
+    else:
+        income = phase_income(s, colour)
     money, vp = list(s.money), list(s.vp)
     for p, (r, v) in enumerate(income):
         money[p] += r
@@ -267,13 +377,13 @@ def _score(s: State, colour: int, log: Log) -> State:
     return _scored(s, money=tuple(money), vp=tuple(vp), passes=0)
 
 
-def _end_phase(s: State, log: Log) -> State:
+def _end_phase(s: State, log: Log, trace: Trace | None = None) -> State:
     """All passed (SP-PHASE-3): score the phase, then the Pub decisions (SP-PUB-1, SP-PUB-2) or on (every
     way on starts a phase, a round or the end with no passes)."""
     rs = s.rules
     phase = PHASES[s.phase_index]
     if phase.scores >= 0:
-        s = _score(s, phase.scores, log)
+        s = _score(s, phase.scores, log, trace)
         if any(rs.colour[k] == phase.scores for k in rs.pub_kinds):
             n = s.players
             first = s.markers[s.phase_index]
@@ -282,11 +392,22 @@ def _end_phase(s: State, log: Log) -> State:
             if queue:
                 if log is not None:
                     log.append(f"-- Pub decisions [SP-PUB-1]: {', '.join(_who(p) for p in queue)}")
+                if trace is not None:
+                    trace.add(
+                        "SP-PUB-2",
+                        "pub-decisions",
+                        {"queue": list(queue), "to_act": queue[0]},
+                        note=f"Pub decisions: {', '.join(_who(p) for p in queue)}",
+                    )
                 return _pub_opened(s, pub_queue=queue)
-    return _next_phase(s, log)
+    elif trace is not None:
+        trace.add(
+            "SP-SCORE-5", "no-scoring", {"phase": phase.name}, note=f"the {phase.name} phase has no scoring"
+        )
+    return _next_phase(s, log, trace)
 
 
-def _refill(s: State, stack_index: int, log: Log) -> State:
+def _refill(s: State, stack_index: int, log: Log, trace: Trace | None = None) -> State:
     """Fill the upper row from a stack up to the board's cards (SP-REFILL-1, SP-REFILL-2); a stack that
     runs out makes this round the last (SP-END-1, SP-END-3)."""
     rs = s.rules
@@ -310,6 +431,31 @@ def _refill(s: State, stack_index: int, log: Log) -> State:
                 else " -- the worker stack is empty: next round is the last [SP-END-3]"
             )
         log.append(msg)
+    if trace is not None:
+        names_drawn = [card_name(rs, k) for k in drawn]
+        with trace.step(
+            "SP-REFILL-1",
+            "refill",
+            {"stack": STACKS[stack_index], "cards": names_drawn},
+            note=f"{len(drawn)} from the {STACKS[stack_index]} stack: {', '.join(names_drawn) or 'nothing'}",
+        ):
+            if len(stack) < need:
+                trace.add(
+                    "SP-REFILL-2",
+                    "short",
+                    {"missing": need - len(stack)},
+                    note=f"short by {need - len(stack)}",
+                )
+            if ended:
+                last = stack_index == 0 and s.phase_index == len(PHASES) - 1
+                trace.add(
+                    "SP-END-3" if last else "SP-END-1",
+                    "last-round",
+                    {"stack": STACKS[stack_index]},
+                    note="the worker stack is empty: next round is the last"
+                    if last
+                    else "the stack is empty: the game ends after this round",
+                )
     return _refilled(
         s,
         stacks=_set(s.stacks, stack_index, stack[need:]),
@@ -318,26 +464,40 @@ def _refill(s: State, stack_index: int, log: Log) -> State:
     )
 
 
-def _next_phase(s: State, log: Log) -> State:
+def _next_phase(s: State, log: Log, trace: Trace | None = None) -> State:
     """Refill and start the next phase (SP-PHASE-2); after the round's last phase: the round end
     (SP-ROUND-1..3) or, in the last round, the final scoring."""
     phase = PHASES[s.phase_index]
     if not phase.round_end:
-        s = _refill(s, phase.refill, log)
+        s = _refill(s, phase.refill, log, trace)
         ph = s.phase_index + 1
         s = _phase_started(s, phase_index=ph, turn=s.markers[ph], passes=0)
         if log is not None:
             log.append(f"== Round {s.round}, {PHASES[ph].name} phase: P{s.turn} starts [SP-PHASE-2]")
+        if trace is not None:
+            trace.add(
+                "SP-PHASE-2",
+                "phase-start",
+                {"phase": PHASES[ph].name, "round": s.round, "to_act": s.turn},
+                note=f"round {s.round}, {PHASES[ph].name} phase: P{s.turn} starts",
+            )
         return s
     if s.last_round:
-        return _final_scoring(s, log)
+        return _final_scoring(s, log, trace)
     gone = s.lower
     if log is not None:
         log.append(
             f"-- end of round {s.round} [SP-ROUND-1]: lower row discarded "
             f"({', '.join(s.rules.names[k] for k in gone) or 'empty'}), upper row moves down"
         )
-    s = _refill(_rows_moved(s, discard=s.discard + gone, lower=s.upper, upper=()), phase.refill, log)
+    if trace is not None:
+        trace.add(
+            "SP-ROUND-1",
+            "round-end",
+            {"round": s.round, "discarded": [s.rules.names[k] for k in gone]},
+            note=f"end of round {s.round}: the lower row is discarded, the upper row moves down",
+        )
+    s = _refill(_rows_moved(s, discard=s.discard + gone, lower=s.upper, upper=()), phase.refill, log, trace)
     n = s.players
     markers = tuple((m + 1) % n for m in s.markers)
     s = _round_started(
@@ -350,14 +510,25 @@ def _next_phase(s: State, log: Log) -> State:
         )
         last = " (last round)" if s.last_round else ""
         log.append(f"== Round {s.round}{last}, worker phase: P{s.turn} starts [SP-PHASE-2]")
+    if trace is not None:
+        trace.add(
+            "SP-ROUND-3", "markers", {"markers": list(markers)}, note="the start-player markers pass one seat"
+        )
+        trace.add(
+            "SP-PHASE-2",
+            "phase-start",
+            {"phase": PHASES[0].name, "round": s.round, "to_act": s.turn},
+            note=f"round {s.round}, worker phase: P{s.turn} starts",
+        )
     return s
 
 
-def _final_scoring(s: State, log: Log) -> State:
-    """The final scoring (SP-END-4..7) added to each seat's VP; the game is over."""
+def _final_scoring(s: State, log: Log, trace: Trace | None = None) -> State:
+    """The final scoring (SP-END-4..7) added to each seat's VP; the game is over (with ``trace``, the
+    result: SP-END-8, SP-END-9)."""
     vp = list(s.vp)
     for p in range(s.players):
-        b = final_breakdown(s, p)
+        b = final_breakdown(s, p, trace)
         if log is not None:
             held = len(s.hands[p])
             distinct = b["distinct_uncapped"]
@@ -368,4 +539,7 @@ def _final_scoring(s: State, log: Log) -> State:
                 f"{vp[p]} -> {vp[p] + b['total']} VP"
             )
         vp[p] += b["total"]
-    return _finished(s, vp=tuple(vp), passes=0, over=True)
+    after = _finished(s, vp=tuple(vp), passes=0, over=True)
+    if trace is not None:
+        standings(after, trace)
+    return after

@@ -108,6 +108,25 @@ OPTION = Param("option", str, "a game option NAME=VALUE, e.g. trading_discount=f
 # cost
 
 
+def derivation_steps(why: Any) -> list[Step]:
+    """The readable chain of an engine derivation (:class:`engine.derivation.Step`): for a legal action
+    the clause that grants it first, then every step with a note, depth first, indented by depth (the
+    refusal itself is the answer's first step, :func:`engine.query.explain.explain`)."""
+    out: list[Step] = []
+    if why.says == "legal":
+        out.append(Step.of(why.clause, "this rule allows the action"))
+
+    def visit(step: Any, depth: int) -> None:
+        if step.note:
+            out.append(Step.of(step.clause, "  " * depth + step.note))
+        for child in step.steps:
+            visit(child, depth + 1 if step.note else depth)
+
+    for child in why.steps:
+        visit(child, 0)
+    return out
+
+
 def cost_steps(b: Any) -> list[Step]:
     """The clause chain of an engine ``CostBreakdown``: printed cost, displaced card, each reduction,
     the minimum of 1, and (when roubles are known) whether the buyer can pay."""
@@ -577,12 +596,15 @@ def variants_answer() -> Answer:
 
 @register_explainer(GAME)
 def explain_petersburg(game: Game, state: Any, action: Any, refusal: RuleViolation | None) -> Explanation:
-    """The cost derivation of a buy or a play (through ``cost_breakdown``), and what would make it legal."""
+    """The whole chain of why the action is allowed or refused, from the engine's own derivation
+    (``GAME.why``: the granting clause, phase, turn, source or hand, displacement, the cost with each
+    reduction and the minimum, and when and how the card scores), and what would make it legal."""
     core = _core()
     model = importlib.import_module("engine.petersburg.model")
-    steps: list[Step] = []
+    why = core.GAME.why(state, action)
+    steps: list[Step] = derivation_steps(why)
     notes: list[str] = []
-    value: dict[str, Any] = {}
+    value: dict[str, Any] = {"granted_by" if why.says == "legal" else "refused_by": why.clause}
     if isinstance(action, (model.Buy, model.Play)):
         source = "hand" if isinstance(action, model.Play) else action.source
         try:
@@ -591,9 +613,6 @@ def explain_petersburg(game: Game, state: Any, action: Any, refusal: RuleViolati
         except RuleViolation:
             b = None
         if b is not None:
-            steps.extend(cost_steps(b))
-            steps.append(Step.of("SP-BUY-2", f"player {action.player} has {b.money} roubles: "
-                                 + ("enough" if b.affordable else f"{b.cost - b.money} short"), b.affordable))
             value["cost"] = b.cost
             value["summary"] = f"costs {b.cost} rouble{'s' if b.cost != 1 else ''}"
             if not b.affordable:
@@ -618,9 +637,6 @@ def explain_petersburg(game: Game, state: Any, action: Any, refusal: RuleViolati
     if isinstance(action, model.Take) and 0 <= action.player < state.players:
         limit = core.hand_limit(state.rules, state.areas[action.player])
         held = len(state.hands[action.player])
-        steps.append(Step.of("SP-HAND-2", f"player {action.player} holds {held} card(s); hand limit {limit}",
-                             limit))
-        steps.append(Step.of("SP-HAND-1", "a card taken into hand is not paid for now"))
         value["summary"] = f"into hand unpaid ({held + 1} of at most {limit})"
         if refusal is not None and refusal.clause in ("SP-HAND-2", "SP-HAND-3"):
             notes.append(f"To make it legal: play or keep fewer cards — the hand after taking must hold at "

@@ -26,7 +26,21 @@ defect             game        kind              what the peer does wrong
 ``min-cost``       St. Pet.    claim (money)     forgets the minimum cost of 1 rouble (SP-COST-6)
 ``hand-limit``     St. Pet.    legal-extra       second edition: offers taking a card into a full hand
                                                  (SP-HAND-2)
+``smelter``        St. Pet.    claim (money)     never applies the Gold Smelter's discount on a red card it
+                                                 buys (SP-COST-4, subject ``Gold Smelter``)
+``patriarch``      St. Pet.    legal-extra       prices the Patriarch 4 roubles too cheap when deciding
+                                                 what it may buy (SP-COST-1, subject ``Patriarch``)
+``czar``           St. Pet.    legal-missing     never offers buying a green trading card displacing Czar
+                                                 and Carpenter, the wildcard (SP-TRADE-4)
+``potjomkin``      St. Pet.    legal-missing     values Potjomkin's Village at its printed 2 when deciding
+                                                 what buying a trading card displacing it costs (SP-POTJ-1)
+``tied-discount``  St. Pet.    claim (money)     drops the lower-row discount of a blue card the
+                                                 Carpenter Workshop also reduces: a tie of two 1-rouble
+                                                 reductions (``SP-COST-3|SP-COST-4``)
 =================  ==========  ================  ===========================================================
+
+The Saint Petersburg price defects each touch their own cards, so that all of them can show in one
+campaign; a candidate set that another position discriminates is one class (``campaign._discriminated``).
 
 >>> peer = MultiDefectPeer({"min-cost"})
 >>> sorted(peer.defects)
@@ -52,6 +66,8 @@ from engine.conformance.peers.petersburg_free_cards import FreeCardsPeer
 from engine.conformance.peers.take6_fewest_heads import FewestHeadsPeer
 from engine.conformance.protocol import canonical
 from engine.errors import InputError, RuleViolation
+from engine.petersburg import Buy, cost_breakdown
+from engine.petersburg.catalog import PARAMS
 from engine.take6.layout import replace
 from engine.take6.model import TakeRow
 from engine.take6.rules import bullheads
@@ -67,6 +83,12 @@ DEFECTS: dict[str, str] = {
     "eleven": "6 nimmt! kids: counts the multiples of 11 but 55 as 2 bullheads instead of 5",
     "min-cost": "Saint Petersburg: forgets the minimum cost of 1 rouble",
     "hand-limit": "Saint Petersburg, second edition: offers taking a card into a full hand",
+    "smelter": "Saint Petersburg: never applies the Gold Smelter's discount",
+    "patriarch": "Saint Petersburg: prices the Patriarch 4 roubles too cheap when deciding what it may buy",
+    "czar": "Saint Petersburg: never offers a green trading card displacing Czar and Carpenter",
+    "potjomkin": "Saint Petersburg: values Potjomkin's Village at its printed cost when it is displaced",
+    "tied-discount": "Saint Petersburg: drops the lower-row discount of a blue card the Carpenter Workshop "
+    "reduces",
 }
 """Defect name → what it does wrong."""
 
@@ -163,7 +185,83 @@ class MultiDefectPeer(FreeCardsPeer, FewestHeadsPeer):
             and self.state.rules.variant == "second"
         ):
             actions += self._full_hand_takes(player, actions)
+        if self._game() == "petersburg":
+            actions = self._petersburg_legal(player, actions)
         return actions
+
+    # -- Saint Petersburg price defects -------------------------------------------------------------------
+
+    _PATRIARCH_DISCOUNT = 4
+    _POTJ = "Potjomkin's Village"
+
+    def _quote(self, action: Any) -> Any:
+        """The reference's cost derivation of a buy or play in the peer's position (``None``: none)."""
+        source = action.source if isinstance(action, Buy) else "hand"
+        try:
+            return cost_breakdown(
+                self.state, action.player, action.card, source=source, displace=action.displace
+            )
+        except RuleViolation:
+            return None
+
+    def _petersburg_legal(self, player: int, actions: list[Any]) -> list[Any]:
+        """The ``czar`` and ``potjomkin`` actions dropped, the ``patriarch`` ones added."""
+        game = self.game
+        assert game is not None
+        out = []
+        money = self.state.money[player] if 0 <= player < self.players else 0
+        for value in actions:
+            if value.get("type") == "buy":
+                d = value.get("displace")
+                if "czar" in self.defects and d == "Czar and Carpenter":
+                    continue
+                if "potjomkin" in self.defects and d == self._POTJ:
+                    quote = self._quote(game.action_from_json(value))
+                    if quote is not None and max(PARAMS["minimum_cost"], quote.raw + 4) > money:
+                        continue
+            out.append(value)
+        acting = tuple(game.to_act(self.state)) == (player,)
+        if "patriarch" in self.defects and acting and self.state.drawn < 0:
+            out += self._cheap_patriarchs(player, money)
+        return out
+
+    def _cheap_patriarchs(self, player: int, money: int) -> list[Any]:
+        s = self.state
+        game = self.game
+        assert game is not None
+        names = s.rules.names
+        area = {names[k] for k in s.areas[player]}
+        found = []
+        for source, row in (("upper", s.upper), ("lower", s.lower)):
+            if not any(names[k] == "Patriarch" for k in row):
+                continue
+            for target in sorted(area):
+                value = {"type": "buy", "player": player, "card": "Patriarch", "source": source,
+                         "displace": target}
+                try:
+                    game.apply(s, game.action_from_json(value))
+                except RuleViolation as exc:
+                    quote = self._quote(game.action_from_json(value))
+                    if (exc.clause == "SP-BUY-2" and quote is not None
+                            and quote.cost - self._PATRIARCH_DISCOUNT <= money):
+                        found.append(game.action_to_json(game.action_from_json(value)))
+        return found
+
+    def _overcharge(self, action: Any) -> int:
+        """The roubles the ``smelter`` / ``tied-discount`` defects charge beyond the reference's price."""
+        if not isinstance(action, Buy):
+            return 0
+        quote = self._quote(action)
+        if quote is None:
+            return 0
+        dropped = 0
+        by_card = {r.card: r for r in quote.reductions}
+        if "smelter" in self.defects and "Gold Smelter" in by_card:
+            dropped += by_card["Gold Smelter"].amount
+        if ("tied-discount" in self.defects and "Carpenter Workshop" in by_card
+                and any(r.clause == "SP-COST-3" for r in quote.reductions)):
+            dropped += 1
+        return max(PARAMS["minimum_cost"], quote.raw + dropped) - quote.cost if dropped else 0
 
     def _full_hand_takes(self, player: int, actions: list[Any]) -> list[Any]:
         """Takes the rules refuse only because the hand is full (SP-HAND-2)."""
@@ -209,10 +307,21 @@ class MultiDefectPeer(FreeCardsPeer, FewestHeadsPeer):
             if named != player:
                 raise InputError("player", f"the action names seat {named}, not {player}")
             self._take6_apply(parsed)
-        elif "min-cost" in self.defects:
-            super().do_apply(player, action)  # FreeCardsPeer's (a purchase below the minimum is refunded)
         else:
-            ReferencePeer.do_apply(self, player, action)
+            extra = 0
+            if self._game() == "petersburg" and isinstance(action, dict) and self.game is not None:
+                try:
+                    extra = self._overcharge(self.game.action_from_json(action))
+                except (InputError, TypeError):
+                    extra = 0
+            if "min-cost" in self.defects:
+                super().do_apply(player, action)  # FreeCardsPeer's (a purchase below the minimum is refunded)
+            else:
+                ReferencePeer.do_apply(self, player, action)
+            if extra:
+                money = list(self.state.money)
+                money[player] -= extra
+                self.state = self.state._replace(money=tuple(money))
 
     def after_apply(self) -> None:
         if "low-card" not in self.defects or self._game() != "take6" or not self._loud():

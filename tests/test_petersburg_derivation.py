@@ -1,0 +1,107 @@
+"""Saint Petersburg derivations (GAME.why, GAME.derive, GAME.explain_result): every decision as steps from
+the code that decides, each under its real clause id."""
+
+from __future__ import annotations
+
+from engine.petersburg import GAME, Buy, Discard, Pass, Play, Take, position
+from engine.petersburg.model import State
+
+POTJ = "Potjomkin's Village"
+
+
+def _table() -> State:
+    return position(
+        players=2,
+        phase="aristocrat",
+        turn=0,
+        upper=["Lumberjack", "Wharf", "Author"],
+        lower=["Bank"],
+        areas=[["Gold Smelter", "Czar and Carpenter", POTJ], []],
+        hands=[["Secretary"], []],
+        money=[30, 25],
+    )
+
+
+def test_worker_bought_in_aristocrat_phase_cites_phase_turn_cost_and_scoring() -> None:
+    """SP-PHASE-5: any card in any phase; the chain names the phase, the turn, the row, the cost with its
+    minimum step (SP-COST-6) and when the card scores (SP-SCORE-1)."""
+    why = GAME.why(_table(), Buy(0, "Lumberjack", "upper"))
+    assert (why.clause, why.says) == ("SP-BUY-1", "legal")
+    clauses = why.clauses()
+    for c in ("SP-PHASE-1", "SP-PHASE-2", "SP-PHASE-5", "SP-BUY-3", "SP-COST-1", "SP-COST-6", "SP-BUY-2",
+              "SP-SCORE-1"):
+        assert c in clauses
+
+
+def test_gold_smelter_reduction_is_a_step_naming_the_card() -> None:
+    """SP-COST-4: the Gold Smelter's rouble off a red card is its own step whose subject is the reducer."""
+    why = GAME.why(_table(), Buy(0, "Author", "upper"))
+    (red,) = why.find(clause="SP-COST-4", says="reduction")
+    assert red.data["subject"] == "Gold Smelter" and red.data["amount"] == 1
+
+
+def test_wildcard_and_potjomkin_grant_their_actions() -> None:
+    """SP-TRADE-4 grants a green trading card displacing Czar and Carpenter; SP-POTJ-1 grants the buy its
+    displaced value of 6 makes affordable, and is the displaced-value step of the cost."""
+    s = _table()
+    assert GAME.why(s, Buy(0, "Wharf", "upper", "Czar and Carpenter")).clause == "SP-TRADE-4"
+    bank = GAME.why(s, Buy(0, "Bank", "lower", POTJ))
+    assert bank.clause == "SP-POTJ-1"
+    (credit,) = bank.find(says="displaced-value")
+    assert (credit.clause, credit.data["amount"]) == ("SP-POTJ-1", 6)
+
+
+def test_refusals_name_the_refusing_clause() -> None:
+    """A discard from hand is refused by SP-TURN-1 (what a turn may be), a play of a card not held by
+    SP-HAND-4, a too-dear buy by SP-BUY-2."""
+    s = _table()
+    assert GAME.why(s, Discard(0, "Secretary")).clause == "SP-TURN-1"
+    assert GAME.why(s, Play(0, "Author")).clause == "SP-HAND-4"
+    poor = position(players=2, upper=["Shepherd"], money=[1, 25])
+    refused = GAME.why(poor, Buy(0, "Shepherd", "upper"))
+    assert (refused.clause, refused.says) == ("SP-BUY-2", "refused")
+
+
+def test_play_from_hand_and_take_say_how_the_card_scores() -> None:
+    """SP-HAND-4 grants a play (card in hand); SP-HAND-1 a take, which scores -5 VP if kept (SP-END-7)."""
+    s = _table()
+    play = GAME.why(s, Play(0, "Secretary"))
+    assert play.clause == "SP-HAND-4" and play.find(clause="SP-HAND-4", says="in-hand")
+    assert play.find(clause="SP-END-4", says="scores")
+    take = GAME.why(s, Take(0, "Lumberjack", "upper"))
+    assert take.clause == "SP-HAND-1" and take.find(clause="SP-END-7", says="scores")
+
+
+def test_derive_a_buy_records_payment_with_its_cost() -> None:
+    """A buy's derivation: the payment (SP-BUY-1) whose children are the cost steps, the displacement
+    (SP-TRADE-1), then the next turn (SP-PHASE-2); the amounts are those the transition charged."""
+    s = _table()
+    a = Buy(0, "Bank", "lower", POTJ)
+    steps = GAME.derive(s, a)
+    assert [d.clause for d in steps] == ["SP-BUY-1", "SP-PHASE-2"]
+    assert steps[0].data["paid"] == s.money[0] - GAME.apply(s, a).money[0]
+    assert steps[0].find(clause="SP-TRADE-1", says="displaced")
+
+
+def test_derive_phase_end_records_income_per_card() -> None:
+    """The last pass ends the phase (SP-PHASE-3): the scoring (SP-SCORE-1) per seat and card, then the
+    refill (SP-REFILL-1) and the next phase (SP-PHASE-2)."""
+    s = position(players=2, phase="worker", turn=0, passes=1, areas=[["Lumberjack"], []],
+                 stacks={"building": ["Market"] * 5 + ["Pub"] * 2})
+    steps = GAME.derive(s, Pass(0))
+    clauses = [c for d in steps for c in d.clauses()]
+    assert "SP-PHASE-3" in clauses and "SP-SCORE-1" in clauses and "SP-REFILL-1" in clauses
+    (card,) = [x for d in steps for x in d.find(says="card-income")]
+    assert card.data == {"seat": 0, "card": "Lumberjack", "subject": "Lumberjack", "roubles": 3, "vp": 0}
+
+
+def test_explain_result_tiebreak_follows_keep_roubles() -> None:
+    """SP-END-8 with SP-END-6: VP 23/23 with 30/19 roubles; kept roubles give seat 0, keep_roubles=false
+    (the money left after converting) gives seat 1."""
+    for keep, winner in ((True, 0), (False, 1)):
+        s = position(players=2, phase="over", last_round=True, vp=[23, 23], money=[30, 19],
+                     options={"keep_roubles": keep})
+        root = GAME.explain_result(s)
+        assert root.clause == "SP-END-8" and root.data["winners"] == [winner]
+        assert root.find(says="tiebreak") and root.find(clause="SP-END-6", says="tiebreak-money")
+        assert GAME.result(s).winners == (winner,)
