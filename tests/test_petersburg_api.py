@@ -240,8 +240,9 @@ def test_displacement_helpers() -> None:
 
 
 def test_narration_shows_costs_scorings_refills_and_standings() -> None:
-    """SP-SCORE-1, SP-REFILL-1, SP-PUB-1, SP-ROUND-3, SP-END-8: the log names each action with its cost,
-    the scorings per player, Pub purchases, refills, round ends, the final scoring and the standings."""
+    """SP-SCORE-1, SP-REFILL-1, SP-PUB-1, SP-ROUND-3, SP-END-8: the log (the steps' derivations rendered)
+    names each action with its cost, the scorings per player, Pub purchases, refills, round ends, the final
+    scoring and the standings."""
     rng = random.Random(2)
     s = GAME.new_game(2, seed=2)
     lines: list[str] = []
@@ -255,13 +256,14 @@ def test_narration_shows_costs_scorings_refills_and_standings() -> None:
     text = "\n".join(lines)
     for needle in (
         " R left)",
-        "-- worker scoring",
-        "-- building scoring",
-        "-- refill",
-        "-- end of round",
+        "the worker scoring [SP-SCORE-1]",
+        "the building scoring [SP-SCORE-2]",
+        "from the building stack",
+        "at the Pub for",
+        "end of round 1",
         "markers pass",
-        "-- final scoring P0",
-        "Final standings",
+        "P0's final scoring",
+        "most VP wins; a tie on VP goes to the most roubles [SP-END-8]",
         "passes",
     ):
         assert needle in text, needle
@@ -287,9 +289,9 @@ def test_play_command_prints_a_readable_game(capsys: pytest.CaptureFixture[str])
     out = capsys.readouterr().out
     for needle in (
         "Saint Petersburg — 3 players",
-        "== Round 1, building phase",
+        "round 1, building phase",
         " for ",
-        "-- aristocrat scoring",
-        "Final standings",
+        "the aristocrat scoring",
+        "most VP wins",
     ):
         assert needle in out

@@ -61,7 +61,7 @@ def test_taking_a_card_is_narrated_with_where_it_came_from() -> None:
     card = drawn.rules.names[drawn.drawn]
     take = Take(0, card, "drawn")
     lines = [x for x in GAME.narrate(drawn, take, GAME.apply(drawn, take)) if "takes" in x]
-    assert lines and f"takes the drawn card ({card}) into hand" in lines[0]
+    assert lines and f"takes {card} from the Observatory's draw into hand" in lines[0]
 
 
 def test_a_full_board_draws_nothing_and_does_not_end_the_game() -> None:
@@ -87,9 +87,10 @@ def test_worker_stack_emptied_at_the_round_end_is_narrated_as_the_last_round() -
         after = GAME.apply(s, action)
         lines += GAME.narrate(s, action, after)
         s = after
-    refill = [line for line in lines if line.startswith("-- refill")]
-    assert refill and refill[-1].endswith("next round is the last [SP-END-3]"), refill
-    assert "2 from the worker stack: Lumberjack, Shepherd" in refill[-1]
+    refill = [i for i, line in enumerate(lines) if "2 from the worker stack: Lumberjack, Shepherd" in line]
+    assert refill, lines
+    last = "the worker stack is empty: next round is the last [SP-END-3]"
+    assert last in [line.strip() for line in lines[refill[-1] + 1 : refill[-1] + 3]], lines
     assert s.last_round
 
 

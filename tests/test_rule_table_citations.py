@@ -44,9 +44,9 @@ def test_each_scoring_is_narrated_with_its_clause() -> None:
     lines, _ = play_game("petersburg", players=2, seed=1)
     scorings = [line.split(":")[0] for line in lines if " scoring [SP-SCORE" in line]
     assert scorings[:3] == [
-        "-- worker scoring [SP-SCORE-1]",
-        "-- building scoring [SP-SCORE-2]",
-        "-- aristocrat scoring [SP-SCORE-3]",
+        "the worker scoring [SP-SCORE-1]",
+        "the building scoring [SP-SCORE-2]",
+        "the aristocrat scoring [SP-SCORE-3]",
     ]
 
 

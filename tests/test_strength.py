@@ -269,5 +269,5 @@ def test_the_narration_names_a_displaced_card_of_the_first_kind() -> None:
     state = arrange(GAME.new_game(2, seed=1), areas={0: ["Lumberjack"]}, upper=["Carpenter Workshop"], turn=0,
                     money={0: 30}, phase="trading")
     buy = next(a for a in GAME.legal_actions(state, 0) if getattr(a, "displace", None) == "Lumberjack")
-    (line,) = GAME.narrate(state, buy, GAME.apply(state, buy))
-    assert "displacing Lumberjack" in line
+    lines = GAME.narrate(state, buy, GAME.apply(state, buy))
+    assert "  Lumberjack is displaced to the discard pile [SP-TRADE-1]" in lines, lines

@@ -13,7 +13,7 @@ notation :mod:`engine.petersburg.notation`, JSON :mod:`engine.petersburg.codec`,
 (0,)
 >>> a = next(a for a in GAME.legal_actions(s, 0) if isinstance(a, Buy))
 >>> GAME.narrate(s, a, GAME.apply(s, a))[0]
-'P0 buys Shepherd from the upper row for 5 R (20 R left)'
+'P0 buys Shepherd from the upper row for 5 R (20 R left) [SP-BUY-1]'
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ class PetersburgGame:
 
     def apply_unchecked(self, state: State, action: Any) -> State:
         """Unchecked tier: ``action`` must come from ``legal_actions`` of this very state."""
-        return TRANSITIONS[type(action)](state, action, None)
+        return TRANSITIONS[type(action)](state, action)
 
     def is_terminal(self, state: State) -> bool:
         """True once the final scoring is done."""
@@ -121,7 +121,7 @@ class PetersburgGame:
         ['SP-BUY-1', 'SP-PHASE-2']
         """
         trace = Trace()
-        transition(before, action, None, trace)
+        transition(before, action, trace)
         return tuple(trace.steps)
 
     def why(self, state: State, action: Any) -> Step:

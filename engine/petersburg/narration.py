@@ -1,5 +1,5 @@
-"""Readable text about Saint Petersburg positions and steps: the public position, each step's log lines
-(the transition writes them), the final standings.
+"""Readable text about Saint Petersburg positions and steps: the public position, each step rendered from
+its derivation, the final standings.
 
 >>> from engine.petersburg import GAME
 >>> describe_state(GAME.new_game(2, seed=1))[0]
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.derivation import Trace, render
 from engine.petersburg import scoring
 from engine.petersburg.catalog import STACKS
 from engine.petersburg.checks import check
@@ -64,13 +65,13 @@ def _acting(state: State) -> str:
 
 
 def narrate(before: State, action: Any, after: State) -> tuple[str, ...]:
-    """Log lines of one step: the action with its cost, then scorings, Pub purchases, refills, round
-    ends, the final scoring breakdown and the standings."""
-    lines: list[str] = []
-    transition(before, check(before, action), lines)
-    if after.over and not before.over:
-        lines.extend(standings(after))
-    return tuple(lines)
+    """Readable lines of one step: its derivation rendered (:meth:`GAME.derive`: the transition records it
+    when given a trace): the action with its cost, each reduction and the minimum, then scorings, Pub
+    purchases, refills, phase and round changes, the final scoring and the result.  ``after`` is not read:
+    the derivation re-runs the transition."""
+    trace = Trace()
+    transition(before, check(before, action), trace)
+    return render(trace.steps)
 
 
 def _count(names: tuple[str, ...], cards: tuple[int, ...]) -> str:

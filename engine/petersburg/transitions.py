@@ -6,16 +6,17 @@ Every successor is built by field name with a builder of the fields a step chang
 a take are one acquisition (:func:`_acquire`: a card leaves a row, the drawn card or the hand for the
 area, paid, or for the hand).  After the last consecutive pass of a phase the flow scores it, opens the Pub
 decisions, refills the rows, moves to the next phase or round, or ends the game with the final scoring.
-With ``log`` a list, each step appends the readable lines :mod:`engine.petersburg.narration` shows; with
-``trace`` a :class:`~engine.derivation.Trace`, each step records its derivation (each payment with its
-cost, income per seat and card, Pub purchases, refills, phase and round changes, the final scoring and the
-result): ``GAME.derive``.  Without one nothing is paid but an ``is not None`` test.
+With ``trace`` a :class:`~engine.derivation.Trace`, each step records its derivation (each payment with
+its cost, income per seat and card, Pub purchases, refills, phase and round changes, the final scoring and
+the result): ``GAME.derive``, which narration renders.  Without one nothing is paid but an ``is not None``
+test.
 
+>>> from engine.derivation import Trace, render
 >>> from engine.petersburg import GAME, Buy
->>> log: list[str] = []
->>> s = transition(GAME.new_game(2, seed=1), Buy(0, "Shepherd"), log)
->>> s.money, s.turn, log
-((20, 25), 1, ['P0 buys Shepherd from the upper row for 5 R (20 R left)'])
+>>> trace = Trace()
+>>> s = transition(GAME.new_game(2, seed=1), Buy(0, "Shepherd"), trace)
+>>> s.money, s.turn, render(trace.steps)[0]
+((20, 25), 1, 'P0 buys Shepherd from the upper row for 5 R (20 R left) [SP-BUY-1]')
 """
 
 from __future__ import annotations
@@ -45,10 +46,9 @@ from engine.petersburg.model import (
 from engine.petersburg.names import kind_of
 from engine.petersburg.scoring import final_breakdown, phase_income, standings
 
-__all__ = ["TRANSITIONS", "Log", "transition"]
+__all__ = ["TRANSITIONS", "transition"]
 
 BOARD = PARAMS["board_cards"]
-Log = list[str] | None
 
 # the successor builders, by the fields each step changes (model.changer)
 _acquired = changer("upper", "lower", "drawn", "hands", "discard", "areas", "money", "turn", "passes")
@@ -67,10 +67,9 @@ _round_started = changer("markers", "turned", "round", "phase_index", "turn", "p
 _finished = changer("vp", "passes", "over")
 
 
-def transition(state: State, action: Any, log: Log = None, trace: Trace | None = None) -> State:
-    """Apply a legal action (unchecked); with ``log`` a list, append readable lines of what happened; with
-    ``trace``, record the derivation of the step."""
-    return TRANSITIONS[type(action)](state, action, log, trace)
+def transition(state: State, action: Any, trace: Trace | None = None) -> State:
+    """Apply a legal action (unchecked); with ``trace``, record the derivation of the step."""
+    return TRANSITIONS[type(action)](state, action, trace)
 
 
 # ============================================================================================ helpers
@@ -88,6 +87,10 @@ def _add_sorted(cards: tuple[int, ...], k: int) -> tuple[int, ...]:
 def _set(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
     """``values`` with item ``i`` replaced (a per-seat or per-stack tuple)."""
     return (*values[:i], v, *values[i + 1 :])
+
+
+_SOURCE_WORDS = {"upper": "upper row", "lower": "lower row", "drawn": "Observatory's draw", "hand": "hand"}
+"""How a source reads in a derivation's note."""
 
 
 def _who(p: int) -> str:
@@ -134,15 +137,15 @@ def _acquire(s: State, p: int, k: int, src: int, t: int, *, into_hand: bool) -> 
     )
 
 
-def _t_buy(s: State, a: Buy, log: Log, trace: Trace | None = None) -> State:
-    return _paid(s, a, SRC[a.source], "SP-BUY-3", log, trace=trace)
+def _t_buy(s: State, a: Buy, trace: Trace | None = None) -> State:
+    return _paid(s, a, SRC[a.source], "SP-BUY-3", trace=trace)
 
 
-def _t_play(s: State, a: Play, log: Log, trace: Trace | None = None) -> State:
-    return _paid(s, a, HAND, "SP-HAND-4", log, trace=trace)
+def _t_play(s: State, a: Play, trace: Trace | None = None) -> State:
+    return _paid(s, a, HAND, "SP-HAND-4", trace=trace)
 
 
-def _paid(s: State, a: Buy | Play, src: int, clause: str, log: Log, *, trace: Trace | None = None) -> State:
+def _paid(s: State, a: Buy | Play, src: int, clause: str, *, trace: Trace | None = None) -> State:
     """A buy (from a row or the drawn card) or a play (from the hand): the card into the area, paid."""
     rs = s.rules
     p = a.player
@@ -162,7 +165,11 @@ def _paid(s: State, a: Buy | Play, src: int, clause: str, log: Log, *, trace: Tr
             "money": after.money[p],
         }
         with trace.step(
-            grant, "paid", data, note=f"P{p} pays {paid} R for {rs.names[k]} ({after.money[p]} R left)"
+            grant,
+            "paid",
+            data,
+            note=f"P{p} {'plays' if src == HAND else 'buys'} {rs.names[k]} from the "
+            f"{_SOURCE_WORDS.get(SOURCES[src], SOURCES[src])} for {paid} R ({after.money[p]} R left)",
         ):
             trace_cost(rs, s.areas[p], k, src, t, money=s.money[p], trace=trace)
             if t >= 0:
@@ -173,14 +180,6 @@ def _paid(s: State, a: Buy | Play, src: int, clause: str, log: Log, *, trace: Tr
                     note=f"{rs.names[t]} is displaced to the discard pile",
                 )
         _next_turn(after, trace)
-    if log is not None:
-        disp = f", displacing {rs.names[t]}" if t >= 0 else ""
-        what = "plays" if src == HAND else "buys"
-        where = "hand" if src == HAND else "the drawn card" if src == DRAWN else f"the {SOURCES[src]} row"
-        log.append(
-            f"{_who(p)} {what} {rs.names[k]} from {where}{disp} for {s.money[p] - after.money[p]} R "
-            f"({after.money[p]} R left)"
-        )
     return after
 
 
@@ -188,7 +187,7 @@ def _next_turn(s: State, trace: Trace) -> None:
     trace.add("SP-PHASE-2", "next-turn", {"to_act": s.turn}, note=f"seat {s.turn}'s turn")
 
 
-def _t_take(s: State, a: Take, log: Log, trace: Trace | None = None) -> State:
+def _t_take(s: State, a: Take, trace: Trace | None = None) -> State:
     rs = s.rules
     p = a.player
     k = rs.kind[a.card] if a.card in rs.kind else kind_of(rs, a.card, "SP-BUY-3")
@@ -200,23 +199,15 @@ def _t_take(s: State, a: Take, log: Log, trace: Trace | None = None) -> State:
             "SP-HAND-1" if src != DRAWN else "SP-OBS-4",
             "taken",
             {"seat": p, "card": rs.names[k], "source": a.source, "held": held},
-            note=f"P{p} takes {rs.names[k]} into hand unpaid ({held} in hand)",
+            note=f"P{p} takes {rs.names[k]} from the {_SOURCE_WORDS.get(a.source, a.source)} into hand "
+            f"unpaid ({held} in hand)",
         )
         _next_turn(after, trace)
-    if log is not None:
-        held = len(after.hands[p])
-        log.append(
-            f"{_who(p)} takes {rs.names[k]} from the {a.source} row into hand ({held} in hand)"
-            if src != DRAWN
-            else f"{_who(p)} takes the drawn card ({rs.names[k]}) into hand ({held} in hand)"
-        )
     return after
 
 
-def _t_discard(s: State, a: Discard, log: Log, trace: Trace | None = None) -> State:
+def _t_discard(s: State, a: Discard, trace: Trace | None = None) -> State:
     k = s.drawn
-    if log is not None:
-        log.append(f"{_who(a.player)} discards the drawn {s.rules.names[k]}")
     after = _discarded(s, drawn=-1, discard=(*s.discard, k), turn=(s.turn + 1) % s.players, passes=0)
     if trace is not None:
         trace.add(
@@ -229,17 +220,12 @@ def _t_discard(s: State, a: Discard, log: Log, trace: Trace | None = None) -> St
     return after
 
 
-def _t_observe(s: State, a: Observe, log: Log, trace: Trace | None = None) -> State:
+def _t_observe(s: State, a: Observe, trace: Trace | None = None) -> State:
     rs = s.rules
     p = a.player
     obs = observatory_ready(rs, s.phase_index, s.areas[p], s.turned[p])
     i = STACKS.index(a.stack)
     stack = s.stacks[i]
-    if log is not None:
-        log.append(
-            f"{_who(p)} turns an {rs.names[obs]} and draws {card_name(rs, stack[0])} from the {a.stack} "
-            f"stack ({len(stack) - 1} left)"
-        )
     if trace is not None:
         trace.add(
             "SP-OBS-1",
@@ -262,9 +248,7 @@ def _t_observe(s: State, a: Observe, log: Log, trace: Trace | None = None) -> St
     )
 
 
-def _t_pass(s: State, a: Pass, log: Log, trace: Trace | None = None) -> State:
-    if log is not None:
-        log.append(f"{_who(a.player)} passes")
+def _t_pass(s: State, a: Pass, trace: Trace | None = None) -> State:
     passes = s.passes + 1
     if trace is not None:
         trace.add(
@@ -281,31 +265,27 @@ def _t_pass(s: State, a: Pass, log: Log, trace: Trace | None = None) -> State:
                 {"phase": PHASES[s.phase_index].name, "passes": passes},
                 note=f"every player passed: the {PHASES[s.phase_index].name} phase's actions are over",
             )
-        return _end_phase(s, log, trace)
+        return _end_phase(s, trace)
     after = _passed(s, passes=passes, turn=(s.turn + 1) % s.players)
     if trace is not None:
         trace.add("SP-PHASE-4", "next-turn", {"to_act": after.turn}, note=f"seat {after.turn}'s turn")
     return after
 
 
-def _t_pub(s: State, a: PubBuy, log: Log, trace: Trace | None = None) -> State:
+def _t_pub(s: State, a: PubBuy, trace: Trace | None = None) -> State:
     p = a.player
     money, vp = s.money, s.vp
     if a.vp:
         rate = pub_rate(s.rules, s.areas[p])
         money = _set(money, p, money[p] - a.vp * rate)
         vp = _set(vp, p, vp[p] + a.vp)
-        if log is not None:
-            log.append(f"{_who(p)} buys {a.vp} VP at the Pub for {a.vp * rate} R ({money[p]} R, {vp[p]} VP)")
-    elif log is not None:
-        log.append(f"{_who(p)} buys no VP at the Pub")
     if trace is not None:
         paid = s.money[p] - money[p]
         trace.add(
             "SP-PUB-1",
             "pub-bought",
             {"seat": p, "vp": a.vp, "paid": paid},
-            note=f"P{p} buys {a.vp} VP at the Pub for {paid} R",
+            note=f"P{p} buys {a.vp} VP at the Pub for {paid} R" if a.vp else f"P{p} buys no VP at the Pub",
         )
     after = _pub_bought(s, money=money, vp=vp, pub_queue=s.pub_queue[1:])
     if after.pub_queue:
@@ -317,17 +297,15 @@ def _t_pub(s: State, a: PubBuy, log: Log, trace: Trace | None = None) -> State:
                 note=f"P{after.pub_queue[0]} decides on the Pub next",
             )
         return after
-    return _next_phase(after, log, trace)
+    return _next_phase(after, trace)
 
 
-def _t_reveal(s: State, a: Reveal, log: Log, trace: Trace | None = None) -> State:
+def _t_reveal(s: State, a: Reveal, trace: Trace | None = None) -> State:
     rs = s.rules
     i = pending_reveal(s)
     k = rs.kind[a.card] if a.card in rs.kind else kind_of(rs, a.card, "SP-REVEAL-1")
     placeholder = len(rs.names) + i
     hidden = _set(s.hidden, i, _remove(s.hidden[i], k))
-    if log is not None:
-        log.append(f"-- reveal [SP-REVEAL-1]: the card drawn from the {STACKS[i]} stack is {rs.names[k]}")
     hidden = hidden if any(hidden) else ()
     if trace is not None:
         trace.add(
@@ -351,14 +329,14 @@ TRANSITIONS: dict[type, Callable[..., State]] = {
     PubBuy: _t_pub,
     Reveal: _t_reveal,
 }
-"""Action class -> its transition ``(state, action, log, trace=None) -> state`` (the unchecked tier calls it
+"""Action class -> its transition ``(state, action, trace=None) -> state`` (the unchecked tier calls it
 directly)."""
 
 
 # ============================================================================================ phase flow
 
 
-def _score(s: State, colour: int, log: Log, trace: Trace | None = None) -> State:
+def _score(s: State, colour: int, trace: Trace | None = None) -> State:
     """The phase's scoring: each seat's income of ``colour`` added (SP-SCORE-1..3); the passes are over."""
     if trace is not None:
         phase = PHASES[s.phase_index]
@@ -370,28 +348,22 @@ def _score(s: State, colour: int, log: Log, trace: Trace | None = None) -> State
     for p, (r, v) in enumerate(income):
         money[p] += r
         vp[p] += v
-    if log is not None:
-        phase = PHASES[s.phase_index]
-        lines = "; ".join(f"{_who(p)} +{r} R, +{v} VP" for p, (r, v) in enumerate(income))
-        log.append(f"-- {phase.name} scoring [{phase.clause}]: {lines}")
     return _scored(s, money=tuple(money), vp=tuple(vp), passes=0)
 
 
-def _end_phase(s: State, log: Log, trace: Trace | None = None) -> State:
+def _end_phase(s: State, trace: Trace | None = None) -> State:
     """All passed (SP-PHASE-3): score the phase, then the Pub decisions (SP-PUB-1, SP-PUB-2) or on (every
     way on starts a phase, a round or the end with no passes)."""
     rs = s.rules
     phase = PHASES[s.phase_index]
     if phase.scores >= 0:
-        s = _score(s, phase.scores, log, trace)
+        s = _score(s, phase.scores, trace)
         if any(rs.colour[k] == phase.scores for k in rs.pub_kinds):
             n = s.players
             first = s.markers[s.phase_index]
             seats = ((first + i) % n for i in range(n))
             queue = tuple(p for p in seats if pub_capacity(rs, s.areas[p], s.money[p]))
             if queue:
-                if log is not None:
-                    log.append(f"-- Pub decisions [SP-PUB-1]: {', '.join(_who(p) for p in queue)}")
                 if trace is not None:
                     trace.add(
                         "SP-PUB-2",
@@ -404,10 +376,10 @@ def _end_phase(s: State, log: Log, trace: Trace | None = None) -> State:
         trace.add(
             "SP-SCORE-5", "no-scoring", {"phase": phase.name}, note=f"the {phase.name} phase has no scoring"
         )
-    return _next_phase(s, log, trace)
+    return _next_phase(s, trace)
 
 
-def _refill(s: State, stack_index: int, log: Log, trace: Trace | None = None) -> State:
+def _refill(s: State, stack_index: int, trace: Trace | None = None) -> State:
     """Fill the upper row from a stack up to the board's cards (SP-REFILL-1, SP-REFILL-2); a stack that
     runs out makes this round the last (SP-END-1, SP-END-3)."""
     rs = s.rules
@@ -417,20 +389,6 @@ def _refill(s: State, stack_index: int, log: Log, trace: Trace | None = None) ->
     stack = s.stacks[stack_index]
     drawn = stack[:need]
     ended = len(stack) <= need
-    if log is not None:
-        names = ", ".join(card_name(rs, k) for k in drawn) or "nothing"
-        msg = f"-- refill [SP-REFILL-1]: {len(drawn)} from the {STACKS[stack_index]} stack: {names}"
-        if len(stack) < need:
-            msg += f" (short by {need - len(stack)} [SP-REFILL-2])"
-        if any(k >= len(rs.names) for k in drawn):
-            msg += " -- of unknown order: each awaits its reveal [SP-REVEAL-1]"
-        if ended:
-            msg += (
-                " -- the stack is empty: the game ends after this round [SP-END-1]"
-                if stack_index != 0 or s.phase_index != len(PHASES) - 1
-                else " -- the worker stack is empty: next round is the last [SP-END-3]"
-            )
-        log.append(msg)
     if trace is not None:
         names_drawn = [card_name(rs, k) for k in drawn]
         with trace.step(
@@ -439,6 +397,13 @@ def _refill(s: State, stack_index: int, log: Log, trace: Trace | None = None) ->
             {"stack": STACKS[stack_index], "cards": names_drawn},
             note=f"{len(drawn)} from the {STACKS[stack_index]} stack: {', '.join(names_drawn) or 'nothing'}",
         ):
+            if any(k >= len(rs.names) for k in drawn):
+                trace.add(
+                    "SP-REVEAL-1",
+                    "unknown-order",
+                    {"stack": STACKS[stack_index]},
+                    note="of unknown order: each awaits its reveal",
+                )
             if len(stack) < need:
                 trace.add(
                     "SP-REFILL-2",
@@ -464,16 +429,14 @@ def _refill(s: State, stack_index: int, log: Log, trace: Trace | None = None) ->
     )
 
 
-def _next_phase(s: State, log: Log, trace: Trace | None = None) -> State:
+def _next_phase(s: State, trace: Trace | None = None) -> State:
     """Refill and start the next phase (SP-PHASE-2); after the round's last phase: the round end
     (SP-ROUND-1..3) or, in the last round, the final scoring."""
     phase = PHASES[s.phase_index]
     if not phase.round_end:
-        s = _refill(s, phase.refill, log, trace)
+        s = _refill(s, phase.refill, trace)
         ph = s.phase_index + 1
         s = _phase_started(s, phase_index=ph, turn=s.markers[ph], passes=0)
-        if log is not None:
-            log.append(f"== Round {s.round}, {PHASES[ph].name} phase: P{s.turn} starts [SP-PHASE-2]")
         if trace is not None:
             trace.add(
                 "SP-PHASE-2",
@@ -483,13 +446,8 @@ def _next_phase(s: State, log: Log, trace: Trace | None = None) -> State:
             )
         return s
     if s.last_round:
-        return _final_scoring(s, log, trace)
+        return _final_scoring(s, trace)
     gone = s.lower
-    if log is not None:
-        log.append(
-            f"-- end of round {s.round} [SP-ROUND-1]: lower row discarded "
-            f"({', '.join(s.rules.names[k] for k in gone) or 'empty'}), upper row moves down"
-        )
     if trace is not None:
         trace.add(
             "SP-ROUND-1",
@@ -497,19 +455,12 @@ def _next_phase(s: State, log: Log, trace: Trace | None = None) -> State:
             {"round": s.round, "discarded": [s.rules.names[k] for k in gone]},
             note=f"end of round {s.round}: the lower row is discarded, the upper row moves down",
         )
-    s = _refill(_rows_moved(s, discard=s.discard + gone, lower=s.upper, upper=()), phase.refill, log, trace)
+    s = _refill(_rows_moved(s, discard=s.discard + gone, lower=s.upper, upper=()), phase.refill, trace)
     n = s.players
     markers = tuple((m + 1) % n for m in s.markers)
     s = _round_started(
         s, markers=markers, turned=((),) * n, round=s.round + 1, phase_index=0, turn=markers[0], passes=0
     )
-    if log is not None:
-        log.append(
-            "-- start-player markers pass one seat [SP-ROUND-3]: "
-            + ", ".join(f"{ph.name} P{m}" for ph, m in zip(PHASES, markers, strict=True))
-        )
-        last = " (last round)" if s.last_round else ""
-        log.append(f"== Round {s.round}{last}, worker phase: P{s.turn} starts [SP-PHASE-2]")
     if trace is not None:
         trace.add(
             "SP-ROUND-3", "markers", {"markers": list(markers)}, note="the start-player markers pass one seat"
@@ -523,21 +474,12 @@ def _next_phase(s: State, log: Log, trace: Trace | None = None) -> State:
     return s
 
 
-def _final_scoring(s: State, log: Log, trace: Trace | None = None) -> State:
+def _final_scoring(s: State, trace: Trace | None = None) -> State:
     """The final scoring (SP-END-4..7) added to each seat's VP; the game is over (with ``trace``, the
     result: SP-END-8, SP-END-9)."""
     vp = list(s.vp)
     for p in range(s.players):
         b = final_breakdown(s, p, trace)
-        if log is not None:
-            held = len(s.hands[p])
-            distinct = b["distinct_uncapped"]
-            log.append(
-                f"-- final scoring P{p}: {b['variety']} VP for {distinct} different "
-                f"aristocrat{'' if distinct == 1 else 's'} [SP-END-4], {b['money']} VP for {s.money[p]} R "
-                f"[SP-END-6], {b['hand']} VP for {held} card{'' if held == 1 else 's'} in hand [SP-END-7]: "
-                f"{vp[p]} -> {vp[p] + b['total']} VP"
-            )
         vp[p] += b["total"]
     after = _finished(s, vp=tuple(vp), passes=0, over=True)
     if trace is not None:
