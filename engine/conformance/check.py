@@ -46,7 +46,7 @@ import orjson
 from attrs import evolve, frozen
 
 from engine.cliargs import cap_jobs
-from engine.conformance.deciding import fact_clauses, granting
+from engine.conformance.deciding import fact_clauses, granting, refusing
 from engine.conformance.kits import GameKit, get_kit
 from engine.conformance.records import ActionLine, Header, ResultLine, check_claims, dumps_line, iter_record
 from engine.errors import InputError, RuleViolation
@@ -248,7 +248,7 @@ def _compare_legal(game: Game, kit: GameKit, state: Any, claimed: Any, index: in
         for t, value in theirs.items():
             if t in ours:
                 continue
-            extra.append((value, *_why_illegal(game, state, value)))
+            extra.append((value, *_why_illegal(game, kit, state, value)))
         if not missing and not extra:
             continue
         parts = [f"missing {_show(a)} ({c})" for a, c in missing]
@@ -280,13 +280,15 @@ def _canon(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _why_illegal(game: Game, state: Any, value: Any) -> tuple[str, str]:
-    """``(clause, reason)`` for an action the rules refuse now (clause ``""`` when it is not an action)."""
+def _why_illegal(game: Game, kit: GameKit, state: Any, value: Any) -> tuple[str, str]:
+    """``(clause, reason)`` for an action the rules refuse now (clause ``""`` when it is not an action): the
+    clause as ``arbiter fuzz`` names it, from the refusal's derivation (:func:`~engine.conformance.deciding.
+    refusing`)."""
     try:
         action = game.action_from_json(value)
         game.apply(state, action)
     except RuleViolation as exc:
-        return exc.clause, exc.message
+        return refusing(game, kit, state, action, exc.clause).clauses[0], exc.message
     except InputError as exc:
         return "", f"not an action of this game: {exc.message}"
     return "", "the rules accept it"  # pragma: no cover - it was not in the legal set

@@ -289,7 +289,8 @@ def _renumbered(action: tuple[int, Any] | None, gone: int) -> tuple[int, Any] | 
 
 def origin_vector(div: Divergence, number: int = 1) -> dict[str, Any] | None:
     """The counterexample of ``div`` (its origin) as one test vector (``vector.schema.json``), checked on the
-    reference; ``None`` without an origin or a deciding clause."""
+    reference; ``None`` without an origin or a deciding clause.  A class named by a candidate set
+    (``SP-COST-3|SP-COST-4``) gives a vector citing every clause of the set."""
     origin = div.origin
     if origin is None or not div.clauses:
         return None
@@ -320,10 +321,11 @@ def origin_vector(div: Divergence, number: int = 1) -> dict[str, Any] | None:
             expect = {"facts": kit.facts(after)}
             if game.is_terminal(after):
                 expect["result"] = {"winners": sorted(game.result(after).winners)}
+    candidates = tuple(div.clauses[0].split("|"))  # a candidate set names each clause that explains it
     case = Case(
-        f"{div.setup.game}/{div.clauses[0]}/counterexample/{number}",
+        f"{div.setup.game}/{candidates[0]}/counterexample/{number}",
         div.setup.game,
-        (div.clauses[0],),
+        candidates,
         kind,
         f"{div.signature}: {div.message}"[:300],
         "generated",
