@@ -215,32 +215,18 @@ def _after_turn(
     """After a turn's cards are all placed: the next turn, or the end of the round (T6-ROUND-1)."""
     rules = s[I_RULES]
     n = rules.players
-    if rules.play == "flip":
-        if any(held):
-            following = (last + 1) % n
-            if trace is not None:
-                trace.add("T6-KIDS-2", "next", {"phase": "flip", "to_act": [following]})
-            return build(
-                rules=rules,
-                fixed=s[I_FIXED],
-                phase="flip",
-                rows=rows,
-                ends=ends_of(rows),
-                pending=(),
-                piles=piles,
-                penalties=penalties,
-                held=held,
-                selects=selects,
-                selected=ZEROS[n],
-                to_act=(following,),
-            )
-    elif held[0]:
+    if rules.play == "flip":  # kids: the next seat flips while any pile is left (T6-KIDS-2)
+        nxt = ("T6-KIDS-2", "flip", ((last + 1) % n,)) if any(held) else None
+    else:  # everyone selects again while hands hold cards (T6-SELECT-1)
+        nxt = ("T6-SELECT-1", "select", ALL[n]) if held[0] else None
+    if nxt is not None:
+        clause, phase, acting = nxt
         if trace is not None:
-            trace.add("T6-SELECT-1", "next", {"phase": "select", "to_act": list(ALL[n])})
+            trace.add(clause, "next", {"phase": phase, "to_act": list(acting)})
         return build(
             rules=rules,
             fixed=s[I_FIXED],
-            phase="select",
+            phase=phase,
             rows=rows,
             ends=ends_of(rows),
             pending=(),
@@ -249,7 +235,7 @@ def _after_turn(
             held=held,
             selects=selects,
             selected=ZEROS[n],
-            to_act=ALL[n],
+            to_act=acting,
         )
     return _end_round(s, rows, piles, penalties, held=held, selects=selects, trace=trace)
 
