@@ -449,7 +449,7 @@ def game_tests(work: Path, games: Sequence[str], *, tables_first: bool = False) 
 def _fingerprint() -> str:
     """A hash of every file the coverage map depends on: the rule code it measures, the tables, the tests
     (but :data:`COVERAGE_SKIP`)."""
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(_COLLECT.encode())
     for folder in (*CODE, "spec", "tests", "properties"):
         for path in sorted((ROOT / folder).rglob("*")):
             rel = path.relative_to(ROOT).as_posix()
@@ -467,19 +467,31 @@ import coverage, pytest
 cov = coverage.Coverage(data_file=None, include=sys.argv[2].split(","))
 durations = {}
 failed = []
+packages = tuple(sys.argv[3].split(","))
+def clear_caches():
+    # a cached computation (a ruleset, a table index) runs once per process: cleared before every test, it
+    # runs again in each test that needs it, and coverage credits the line to every one of them
+    for name, module in list(sys.modules.items()):
+        if module is None or not name.startswith(packages):
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear) and getattr(value, "__module__", None) == name:
+                clear()
 class Contexts:
     def pytest_runtest_logreport(self, report):
         if report.failed:
             failed.append(report.nodeid)
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
+        clear_caches()
         cov.switch_context(item.nodeid)
         start = time.perf_counter()
         yield
         durations[item.nodeid] = time.perf_counter() - start
         cov.switch_context("")
 cov.start()
-code = pytest.main(sys.argv[3:], plugins=[Contexts()])
+code = pytest.main(sys.argv[4:], plugins=[Contexts()])
 cov.stop()
 data = cov.get_data()
 lines = {}
@@ -505,7 +517,8 @@ def collect_coverage(path: Path = COVERAGE_MAP, *, progress: bool = True) -> dic
     ignore = [f"--ignore={t}" for t in COVERAGE_SKIP]
     out = path.with_suffix(".tmp")
     env = {**os.environ, "HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1"}
-    cmd = [sys.executable, "-c", _COLLECT, str(out), include, "-q", "-p", "no:cacheprovider",
+    packages = ",".join(GAME_PACKAGES)
+    cmd = [sys.executable, "-c", _COLLECT, str(out), include, packages, "-q", "-p", "no:cacheprovider",
            "-p", "no:randomly", "--hypothesis-seed=0", *ignore, *tests]
     if progress:
         print("mutation: collecting which tests run each line (the suite once, under coverage)",
@@ -584,14 +597,36 @@ def run(
     progress: bool = True,
     coverage: dict[str, Any] | None = None,
     jobs: int = 1,
+    journal: Path | None = None,
 ) -> dict[str, list[Mutant]]:
     """Run the selected tests (:func:`selected_tests`; ``coverage`` None: the games' tests) against every
     mutant, ``jobs`` mutants at a time in scratch copies of their own; mutants grouped by outcome
-    (``killed``, ``survived``, ``timeout``, ``equivalent``)."""
+    (``killed``, ``survived``, ``timeout``, ``equivalent``).
+
+    ``journal``: a file each outcome is appended to as it comes (one JSON object a line); a mutant it
+    already holds is not run again, its outcome is read from it, so a run stopped part-way goes on where
+    it stopped."""
     known = equivalents()
-    jobs = cliargs.cap_jobs(jobs, len(mutants)) if jobs > 1 else 1
-    works = [_scratch() for _ in range(jobs)]
     outcome: dict[str, list[Mutant]] = {"killed": [], "timeout": [], "survived": [], "equivalent": []}
+    if journal is not None:
+        earlier = read_journal(journal)
+        for m in mutants:
+            result = earlier.get(m.describe())
+            if result is not None:
+                if result == "survived" and equivalent_reason(m, known) is not None:
+                    result = "equivalent"
+                outcome[result].append(m)
+        if progress and earlier:
+            print(f"mutation: {sum(map(len, outcome.values()))} of the {len(mutants)} mutants are in the "
+                  f"journal {journal}; running the rest", file=sys.stderr, flush=True)
+        mutants_done = {m.describe() for ms in outcome.values() for m in ms}
+        todo = [m for m in mutants if m.describe() not in mutants_done]
+    else:
+        todo = list(mutants)
+    if not todo:
+        return outcome
+    jobs = cliargs.cap_jobs(jobs, len(todo)) if jobs > 1 else 1
+    works = [_scratch() for _ in range(jobs)]
     free: queue.Queue[Path] = queue.Queue()
     for work in works:
         free.put(work)
@@ -600,6 +635,7 @@ def run(
 
     def one(m: Mutant) -> None:
         work = free.get()
+        started = time.perf_counter()
         try:
             target = work / m.path
             original = target.read_text(encoding="utf-8")
@@ -610,23 +646,64 @@ def run(
                 target.write_text(original, encoding="utf-8")
         finally:
             free.put(work)
-        if result == "survived" and equivalent_reason(m, known) is not None:
-            result = "equivalent"
+        seconds = time.perf_counter() - started
         with lock:
+            if journal is not None:
+                with journal.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps({"mutant": m.describe(), "result": result,
+                                          "seconds": round(seconds, 1)}) + "\n")
+            if result == "survived" and equivalent_reason(m, known) is not None:
+                result = "equivalent"
             outcome[result].append(m)
             done[0] += 1
             if progress:
-                print(f"[{done[0]}/{len(mutants)}] {result:<10} {m.describe()}", file=sys.stderr, flush=True)
+                print(f"[{done[0]}/{len(todo)}] {result:<10} {seconds:5.1f} s  {m.describe()}",
+                      file=sys.stderr, flush=True)
 
     try:
         if coverage is None and _run_tests(works[0], tuple(TESTS), timeout * 3) != "survived":
             raise SystemExit("mutation: the tests fail on the unmutated code; fix them first")
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            list(pool.map(one, mutants))
+            list(pool.map(one, todo))
     finally:
         for work in works:
             shutil.rmtree(work, ignore_errors=True)
     return outcome
+
+
+JOURNAL_RESULTS = ("killed", "timeout", "survived")
+
+
+def read_journal(path: Path) -> dict[str, str]:
+    """The outcomes a journal holds, by mutant description (a missing file holds none); a line that is not
+    ``{"mutant": ..., "result": ...}`` stops the run naming the line.
+
+    >>> import tempfile; p = Path(tempfile.mkdtemp()) / "j.jsonl"
+    >>> _ = p.write_text('{"mutant": "a:1: x -> y", "result": "killed", "seconds": 2.0}\\n')
+    >>> read_journal(p)
+    {'a:1: x -> y': 'killed'}
+    """
+    if not path.exists():
+        return {}
+    if not path.is_file():
+        raise SystemExit(f"mutation: --journal {path}: not a regular file")
+    out: dict[str, str] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            entry = None
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("mutant"), str)
+            or entry.get("result") not in JOURNAL_RESULTS
+        ):
+            raise SystemExit(f"mutation: --journal {path}, line {number}: not an outcome "
+                             '{"mutant": "...", "result": "killed|timeout|survived"}')
+        out[entry["mutant"]] = entry["result"]
+    return out
 
 
 def module_lines(mutants: Sequence[Mutant], outcome: dict[str, list[Mutant]]) -> list[str]:
@@ -733,6 +810,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=cliargs.count("--jobs", hi=cliargs.MAX_JOBS), default=1, metavar="N",
                         help="mutants run at a time, each in a scratch copy (default 1)")
     parser.add_argument("--modules", action="store_true", help="also print the per-module table (Markdown)")
+    parser.add_argument("--journal", metavar="FILE", default=None,
+                        help="append each outcome to FILE as it comes, and skip the mutants FILE already "
+                        "holds (a long run stopped part-way goes on where it stopped)")
     args = parser.parse_args(argv)
     mutants = all_mutants(args.only)
     if args.match:
@@ -748,10 +828,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(m.describe())
         print(f"{len(mutants)} mutants")
         return 0
+    journal = Path(args.journal) if args.journal else None
+    earlier = read_journal(journal) if journal is not None else {}  # a bad journal stops the run here
     start = time.perf_counter()
-    coverage = collect_coverage() if args.select == "coverage" else None
+    pending = any(m.describe() not in earlier for m in mutants)
+    coverage = collect_coverage() if args.select == "coverage" and pending else None
     collected = time.perf_counter() - start
-    outcome = run(mutants, timeout=args.timeout, coverage=coverage, jobs=args.jobs)
+    outcome = run(mutants, timeout=args.timeout, coverage=coverage, jobs=args.jobs, journal=journal)
     for line in score_lines(mutants, outcome):
         print(line)
     if args.modules:
