@@ -97,9 +97,6 @@ TABLE_FIRST = (
 )
 """Run first against a table mutant: the table checks, which kill most of them in seconds."""
 
-FEW = 3
-"""A line run by this many tests or fewer also runs the game's tests after them: a cached computation (a
-ruleset, a table index) runs once per process, so coverage credits it to whichever test ran first."""
 
 COVERAGE_MAP = ROOT / ".mutation-coverage.json"
 """Where :func:`collect_coverage` keeps the tests that run each line (ignored by git)."""
@@ -551,15 +548,30 @@ def selected_tests(mutant: Mutant, coverage: dict[str, Any] | None, work: Path) 
         tests = coverage["lines"].get(mutant.path, {}).get(str(mutant.line))
         if tests:
             durations = coverage["durations"]
-            chosen = sorted(tests, key=lambda t: (durations.get(t, 0.0), t))
-            if len(chosen) <= FEW:  # a cached computation is credited to the first test that ran it
-                chosen += [t for t in game_tests(work, mutant.games()) if t not in chosen]
-            return chosen
+            return sorted(tests, key=lambda t: (durations.get(t, 0.0), t))
         if tests == []:  # run, but only while the modules were imported
             return game_tests(work, mutant.games())
         if mutant.path in coverage["lines"]:
             return []  # no test runs this line: nothing can kill the mutant
     return game_tests(work, mutant.games(), tables_first=mutant.path.endswith(".toml"))
+
+
+def time_limit(tests: Sequence[str], coverage: dict[str, Any] | None, timeout: float) -> float:
+    """Seconds a mutant's tests may run: ``timeout`` beyond twice what they took in the coverage run (a test
+    file counts every test in it), so a mutant is counted as timed out for making the tests hang, not for
+    having many tests to run.
+
+    >>> time_limit(["t.py::a", "u.py"], {"durations": {"t.py::a": 2.0, "u.py::b": 3.0, "v.py::c": 9.0}}, 45)
+    55.0
+    """
+    if coverage is None:
+        return timeout
+    durations: dict[str, float] = coverage["durations"]
+    files = {t for t in tests if "::" not in t}
+    spent = sum(durations.get(t, 0.0) for t in tests if "::" in t)
+    if files:
+        spent += sum(d for node, d in durations.items() if node.partition("::")[0] in files)
+    return timeout + 2 * spent
 
 
 def _run_tests(work: Path, games: Sequence[str], timeout: float, tests: Sequence[str] | None = None) -> str:
@@ -641,7 +653,8 @@ def run(
             original = target.read_text(encoding="utf-8")
             target.write_text(m.build(), encoding="utf-8")
             try:
-                result = _run_tests(work, m.games(), timeout, selected_tests(m, coverage, work))
+                tests = selected_tests(m, coverage, work)
+                result = _run_tests(work, m.games(), time_limit(tests, coverage, timeout), tests)
             finally:
                 target.write_text(original, encoding="utf-8")
         finally:

@@ -1,7 +1,8 @@
 """Writing a command's output file without destroying what the command did not write.
 
 Every file a command writes (``arbiter view``'s page, ``show -o``, ``play --record``, ``fuzz --out`` and
-``--report``, ``rules --write-docs``) goes through :func:`write`, with the :class:`Kind` of file it writes.
+``--report``, ``rules --write-docs``, ``vectors export`` and ``vectors perft --write``) goes through
+:func:`write`, with the :class:`Kind` of file it writes.
 An existing file is replaced only when it is one the command itself wrote: its first lines carry the kind's
 marker (a generated page's comment, a record's header naming this engine or a fuzz run, a report's
 ``format``), or ``force`` says so.  Whatever ``force`` says, the command's own input is never overwritten
@@ -32,7 +33,19 @@ from attrs import frozen
 from engine.errors import InputError
 from engine.jsonio import show
 
-__all__ = ["CAMPAIGN_JSON", "CAMPAIGN_MD", "RECORD", "SVG_PICTURE", "VIEW_PAGE", "Kind", "guard", "write"]
+__all__ = [
+    "CAMPAIGN_JSON",
+    "CAMPAIGN_MD",
+    "PERFT_FILE",
+    "RECORD",
+    "SVG_PICTURE",
+    "VECTORS_MANIFEST",
+    "VECTOR_CASE",
+    "VIEW_PAGE",
+    "Kind",
+    "guard",
+    "write",
+]
 
 HEAD = 4096
 """How much of an existing file is read to find its marker."""
@@ -85,6 +98,29 @@ CAMPAIGN_JSON = Kind("arbiter fuzz", lambda head: '"format": "arbiter-campaign-r
 """A campaign's JSON report."""
 CAMPAIGN_MD = Kind("arbiter fuzz", lambda head: head.startswith("# Conformance campaign: "))
 """A campaign's Markdown report."""
+
+
+VECTORS_MANIFEST = Kind("arbiter vectors export", lambda head: '"format": "arbiter-vectors"' in head[:200],
+                        force_flag="--force")
+"""An exported suite's ``manifest.json``; the files it lists (and ``schemas/``) are the export's own."""
+
+
+def _vector_case(head: str) -> bool:
+    first = head.split("\n", 1)[0]
+    return first.startswith('{"id":') and '"clauses":' in first and '"kind":' in first
+
+
+VECTOR_CASE = Kind("arbiter", _vector_case)
+"""A test vector (a case: ``id``, ``clauses``, ``kind``), as a fuzz campaign writes one per class."""
+
+
+def _perft_file(head: str) -> bool:
+    first = head.split("\n", 1)[0]
+    return first.startswith('{"id":') and '"counts":' in first and '"game":' in first
+
+
+PERFT_FILE = Kind("arbiter vectors perft", _perft_file, force_flag="--force")
+"""``arbiter vectors perft --write``'s file: perft lines (``id``, ``game``, ``counts``) from its first."""
 
 
 def _same(a: Path, b: Path) -> bool:

@@ -92,6 +92,12 @@ class Tool:
 # Schemas
 
 
+ROOT_ONLY = ("a file is read only when the server was given a folder to read, and then only a regular file "
+             "in that folder, named relative to it; otherwise pass the content")
+"""Said by every input that may name a file: a server started without ``--root`` reads none (a description
+names no command-line flag: the client cannot set one)."""
+
+
 def _param_schema(p: Param) -> dict[str, Any]:
     """The JSON Schema of one question parameter (the same checks ``Param.check`` then applies)."""
     one: dict[str, Any]
@@ -111,6 +117,8 @@ def _param_schema(p: Param) -> dict[str, Any]:
     out: dict[str, Any] = {"type": "array", "items": one} if p.many else dict(one)
     described = p.help + (f" ({one['description']})" if "description" in one else "")
     out["description"] = _FLAG.sub(lambda m: m.group(1).replace("-", "_"), described)  # --position: position
+    if "@FILE" in described:
+        out["description"] += f"; {ROOT_ONLY}"
     return out
 
 
@@ -129,7 +137,8 @@ POSITION_SCHEMA: dict[str, Any] = {
     "description": "the position: its notation line, much shorter than JSON (docs/positions.md; 6 nimmt! "
     "e.g. 'standard 2 select 3.10/22/40.41.45/90 5.8.60*61/7.9.70.71 - - 12/0'), or "
     "the game's JSON state (as written by the engine's state_to_json, e.g. "
-    "docs/examples/petersburg-state.json), as an object, as JSON text, or '@FILE' to read it from a file",
+    "docs/examples/petersburg-state.json), as an object, as JSON text, or '@FILE' to read it from a file ("
+    + ROOT_ONLY + ")",
 }
 SEAT_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 0, "description": "a seat, from 0"}
 
@@ -579,7 +588,10 @@ def _position_tools() -> list[Tool]:
             _object(
                 {
                     "record": {"type": "string", "description": "the record's JSON Lines text"},
-                    "path": {"type": "string", "description": "or: a path to a record file"},
+                    "path": {
+                        "type": "string",
+                        "description": f"or: a path to a record file ({ROOT_ONLY})",
+                    },
                 },
                 [],
             ),
@@ -595,7 +607,7 @@ def _position_tools() -> list[Tool]:
                     "game": GAME_SCHEMA,
                     "path": {
                         "type": "string",
-                        "description": "a game record file (arbiter-record JSON Lines)",
+                        "description": f"a game record file (arbiter-record JSON Lines; {ROOT_ONLY})",
                     },
                     "upto": {
                         "type": "integer",

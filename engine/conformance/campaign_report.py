@@ -24,6 +24,7 @@ from typing import Any
 
 from attrs import evolve, field, frozen
 
+from engine import outputs
 from engine.conformance.fuzz_divergence import Divergence
 from engine.conformance.fuzz_positions import origin_size
 from engine.conformance.records import dumps_line, validator, write_record
@@ -219,16 +220,26 @@ def _slug(signature: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", signature).strip("_")
 
 
+CLASS_FILE = re.compile(r"\d{2,}-.+\.(?:first\.jsonl|jsonl|vector\.json)")
+"""The names a campaign gives the files of its classes (``01-take6-claim-....first.jsonl``)."""
+
+
 def check_out_dir(path: str | Path) -> Path:
-    """Create ``path`` (a directory) if needed and make sure it can be written, before the run starts."""
+    """Create ``path`` (a directory) if needed and make sure it can be written, before the run starts; a
+    file there that a class's file could be named like and this engine did not write is refused now, not
+    when the run is over."""
     target = Path(path)
     try:
         target.mkdir(parents=True, exist_ok=True)
         probe = target / ".arbiter-write-test"
         probe.write_text("", encoding="utf-8")
         probe.unlink()
+        names = sorted(p.name for p in target.iterdir() if CLASS_FILE.fullmatch(p.name))
     except OSError as exc:
         raise InputError("--out", f"cannot write to {path}: {exc.strerror or exc}") from None
+    for name in names:
+        kind = outputs.VECTOR_CASE if name.endswith(".vector.json") else outputs.RECORD
+        outputs.guard(target / name, source="--out", kind=kind)
     return target
 
 
@@ -247,7 +258,7 @@ def write_records(report: CampaignReport, out: str | Path) -> CampaignReport:
         vector = None
         if c.vector is not None:
             vector = target / f"{stem}.vector.json"
-            vector.write_text(dumps_line(dict(c.vector)) + "\n", encoding="utf-8")
+            outputs.write(vector, dumps_line(dict(c.vector)) + "\n", source="--out", kind=outputs.VECTOR_CASE)
         classes.append(evolve(c, record=str(record) if record else None, first_record=str(first_path),
                               vector_path=str(vector) if vector else None))
     return evolve(report, classes=tuple(classes))

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine import cliargs, jsonio
+from engine import cliargs, jsonio, outputs
 from engine.conformance.records import dumps_line
 from engine.conformance.vectors import CaseOutcome, read_vectors, run_case
 from engine.conformance.vectors_export import export_vectors
@@ -28,7 +28,7 @@ def _run_export(args: argparse.Namespace) -> int:
     if not 1 <= args.per_clause <= 50:
         raise InputError("--per-clause", f"expected 1 to 50 cases per clause and kind, got {args.per_clause}")
     start = time.perf_counter()
-    counts = export_vectors(args.dir, games=args.game, per_clause=args.per_clause)
+    counts = export_vectors(args.dir, games=args.game, per_clause=args.per_clause, force=args.force)
     for name, n in counts.items():
         print(f"{name:<12} {n:>6} cases   {Path(args.dir) / (name + '.jsonl')}")
     print(f"{'perft':<12} {len([d for d in shipped_perft() if d['game'] in counts]):>6} positions"
@@ -90,10 +90,14 @@ def _run_run(args: argparse.Namespace) -> int:
 def _run_perft(args: argparse.Namespace) -> int:
     if args.write:
         jsonio.check_writable(args.write, source="--write")
+        outputs.guard(args.write, source="--write", kind=outputs.PERFT_FILE, force=args.force)
+    elif args.force:
+        raise InputError("--force", "only with --write FILE")
     positions = perft_positions(args.game)
     if args.write:
         path = Path(args.write)
-        path.write_text("".join(dumps_line(p.to_json()) + "\n" for p in positions), encoding="utf-8")
+        outputs.write(path, "".join(dumps_line(p.to_json()) + "\n" for p in positions), source="--write",
+                      kind=outputs.PERFT_FILE, force=args.force)
         print(f"wrote {len(positions)} positions to {path}")
         return 0
     shipped = {d["id"]: d["counts"] for d in shipped_perft()}
@@ -115,6 +119,8 @@ def register(sub: Any) -> None:
     e.add_argument("--game", action="append", choices=game_names(), help="only this game (repeatable)")
     e.add_argument("--per-clause", type=cliargs.count("--per-clause"), default=2,
                    help="generated cases per clause and kind")
+    e.add_argument("--force", action="store_true",
+                   help="replace files in DIR that an earlier export did not write")
     e.set_defaults(run=_run_export)
     r = vsub.add_parser("run", help="run exported vectors against the reference engine")
     r.add_argument("dir", metavar="DIR")
@@ -124,5 +130,7 @@ def register(sub: Any) -> None:
     f = vsub.add_parser("perft", help="recompute the perft counts and compare them with the shipped file")
     f.add_argument("--game", action="append", choices=game_names())
     f.add_argument("--write", metavar="FILE", help="write the recomputed positions to FILE instead")
+    f.add_argument("--force", action="store_true",
+                   help="with --write: replace a FILE that is not a perft file")
     f.set_defaults(run=_run_perft)
 
