@@ -556,6 +556,38 @@ def selected_tests(mutant: Mutant, coverage: dict[str, Any] | None, work: Path) 
     return game_tests(work, mutant.games(), tables_first=mutant.path.endswith(".toml"))
 
 
+def within_budget(tests: Sequence[str], durations: dict[str, float], budget: float) -> list[str]:
+    """A share of ``tests`` that took at most ``budget`` seconds in the coverage run: a test file stands for
+    its tests; the tests are taken file by file in turn (each file's fastest first), so the share samples
+    every file that runs the line rather than the fastest file alone; the first test is always taken.
+
+    >>> d = {"a.py::1": 1.0, "a.py::2": 1.0, "b.py::1": 5.0, "c.py::1": 1.0}
+    >>> within_budget(["a.py::1", "a.py::2", "b.py::1", "c.py::1"], d, 3.0)  # b.py::1 alone is over
+    ['a.py::1', 'c.py::1', 'a.py::2']
+    >>> within_budget(["a.py", "c.py::1"], d, 3.0)
+    ['a.py::1', 'c.py::1', 'a.py::2']
+    """
+    by_file: dict[str, list[str]] = {}
+    for test in tests:
+        file, _, node = test.partition("::")
+        found = [n for n in durations if n.partition("::")[0] == file] if not node else [test]
+        by_file.setdefault(file, []).extend(found or [test])
+    queues = [sorted(ns, key=lambda n: (durations.get(n, 0.0), n)) for ns in by_file.values()]
+    chosen: list[str] = []
+    spent = 0.0
+    while any(queues):
+        for q in queues:
+            if not q:
+                continue
+            cost = durations.get(q[0], 1.0)
+            if chosen and spent + cost > budget:
+                q.clear()  # this file's next test is over the budget: its slower ones are too
+                continue
+            chosen.append(q.pop(0))
+            spent += cost
+    return chosen
+
+
 def time_limit(tests: Sequence[str], coverage: dict[str, Any] | None, timeout: float) -> float:
     """Seconds a mutant's tests may run: ``timeout`` beyond twice what they took in the coverage run (a test
     file counts every test in it), so a mutant is counted as timed out for making the tests hang, not for
@@ -574,6 +606,88 @@ def time_limit(tests: Sequence[str], coverage: dict[str, Any] | None, timeout: f
     return timeout + 2 * spent
 
 
+PYTEST_FLAGS = ("-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--hypothesis-seed=0")
+"""How the tests run against a mutant: stop at the first failure, no cache, no random order, one seed."""
+
+_WORKER = """
+import json, os, signal, sys, time
+import attrs, hypothesis, jsonschema, pytest  # imported once; the engine is imported fresh by each run
+flags = json.loads(sys.argv[1])
+driver = os.getppid()
+for line in sys.stdin:
+    ask = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        os.setpgrp()  # the run and whatever it starts: one group, killed whole on a timeout
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        sys.dont_write_bytecode = True
+        os._exit(int(pytest.main([*flags, *ask["tests"]])))
+    try:
+        os.setpgid(pid, pid)  # as the child does: no window in which a kill would miss it
+    except OSError:
+        pass
+    deadline = time.monotonic() + ask["timeout"]
+    status = None
+    while status is None:
+        done, raw = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status = os.waitstatus_to_exitcode(raw)
+        elif time.monotonic() > deadline or os.getppid() != driver:  # over time, or the driver is gone
+            os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            status = "timeout"
+        else:
+            time.sleep(0.02)
+    result = "timeout" if status == "timeout" else ("survived" if status == 0 else "killed")
+    print(json.dumps({"result": result}), flush=True)
+"""
+
+
+class _Worker:
+    """A process that has imported pytest and Hypothesis once, and forks a fresh test run for each mutant of
+    its scratch copy (the engine is imported anew in every run, so the mutant is what runs): a second and a
+    half of start-up saved per mutant.  Where ``fork`` does not exist, each run is a process of its own."""
+
+    def __init__(self, work: Path) -> None:
+        self.work = work
+        self.process: subprocess.Popen[str] | None = None
+        if hasattr(os, "fork"):
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _WORKER, json.dumps(PYTEST_FLAGS)], cwd=work, env=_test_env(work),
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            )
+
+    def run(self, tests: Sequence[str], timeout: float) -> str:
+        """``killed``, ``survived`` or ``timeout`` for the scratch copy as it stands."""
+        if not tests:
+            return "survived"
+        process = self.process
+        if process is None or process.stdin is None or process.stdout is None:
+            return _run_tests(self.work, (), timeout, tests)
+        process.stdin.write(json.dumps({"tests": list(tests), "timeout": timeout}) + "\n")
+        process.stdin.flush()
+        answer = process.stdout.readline()
+        if not answer:
+            raise SystemExit(f"mutation: the test worker stopped (exit code {process.wait()})")
+        return str(json.loads(answer)["result"])
+
+    def close(self) -> None:
+        """Stop the worker."""
+        if self.process is not None:
+            if self.process.stdin is not None:
+                self.process.stdin.close()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def _test_env(work: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(work), "HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
 def _run_tests(work: Path, games: Sequence[str], timeout: float, tests: Sequence[str] | None = None) -> str:
     """``killed``, ``survived`` or ``timeout`` for the scratch copy as it stands (``tests``: these node ids or
     files instead of the games' test files)."""
@@ -581,22 +695,9 @@ def _run_tests(work: Path, games: Sequence[str], timeout: float, tests: Sequence
         tests = game_tests(work, games)
     if not tests:
         return "survived"
-    env = {**os.environ, "PYTHONPATH": str(work), "HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1"}
-    cmd = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-x",
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "-p",
-        "no:randomly",
-        "--hypothesis-seed=0",
-        *tests,
-    ]
+    cmd = [sys.executable, "-m", "pytest", *PYTEST_FLAGS, *tests]
     try:
-        done = subprocess.run(cmd, cwd=work, env=env, capture_output=True, timeout=timeout)
+        done = subprocess.run(cmd, cwd=work, env=_test_env(work), capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return "timeout"
     return "survived" if done.returncode == 0 else "killed"
@@ -610,6 +711,7 @@ def run(
     coverage: dict[str, Any] | None = None,
     jobs: int = 1,
     journal: Path | None = None,
+    budget: float | None = None,
 ) -> dict[str, list[Mutant]]:
     """Run the selected tests (:func:`selected_tests`; ``coverage`` None: the games' tests) against every
     mutant, ``jobs`` mutants at a time in scratch copies of their own; mutants grouped by outcome
@@ -617,13 +719,20 @@ def run(
 
     ``journal``: a file each outcome is appended to as it comes (one JSON object a line); a mutant it
     already holds is not run again, its outcome is read from it, so a run stopped part-way goes on where
-    it stopped."""
+    it stopped.
+
+    ``budget``: each mutant runs only a share of its tests that took at most this many seconds in the
+    coverage run (:func:`within_budget`); a mutant that survives them is journalled as surviving *within
+    the budget*, and a later run without a budget runs it again against all its tests."""
     known = equivalents()
     outcome: dict[str, list[Mutant]] = {"killed": [], "timeout": [], "survived": [], "equivalent": []}
     if journal is not None:
         earlier = read_journal(journal)
         for m in mutants:
-            result = earlier.get(m.describe())
+            entry = earlier.get(m.describe())
+            result = None if entry is None else entry[0]
+            if result == "survived" and entry is not None and entry[1] is not None and budget is None:
+                result = None  # survived a share of its tests only: run it against all of them
             if result is not None:
                 if result == "survived" and equivalent_reason(m, known) is not None:
                     result = "equivalent"
@@ -639,32 +748,38 @@ def run(
         return outcome
     jobs = cliargs.cap_jobs(jobs, len(todo)) if jobs > 1 else 1
     works = [_scratch() for _ in range(jobs)]
-    free: queue.Queue[Path] = queue.Queue()
-    for work in works:
-        free.put(work)
+    workers = [_Worker(work) for work in works]
+    free: queue.Queue[_Worker] = queue.Queue()
+    for worker in workers:
+        free.put(worker)
     done = [0]
     lock = threading.Lock()
 
     def one(m: Mutant) -> None:
-        work = free.get()
+        worker = free.get()
         started = time.perf_counter()
         try:
-            target = work / m.path
+            target = worker.work / m.path
             original = target.read_text(encoding="utf-8")
             target.write_text(m.build(), encoding="utf-8")
             try:
-                tests = selected_tests(m, coverage, work)
-                result = _run_tests(work, m.games(), time_limit(tests, coverage, timeout), tests)
+                tests = selected_tests(m, coverage, worker.work)
+                if budget is not None and coverage is not None:
+                    tests = within_budget(tests, coverage["durations"], budget)
+                result = worker.run(tests, time_limit(tests, coverage, timeout))
             finally:
                 target.write_text(original, encoding="utf-8")
         finally:
-            free.put(work)
+            free.put(worker)
         seconds = time.perf_counter() - started
         with lock:
             if journal is not None:
+                entry: dict[str, Any] = {"mutant": m.describe(), "result": result,
+                                         "seconds": round(seconds, 1)}
+                if budget is not None and result == "survived":
+                    entry["budget"] = budget
                 with journal.open("a", encoding="utf-8") as out:
-                    out.write(json.dumps({"mutant": m.describe(), "result": result,
-                                          "seconds": round(seconds, 1)}) + "\n")
+                    out.write(json.dumps(entry) + "\n")
             if result == "survived" and equivalent_reason(m, known) is not None:
                 result = "equivalent"
             outcome[result].append(m)
@@ -679,6 +794,8 @@ def run(
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             list(pool.map(one, todo))
     finally:
+        for worker in workers:
+            worker.close()
         for work in works:
             shutil.rmtree(work, ignore_errors=True)
     return outcome
@@ -687,20 +804,21 @@ def run(
 JOURNAL_RESULTS = ("killed", "timeout", "survived")
 
 
-def read_journal(path: Path) -> dict[str, str]:
-    """The outcomes a journal holds, by mutant description (a missing file holds none); a line that is not
-    ``{"mutant": ..., "result": ...}`` stops the run naming the line.
+def read_journal(path: Path) -> dict[str, tuple[str, float | None]]:
+    """The outcomes a journal holds, by mutant description, each with the budget it survived within (None:
+    all its tests ran); a missing file holds none; a line that is not ``{"mutant": ..., "result": ...}``
+    stops the run naming the line.
 
     >>> import tempfile; p = Path(tempfile.mkdtemp()) / "j.jsonl"
     >>> _ = p.write_text('{"mutant": "a:1: x -> y", "result": "killed", "seconds": 2.0}\\n')
     >>> read_journal(p)
-    {'a:1: x -> y': 'killed'}
+    {'a:1: x -> y': ('killed', None)}
     """
     if not path.exists():
         return {}
     if not path.is_file():
         raise SystemExit(f"mutation: --journal {path}: not a regular file")
-    out: dict[str, str] = {}
+    out: dict[str, tuple[str, float | None]] = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
@@ -712,10 +830,11 @@ def read_journal(path: Path) -> dict[str, str]:
             not isinstance(entry, dict)
             or not isinstance(entry.get("mutant"), str)
             or entry.get("result") not in JOURNAL_RESULTS
+            or not isinstance(entry.get("budget", 0), (int, float))
         ):
             raise SystemExit(f"mutation: --journal {path}, line {number}: not an outcome "
                              '{"mutant": "...", "result": "killed|timeout|survived"}')
-        out[entry["mutant"]] = entry["result"]
+        out[entry["mutant"]] = (entry["result"], entry.get("budget"))
     return out
 
 
@@ -823,6 +942,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=cliargs.count("--jobs", hi=cliargs.MAX_JOBS), default=1, metavar="N",
                         help="mutants run at a time, each in a scratch copy (default 1)")
     parser.add_argument("--modules", action="store_true", help="also print the per-module table (Markdown)")
+    parser.add_argument("--budget", type=cliargs.seconds("--budget"), default=None, metavar="SECONDS",
+                        help="run each mutant against a share of its tests that took at most SECONDS in the "
+                        "coverage run (a quick first pass; a later run without it runs the survivors fully)")
     parser.add_argument("--journal", metavar="FILE", default=None,
                         help="append each outcome to FILE as it comes, and skip the mutants FILE already "
                         "holds (a long run stopped part-way goes on where it stopped)")
@@ -844,10 +966,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     journal = Path(args.journal) if args.journal else None
     earlier = read_journal(journal) if journal is not None else {}  # a bad journal stops the run here
     start = time.perf_counter()
-    pending = any(m.describe() not in earlier for m in mutants)
+    def settled(m: Mutant) -> bool:  # its outcome is in the journal and need not be run again
+        result, within = earlier.get(m.describe(), (None, None))
+        rerun = result == "survived" and within is not None and args.budget is None
+        return result is not None and not rerun
+
+    pending = not all(settled(m) for m in mutants)
     coverage = collect_coverage() if args.select == "coverage" and pending else None
     collected = time.perf_counter() - start
-    outcome = run(mutants, timeout=args.timeout, coverage=coverage, jobs=args.jobs, journal=journal)
+    outcome = run(mutants, timeout=args.timeout, coverage=coverage, jobs=args.jobs, journal=journal,
+                  budget=args.budget)
     for line in score_lines(mutants, outcome):
         print(line)
     if args.modules:

@@ -24,7 +24,9 @@ def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return lines[0]
 
 
-def test_vectors_export_keeps_a_file_it_did_not_write(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_vectors_export_keeps_a_file_it_did_not_write(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     """A user's ``take6.jsonl`` in DIR stops ``vectors export`` before any file is written; ``--force``
     replaces it."""
     mine = tmp_path / "take6.jsonl"

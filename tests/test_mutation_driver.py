@@ -1,0 +1,117 @@
+"""The mutation driver's own parts (docs/robustness.md, "Mutation testing"): the forked test worker tells a
+passing, a failing and a hanging run apart; the journal resumes a run and is validated; a budgeted pass's
+survivor is run again by a pass without a budget."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from engine import mutation
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the forked worker needs fork")
+
+
+def test_the_worker_tells_pass_fail_and_hang_apart(tmp_path: Path) -> None:
+    """A run whose tests pass is ``survived``, one with a failing test ``killed``, one past its time limit
+    ``timeout`` (and the worker goes on serving after it)."""
+    (tmp_path / "test_a.py").write_text(
+        "import time\n"
+        "def test_pass():\n    assert True\n"
+        "def test_fail():\n    assert False\n"
+        "def test_hang():\n    time.sleep(60)\n",
+        encoding="utf-8",
+    )
+    worker = mutation._Worker(tmp_path)
+    try:
+        assert worker.run(["test_a.py::test_pass"], 30) == "survived"
+        assert worker.run(["test_a.py::test_pass", "test_a.py::test_fail"], 30) == "killed"
+        assert worker.run(["test_a.py::test_hang"], 1.5) == "timeout"
+        assert worker.run(["test_a.py::test_pass"], 30) == "survived"
+        assert worker.run([], 30) == "survived"  # no test runs the line: nothing can kill the mutant
+    finally:
+        worker.close()
+
+
+def test_the_worker_imports_the_scratch_copy_afresh(tmp_path: Path) -> None:
+    """Each run imports the code of the scratch copy as it stands then: a module changed between two runs is
+    the changed one in the second (the worker itself imported none of it)."""
+    (tmp_path / "thing.py").write_text("VALUE = 1\n", encoding="utf-8")
+    (tmp_path / "test_thing.py").write_text("import thing\ndef test_value():\n    assert thing.VALUE == 1\n",
+                                            encoding="utf-8")
+    worker = mutation._Worker(tmp_path)
+    try:
+        assert worker.run(["test_thing.py"], 30) == "survived"
+        (tmp_path / "thing.py").write_text("VALUE = 2\n", encoding="utf-8")
+        assert worker.run(["test_thing.py"], 30) == "killed"
+    finally:
+        worker.close()
+
+
+def test_a_bad_journal_line_stops_the_run_naming_it(tmp_path: Path) -> None:
+    """A journal line that is not an outcome stops the run with one line naming the file and line."""
+    journal = tmp_path / "j.jsonl"
+    journal.write_text('{"mutant": "a:1: x -> y", "result": "killed"}\n{"mutant": "b", "result": "won"}\n',
+                       encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"j\.jsonl, line 2: not an outcome"):
+        mutation.read_journal(journal)
+    with pytest.raises(SystemExit, match="not a regular file"):
+        mutation.read_journal(tmp_path)
+    assert mutation.read_journal(tmp_path / "none.jsonl") == {}
+
+
+def _mutant(line: int) -> mutation.Mutant:
+    return mutation.Mutant("engine/take6/x.py", line, "a < 1", "a <= 1", lambda: "")
+
+
+def test_a_journalled_run_runs_nothing_twice(tmp_path: Path) -> None:
+    """Every mutant already in the journal keeps its outcome and nothing runs (no scratch copy is made); a
+    survivor of a budgeted pass is kept by another budgeted pass."""
+    journal = tmp_path / "j.jsonl"
+    kept = [_mutant(1), _mutant(2), _mutant(3)]
+    journal.write_text(
+        "".join(json.dumps(e) + "\n" for e in (
+            {"mutant": kept[0].describe(), "result": "killed"},
+            {"mutant": kept[1].describe(), "result": "survived"},
+            {"mutant": kept[2].describe(), "result": "survived", "budget": 5},
+        )),
+        encoding="utf-8",
+    )
+    outcome = mutation.run(kept, journal=journal, budget=5, progress=False)
+    assert outcome["killed"] == [kept[0]] and outcome["survived"] == kept[1:]
+
+
+def test_a_pass_without_budget_runs_the_budgeted_survivors_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mutant that survived only a budgeted share of its tests is run again, against all of them, by a
+    pass without ``--budget``; its new outcome is appended to the journal."""
+    journal = tmp_path / "j.jsonl"
+    again = _mutant(3)
+    journal.write_text(json.dumps({"mutant": again.describe(), "result": "survived", "budget": 5}) + "\n",
+                       encoding="utf-8")
+    ran: list[list[str]] = []
+
+    class Fake:
+        def __init__(self, work: Path) -> None:
+            self.work = work
+
+        def run(self, tests: list[str], timeout: float) -> str:
+            ran.append(tests)
+            return "killed"
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(mutation, "_Worker", Fake)
+    monkeypatch.setattr(mutation, "_scratch", lambda: tmp_path / "work")
+    (tmp_path / "work" / "engine" / "take6").mkdir(parents=True)
+    (tmp_path / "work" / "engine" / "take6" / "x.py").write_text("a = 1\n", encoding="utf-8")
+    coverage = {"lines": {"engine/take6/x.py": {"3": ["t.py::a", "t.py::b"]}}, "durations": {"t.py::a": 9.0,
+                                                                                           "t.py::b": 1.0}}
+    outcome = mutation.run([again], journal=journal, coverage=coverage, progress=False)
+    assert outcome["killed"] == [again] and ran == [["t.py::b", "t.py::a"]]
+    assert mutation.read_journal(journal)[again.describe()] == ("killed", None)
