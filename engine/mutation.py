@@ -113,8 +113,10 @@ COVERAGE_SKIP = (
 fuzz harness, which test no rule, and the campaign and MCP tests, whose engine runs in other processes
 (coverage sees none of it)."""
 
-NOT_RULES = ("testing.py",)
-"""Files of the rule folders that hold no rule: ``engine/petersburg/testing.py`` builds test positions."""
+NOT_RULES = ("testing.py", "drawing.py")
+"""Files of the rule folders that hold no rule: ``engine/petersburg/testing.py`` builds test positions, and
+each game's ``drawing.py`` lays out its SVG picture (positions, sizes, colours; what a viewer may see is the
+engine's observation, which is mutated where it is computed)."""
 
 EQUIVALENTS = ROOT / "engine" / "mutation_equivalents.toml"
 

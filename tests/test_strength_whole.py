@@ -8,10 +8,15 @@ from typing import Any
 
 import pytest
 
-from engine.errors import InputError
+from engine.errors import IllegalSetup, InputError
 from engine.game import facets, get_game
+from engine.take6 import Deal, DraftStart
+from engine.take6 import position as take6_position
 from engine.take6.codec import action_from_json, state_from_json, state_to_json
+from engine.take6.deal import awaiting_deal
+from engine.take6.drawing import BULL_FILL
 from engine.take6.layout import MAXP
+from engine.take6.rules import bullheads, rules_for
 
 
 @pytest.mark.parametrize("patch", [{"start": 3}, {"start": 4}, {"pending": [[5, 3]]}, {"pending": [[5, 4]]}])
@@ -48,3 +53,65 @@ def test_the_benchmark_player_counts_are_player_counts_of_the_game(name: str) ->
         game.new_game(n, seed=1)  # raises for a count the game does not allow
     with pytest.raises(Exception, match="player"):
         game.new_game(max(counts) + 1, seed=1)
+
+
+def test_an_unseeded_rotating_logic_game_waits_for_its_first_draft_start() -> None:
+    """T6-LOGIC-3 rotates the draft's first seat only from round 2 on: an unseeded logic game with
+    ``logic_start=rotate`` still waits in round 1 for its draft start, a chance step."""
+    game = get_game("take6")
+    start = game.new_game(2, variant="logic", options={"logic_start": "rotate"}, seed=None)
+    assert (start.phase, start.round, game.to_act(start)) == ("deal", 1, ())
+    drafting = game.apply(start, DraftStart(1))
+    assert drafting.phase == "draft" and game.to_act(drafting) == (1,)
+
+
+def test_a_given_draft_start_of_a_later_round_cites_the_draft_rule() -> None:
+    """T6-LOGIC-1: a later round's draft that starts from a given seat (an explicit set-up) is derived from
+    the draft rule, not from T6-LOGIC-3 (the rule for a start chosen by the engine)."""
+    game = get_game("take6")
+    state = game.new_game(2, variant="logic", setup=[DraftStart(0), DraftStart(1)])
+    while state.round == 1:
+        before, action = state, game.legal_actions(state)[0]
+        state = game.apply(state, action)
+    steps = [s for s in _flat(game.derive(before, action)) if s.says == "draft-starts"]
+    assert [s.clause for s in steps] == ["T6-LOGIC-1"] and state.start == 1
+
+
+def _flat(steps: Any) -> list[Any]:
+    out = []
+    for s in steps:
+        out.append(s)
+        out.extend(_flat(s.steps))
+    return out
+
+
+@pytest.mark.parametrize("variant", ["standard", "logic"])
+def test_a_round_awaiting_its_deal_is_the_position_of_that_round(variant: str) -> None:
+    """T6-SETUP-4, T6-LOGIC-1: a round of an unseeded game waiting for its deal (phase ``deal``) is the same
+    state as the position of that round built from its fields, in both kinds of deal (the logic stock is
+    the whole deck, the standard one is dealt)."""
+    rules = rules_for(variant, 2)
+    waiting = awaiting_deal(rules, 2, (5, 0), 0)
+    built = take6_position(players=2, variant=variant, hands=[[], []], phase="deal", round=2, totals=[5, 0])
+    assert waiting == built
+    assert get_game("take6").state_from_json(get_game("take6").state_to_json(waiting)) == waiting
+
+
+def test_card_faces_are_coloured_for_every_bullhead_count_of_the_deck() -> None:
+    """T6-SCORE-1 drawn: the face colours are keyed by exactly the bullhead counts the deck holds (1, 2, 3,
+    5, 7), so every card has the colour of its count."""
+    assert set(BULL_FILL) == {bullheads(c) for c in range(1, 105)}
+    assert BULL_FILL[1] == "#ffffff" and len(set(BULL_FILL.values())) == len(BULL_FILL)
+
+
+def test_a_bad_explicit_deal_names_its_round() -> None:
+    """T6-SETUP-5: an explicit set-up refused names the round it was for, counting from 1 (the first deal
+    given is round 1's), and the clause."""
+    game = get_game("take6")
+    good = Deal(hands=(tuple(range(1, 11)), tuple(range(11, 21))), rows=(30, 40, 50, 60))
+    short = Deal(hands=(tuple(range(1, 10)), tuple(range(11, 21))), rows=(30, 40, 50, 60))
+    with pytest.raises(IllegalSetup) as err:
+        game.new_game(2, setup=[short])
+    assert err.value.clause == "T6-SETUP-5" and "set-up of round 1:" in str(err.value)
+    with pytest.raises(IllegalSetup, match="set-up of round 2: player 0's hand has 9 cards"):
+        game.new_game(2, setup=[good, short])
