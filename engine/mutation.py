@@ -714,6 +714,7 @@ def run(
     jobs: int = 1,
     journal: Path | None = None,
     budget: float | None = None,
+    skip_equivalents: bool = False,
 ) -> dict[str, list[Mutant]]:
     """Run the selected tests (:func:`selected_tests`; ``coverage`` None: the games' tests) against every
     mutant, ``jobs`` mutants at a time in scratch copies of their own; mutants grouped by outcome
@@ -725,7 +726,10 @@ def run(
 
     ``budget``: each mutant runs only a share of its tests that took at most this many seconds in the
     coverage run (:func:`within_budget`); a mutant that survives them is journalled as surviving *within
-    the budget*, and a later run without a budget runs it again against all its tests."""
+    the budget*, and a later run without a budget runs it again against all its tests.
+
+    ``skip_equivalents``: a mutant listed in :data:`EQUIVALENTS` is counted as equivalent without being
+    run (a second pass need not spend minutes confirming what a reason already says)."""
     known = equivalents()
     outcome: dict[str, list[Mutant]] = {"killed": [], "timeout": [], "survived": [], "equivalent": []}
     if journal is not None:
@@ -746,6 +750,10 @@ def run(
         todo = [m for m in mutants if m.describe() not in mutants_done]
     else:
         todo = list(mutants)
+    if skip_equivalents:  # listed with a reason: counted as equivalent without running their tests
+        listed = [m for m in todo if equivalent_reason(m, known) is not None]
+        outcome["equivalent"].extend(listed)
+        todo = [m for m in todo if equivalent_reason(m, known) is None]
     if not todo:
         return outcome
     jobs = cliargs.cap_jobs(jobs, len(todo)) if jobs > 1 else 1
@@ -947,6 +955,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", type=cliargs.seconds("--budget"), default=None, metavar="SECONDS",
                         help="run each mutant against a share of its tests that took at most SECONDS in the "
                         "coverage run (a quick first pass; a later run without it runs the survivors fully)")
+    parser.add_argument("--skip-equivalent", action="store_true",
+                        help="count the mutants listed as equivalent without running them")
     parser.add_argument("--journal", metavar="FILE", default=None,
                         help="append each outcome to FILE as it comes, and skip the mutants FILE already "
                         "holds (a long run stopped part-way goes on where it stopped)")
@@ -971,13 +981,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     def settled(m: Mutant) -> bool:  # its outcome is in the journal and need not be run again
         result, within = earlier.get(m.describe(), (None, None))
         rerun = result == "survived" and within is not None and args.budget is None
-        return result is not None and not rerun
+        listed = args.skip_equivalent and equivalent_reason(m, known) is not None
+        return listed or (result is not None and not rerun)
 
+    known = equivalents()
     pending = not all(settled(m) for m in mutants)
     coverage = collect_coverage() if args.select == "coverage" and pending else None
     collected = time.perf_counter() - start
     outcome = run(mutants, timeout=args.timeout, coverage=coverage, jobs=args.jobs, journal=journal,
-                  budget=args.budget)
+                  budget=args.budget, skip_equivalents=args.skip_equivalent)
     for line in score_lines(mutants, outcome):
         print(line)
     if args.modules:

@@ -115,3 +115,19 @@ def test_a_pass_without_budget_runs_the_budgeted_survivors_again(
     outcome = mutation.run([again], journal=journal, coverage=coverage, progress=False)
     assert outcome["killed"] == [again] and ran == [["t.py::b", "t.py::a"]]
     assert mutation.read_journal(journal)[again.describe()] == ("killed", None)
+
+
+def test_listed_equivalents_can_be_counted_without_a_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--skip-equivalent``: a mutant listed with a reason is counted as equivalent and nothing runs (no
+    scratch copy is made); without it the listed mutant would be run."""
+    monkeypatch.setattr(mutation, "equivalents", lambda: {"engine/take6/x.py:*: a < 1 -> a <= 1": "why"})
+
+    def no_copy() -> Path:
+        raise AssertionError("a scratch copy was made")
+
+    monkeypatch.setattr(mutation, "_scratch", no_copy)
+    listed = _mutant(7)
+    outcome = mutation.run([listed], skip_equivalents=True, progress=False)
+    assert outcome["equivalent"] == [listed]
+    with pytest.raises(AssertionError, match="scratch copy"):
+        mutation.run([listed], progress=False)
