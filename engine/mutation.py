@@ -558,34 +558,45 @@ def selected_tests(mutant: Mutant, coverage: dict[str, Any] | None, work: Path) 
     return game_tests(work, mutant.games(), tables_first=mutant.path.endswith(".toml"))
 
 
-def within_budget(tests: Sequence[str], durations: dict[str, float], budget: float) -> list[str]:
-    """A share of ``tests`` that took at most ``budget`` seconds in the coverage run: a test file stands for
-    its tests; the tests are taken file by file in turn (each file's fastest first), so the share samples
-    every file that runs the line rather than the fastest file alone; the first test is always taken.
+FILE_COST = 1.0
+"""Seconds a budgeted share is charged for each test file it takes: collecting the file (its imports, its
+parameters) is not in any test's duration."""
 
-    >>> d = {"a.py::1": 1.0, "a.py::2": 1.0, "b.py::1": 5.0, "c.py::1": 1.0}
-    >>> within_budget(["a.py::1", "a.py::2", "b.py::1", "c.py::1"], d, 3.0)  # b.py::1 alone is over
+
+def within_budget(tests: Sequence[str], durations: dict[str, float], budget: float,
+                  first: Sequence[str] = ()) -> list[str]:
+    """A share of ``tests`` that took at most ``budget`` seconds in the coverage run, each file taken
+    charged :data:`FILE_COST` more: a test file stands for its tests; the files in ``first`` (the game's
+    own) come before the others; the tests are taken file by file in turn (each file's fastest first), so
+    the share samples several files that run the line rather than the fastest file alone; the first test
+    is always taken.
+
+    >>> d = {"a.py::1": 0.5, "a.py::2": 0.5, "b.py::1": 5.0, "c.py::1": 0.5}
+    >>> within_budget(["a.py::1", "a.py::2", "b.py::1", "c.py::1"], d, 3.5)  # b.py::1 alone is over
     ['a.py::1', 'c.py::1', 'a.py::2']
-    >>> within_budget(["a.py", "c.py::1"], d, 3.0)
-    ['a.py::1', 'c.py::1', 'a.py::2']
+    >>> within_budget(["a.py", "c.py::1"], d, 3.5, first=["c.py"])
+    ['c.py::1', 'a.py::1', 'a.py::2']
     """
     by_file: dict[str, list[str]] = {}
     for test in tests:
         file, _, node = test.partition("::")
         found = [n for n in durations if n.partition("::")[0] == file] if not node else [test]
         by_file.setdefault(file, []).extend(found or [test])
-    queues = [sorted(ns, key=lambda n: (durations.get(n, 0.0), n)) for ns in by_file.values()]
+    order = [f for f in by_file if f in first] + [f for f in by_file if f not in first]
+    queues = [sorted(by_file[f], key=lambda n: (durations.get(n, 0.0), n)) for f in order]
     chosen: list[str] = []
+    taken = [False] * len(queues)
     spent = 0.0
     while any(queues):
-        for q in queues:
+        for i, q in enumerate(queues):
             if not q:
                 continue
-            cost = durations.get(q[0], 1.0)
+            cost = durations.get(q[0], 1.0) + (0.0 if taken[i] else FILE_COST)
             if chosen and spent + cost > budget:
                 q.clear()  # this file's next test is over the budget: its slower ones are too
                 continue
             chosen.append(q.pop(0))
+            taken[i] = True
             spent += cost
     return chosen
 
@@ -775,7 +786,8 @@ def run(
             try:
                 tests = selected_tests(m, coverage, worker.work)
                 if budget is not None and coverage is not None:
-                    tests = within_budget(tests, coverage["durations"], budget)
+                    tests = within_budget(tests, coverage["durations"], budget,
+                                          first=game_tests(worker.work, m.games()))
                 result = worker.run(tests, time_limit(tests, coverage, timeout))
             finally:
                 target.write_text(original, encoding="utf-8")
