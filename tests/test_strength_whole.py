@@ -115,3 +115,14 @@ def test_a_bad_explicit_deal_names_its_round() -> None:
     assert err.value.clause == "T6-SETUP-5" and "set-up of round 1:" in str(err.value)
     with pytest.raises(IllegalSetup, match="set-up of round 2: player 0's hand has 9 cards"):
         game.new_game(2, setup=[good, short])
+
+
+@pytest.mark.parametrize("variant", ["standard", "logic"])
+def test_an_unseeded_game_starts_as_the_position_of_round_one_awaiting_its_deal(variant: str) -> None:
+    """T6-SETUP-4: a game without a seed starts in phase ``deal`` of round 1 with seat 0 as its start seat:
+    the same state as that position built from its fields (and its notation read back)."""
+    game = get_game("take6")
+    start = game.new_game(2, variant=variant, seed=None)
+    built = take6_position(players=2, variant=variant, hands=[[], []], phase="deal", round=1)
+    assert start == built and start.start == 0
+    assert game.from_notation(game.to_notation(start)) == start
