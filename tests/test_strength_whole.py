@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from engine.errors import IllegalSetup, InputError
+from engine.errors import IllegalSetup, InputError, RuleViolation
 from engine.game import facets, get_game
-from engine.take6 import Deal, DraftStart
+from engine.take6 import Deal, Draft, DraftStart, Select
 from engine.take6 import position as take6_position
 from engine.take6.codec import action_from_json, state_from_json, state_to_json
 from engine.take6.deal import awaiting_deal
@@ -126,3 +126,35 @@ def test_an_unseeded_game_starts_as_the_position_of_round_one_awaiting_its_deal(
     built = take6_position(players=2, variant=variant, hands=[[], []], phase="deal", round=1)
     assert start == built and start.start == 0
     assert game.from_notation(game.to_notation(start)) == start
+
+
+@pytest.mark.parametrize(
+    ("action", "clause"),
+    [
+        (Select(True, 11), "T6-ACT-1"),  # a bool is no seat, though True == 1 (and P1 holds 11)
+        (Select(0, True), "T6-SELECT-1"),  # a bool is no card, though True == 1 (and P0 holds 1)
+        (Select(1, 11.0), "T6-SELECT-1"),  # a float is no card, though 11.0 == 11
+    ],
+)
+def test_a_selection_of_the_wrong_type_is_refused_however_it_compares(action: Select, clause: str) -> None:
+    """T6-ACT-1, T6-SELECT-1: the checked tier refuses a seat or card that only compares equal to a legal one
+    (a bool, a float), on its fast path as on the full check, and leaves the state as it was."""
+    game = get_game("take6")
+    hands = (tuple(range(1, 11)), tuple(range(11, 21)))
+    state = game.new_game(2, setup=Deal(hands=hands, rows=(30, 40, 50, 60)))
+    with pytest.raises(RuleViolation) as err:
+        game.apply(state, action)
+    assert err.value.clause == clause
+    assert game.why(state, action).says == "refused"
+
+
+def test_a_draft_of_a_float_card_is_refused() -> None:
+    """T6-LOGIC-1: a drafted card must be a card of the face-up pool, not a float equal to one."""
+    game = get_game("take6")
+    state = game.new_game(2, variant="logic", seed=3)
+    seat = game.to_act(state)[0]
+    card = state.stock[0]
+    with pytest.raises(RuleViolation) as err:
+        game.apply(state, Draft(seat, float(card)))
+    assert err.value.clause == "T6-LOGIC-1"
+    game.apply(state, Draft(seat, card))

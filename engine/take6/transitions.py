@@ -694,7 +694,7 @@ def check(s: State, a: object, trace: Trace | None = None) -> None:
         raise IllegalAction("T6-ACT-1", f"{_PHASE_WORDS[s.phase]} by P{p} is awaited, not {_ACTION_NAME[t]}")
     if t is Select:
         card = a.card  # type: ignore[attr-defined]
-        if card not in s.hands[p] or isinstance(card, bool):
+        if card.__class__ is not int or card not in s.hands[p]:  # not a bool, a float or an int subclass
             raise IllegalAction("T6-SELECT-1", f"card {card!r} is not in P{p}'s hand")
         if trace is not None:
             trace.add(
@@ -724,7 +724,7 @@ def check(s: State, a: object, trace: Trace | None = None) -> None:
             trace.add("T6-CHOOSE-2", "row-exists", {"row": r, "rows": len(s.rows)})
     elif t is Draft:
         card = a.card  # type: ignore[attr-defined]
-        if card not in s.stock or isinstance(card, bool):
+        if card.__class__ is not int or card not in s.stock:  # not a bool, a float or an int subclass
             raise IllegalAction("T6-LOGIC-1", f"card {card!r} is not in the face-up pool")
         if trace is not None:
             trace.add(
