@@ -445,11 +445,11 @@ def game_tests(work: Path, games: Sequence[str], *, tables_first: bool = False) 
     return tests
 
 
-def _fingerprint() -> str:
+def _fingerprint(folders: Sequence[str] = (*CODE, "spec", "tests", "properties")) -> str:
     """A hash of every file the coverage map depends on: the rule code it measures, the tables, the tests
-    (but :data:`COVERAGE_SKIP`)."""
+    (but :data:`COVERAGE_SKIP`); ``folders``: of these only."""
     digest = hashlib.sha256(_COLLECT.encode())
-    for folder in (*CODE, "spec", "tests", "properties"):
+    for folder in folders:
         for path in sorted((ROOT / folder).rglob("*")):
             rel = path.relative_to(ROOT).as_posix()
             if rel in COVERAGE_SKIP or "__pycache__" in path.parts:
@@ -502,15 +502,30 @@ json.dump({"code": int(code), "lines": lines, "durations": durations, "failed": 
 """
 
 
-def collect_coverage(path: Path = COVERAGE_MAP, *, progress: bool = True) -> dict[str, Any]:
+def _code_fingerprint() -> str:
+    return _fingerprint((*CODE, "spec"))
+
+
+def collect_coverage(
+    path: Path = COVERAGE_MAP, *, progress: bool = True, keep: bool = False
+) -> dict[str, Any]:
     """Run the suite once under coverage.py, one context per test, and keep, for each line of the rule
     code, the tests that ran it (with each test's duration): :data:`COVERAGE_MAP`.  Reused while no file
-    of the engine, the tables or the tests has changed."""
+    of the engine, the tables or the tests has changed; ``keep``: while the code and the tables have not
+    (tests were added since: they are not in the map, so run them with ``--first``)."""
     fingerprint = _fingerprint()
     if path.is_file():
         cached = json.loads(path.read_text(encoding="utf-8"))
         if cached.get("fingerprint") == fingerprint:
             return cached  # type: ignore[no-any-return]
+        if keep and cached.get("code_fingerprint") == _code_fingerprint():
+            if progress:
+                print("mutation: the coverage map predates the tests as they are (--keep-coverage): tests "
+                      "added since are not selected", file=sys.stderr, flush=True)
+            return cached  # type: ignore[no-any-return]
+        if keep:
+            raise SystemExit("mutation: --keep-coverage: the rule code or tables changed since the coverage "
+                             "map was collected; collect it again (run without --keep-coverage)")
     include = ",".join(str(ROOT / folder / "*.py") for folder in CODE)
     tests = ["tests", "properties"]
     ignore = [f"--ignore={t}" for t in COVERAGE_SKIP]
@@ -537,20 +552,23 @@ def collect_coverage(path: Path = COVERAGE_MAP, *, progress: bool = True) -> dic
                                                              for n, ts in rows.items()}
         for name, rows in raw["lines"].items()
     }
-    data = {"fingerprint": fingerprint, "seconds": round(time.perf_counter() - started, 1), "lines": lines,
+    data = {"fingerprint": fingerprint, "code_fingerprint": _code_fingerprint(),
+            "seconds": round(time.perf_counter() - started, 1), "lines": lines,
             "durations": raw["durations"], "failed": failed}
     path.write_text(json.dumps(data), encoding="utf-8")
     return data
 
 
 def selected_tests(mutant: Mutant, coverage: dict[str, Any] | None, work: Path) -> list[str]:
-    """What runs against ``mutant``: the tests that ran its line, fastest first; the game's tests when the
-    line runs only at import, for a table, or without a coverage map."""
+    """What runs against ``mutant``: the tests that ran its line, those of a test file named like the
+    mutated module first, then fastest first; the game's tests when the line runs only at import, for a
+    table, or without a coverage map."""
     if coverage is not None and mutant.path.endswith(".py"):
         tests = coverage["lines"].get(mutant.path, {}).get(str(mutant.line))
         if tests:
             durations = coverage["durations"]
-            return sorted(tests, key=lambda t: (durations.get(t, 0.0), t))
+            near = Path(mutant.path).stem[:5]  # position.py: test_positions.py first, a likelier killer
+            return sorted(tests, key=lambda t: (near not in t.partition("::")[0], durations.get(t, 0.0), t))
         if tests == []:  # run, but only while the modules were imported
             return game_tests(work, mutant.games())
         if mutant.path in coverage["lines"]:
@@ -726,6 +744,7 @@ def run(
     journal: Path | None = None,
     budget: float | None = None,
     skip_equivalents: bool = False,
+    first: Sequence[str] = (),
 ) -> dict[str, list[Mutant]]:
     """Run the selected tests (:func:`selected_tests`; ``coverage`` None: the games' tests) against every
     mutant, ``jobs`` mutants at a time in scratch copies of their own; mutants grouped by outcome
@@ -740,7 +759,10 @@ def run(
     the budget*, and a later run without a budget runs it again against all its tests.
 
     ``skip_equivalents``: a mutant listed in :data:`EQUIVALENTS` is counted as equivalent without being
-    run (a second pass need not spend minutes confirming what a reason already says)."""
+    run (a second pass need not spend minutes confirming what a reason already says).
+
+    ``first``: tests run before the selected ones against every mutant that has any (tests written for
+    survivors, before the coverage map knows them)."""
     known = equivalents()
     outcome: dict[str, list[Mutant]] = {"killed": [], "timeout": [], "survived": [], "equivalent": []}
     if journal is not None:
@@ -785,9 +807,12 @@ def run(
             target.write_text(m.build(), encoding="utf-8")
             try:
                 tests = selected_tests(m, coverage, worker.work)
+                tests = [t for t in tests if (worker.work / t.partition("::")[0]).is_file()]
                 if budget is not None and coverage is not None:
                     tests = within_budget(tests, coverage["durations"], budget,
                                           first=game_tests(worker.work, m.games()))
+                if first and tests:
+                    tests = [*first, *(t for t in tests if t not in first)]
                 result = worker.run(tests, time_limit(tests, coverage, timeout))
             finally:
                 target.write_text(original, encoding="utf-8")
@@ -967,6 +992,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", type=cliargs.seconds("--budget"), default=None, metavar="SECONDS",
                         help="run each mutant against a share of its tests that took at most SECONDS in the "
                         "coverage run (a quick first pass; a later run without it runs the survivors fully)")
+    parser.add_argument("--first", action="append", default=[], metavar="TEST",
+                        help="run TEST (a file or node id; repeatable) first against every mutant that has "
+                        "tests")
+    parser.add_argument("--keep-coverage", action="store_true",
+                        help="reuse the coverage map while the rule code and tables are unchanged, though "
+                        "tests were added (give the added ones with --first)")
     parser.add_argument("--skip-equivalent", action="store_true",
                         help="count the mutants listed as equivalent without running them")
     parser.add_argument("--journal", metavar="FILE", default=None,
@@ -998,10 +1029,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     known = equivalents()
     pending = not all(settled(m) for m in mutants)
-    coverage = collect_coverage() if args.select == "coverage" and pending else None
+    coverage = collect_coverage(keep=args.keep_coverage) if args.select == "coverage" and pending else None
     collected = time.perf_counter() - start
     outcome = run(mutants, timeout=args.timeout, coverage=coverage, jobs=args.jobs, journal=journal,
-                  budget=args.budget, skip_equivalents=args.skip_equivalent)
+                  budget=args.budget, skip_equivalents=args.skip_equivalent, first=args.first)
     for line in score_lines(mutants, outcome):
         print(line)
     if args.modules:

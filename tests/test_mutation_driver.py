@@ -110,6 +110,7 @@ def test_a_pass_without_budget_runs_the_budgeted_survivors_again(
     monkeypatch.setattr(mutation, "_scratch", lambda: tmp_path / "work")
     (tmp_path / "work" / "engine" / "take6").mkdir(parents=True)
     (tmp_path / "work" / "engine" / "take6" / "x.py").write_text("a = 1\n", encoding="utf-8")
+    (tmp_path / "work" / "t.py").write_text("", encoding="utf-8")
     coverage = {"lines": {"engine/take6/x.py": {"3": ["t.py::a", "t.py::b"]}}, "durations": {"t.py::a": 9.0,
                                                                                            "t.py::b": 1.0}}
     outcome = mutation.run([again], journal=journal, coverage=coverage, progress=False)
@@ -131,3 +132,42 @@ def test_listed_equivalents_can_be_counted_without_a_run(monkeypatch: pytest.Mon
     assert outcome["equivalent"] == [listed]
     with pytest.raises(AssertionError, match="scratch copy"):
         mutation.run([listed], progress=False)
+
+
+def test_a_kept_coverage_map_must_match_the_rule_code(tmp_path: Path) -> None:
+    """``--keep-coverage`` reuses a map whose rule code and tables are those of today, though the tests
+    changed since, and refuses one collected on other rule code (its line numbers would be wrong)."""
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps({"fingerprint": "old", "code_fingerprint": mutation._code_fingerprint(),
+                                "lines": {}, "durations": {}}), encoding="utf-8")
+    assert mutation.collect_coverage(path, progress=False, keep=True)["fingerprint"] == "old"
+    path.write_text(json.dumps({"fingerprint": "old", "code_fingerprint": "other", "lines": {}}),
+                    encoding="utf-8")
+    with pytest.raises(SystemExit, match="rule code or tables changed"):
+        mutation.collect_coverage(path, progress=False, keep=True)
+
+
+def test_first_tests_run_before_the_selected_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--first``: the given tests run before the mutant's selection (once each), and not at all for a
+    mutant no test runs."""
+    ran: list[list[str]] = []
+
+    class Fake:
+        def __init__(self, work: Path) -> None:
+            self.work = work
+
+        def run(self, tests: list[str], timeout: float) -> str:
+            ran.append(tests)
+            return "survived"
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(mutation, "_Worker", Fake)
+    monkeypatch.setattr(mutation, "_scratch", lambda: tmp_path / "work")
+    (tmp_path / "work" / "engine" / "take6").mkdir(parents=True)
+    (tmp_path / "work" / "engine" / "take6" / "x.py").write_text("a = 1\n", encoding="utf-8")
+    (tmp_path / "work" / "t.py").write_text("", encoding="utf-8")
+    coverage = {"lines": {"engine/take6/x.py": {"3": ["t.py::a"], "4": []}}, "durations": {}}
+    mutation.run([_mutant(3), _mutant(5)], coverage=coverage, first=["new.py", "t.py::a"], progress=False)
+    assert ran == [["new.py", "t.py::a"], []]  # line 5: no test runs it

@@ -158,3 +158,33 @@ def test_a_draft_of_a_float_card_is_refused() -> None:
         game.apply(state, Draft(seat, float(card)))
     assert err.value.clause == "T6-LOGIC-1"
     game.apply(state, Draft(seat, card))
+
+
+def test_the_interned_tables_hold_every_entry_a_game_reaches() -> None:
+    """The hot path's interned tables (engine/take6/layout.py) cover every seat, card, row count and hand
+    length a game can reach: a table one entry short would fail at the first game using that entry."""
+    from engine.take6 import layout
+
+    assert layout.MAXC == 104  # the highest card of the deck
+    assert layout.MAXP == 10
+    for table in (layout.ALL, layout.ZEROS, layout.EMPTY):
+        assert len(table) == layout.MAXP + 1 and len(table[layout.MAXP]) == layout.MAXP
+    assert len(layout.DRAFT) == layout.MAXP and all(len(row) == 105 for row in layout.DRAFT)
+    assert layout.DRAFT[9][104] == Draft(9, 104) and layout.ONE[104] == (104,)
+    assert len(layout.TAKES) == layout.PREBUILT_ROWS + 1
+    assert layout.TAKES[layout.PREBUILT_ROWS][9] == layout.TAKE[9]
+    variants = ("standard", "professional", "tactics", "logic", "kids", "countdown")
+    largest = max(rules_for(v, n).hand_size for v in variants for n in range(2, 11) if _allowed(v, n))
+    assert len(layout.DROP) == largest + 1  # hands of 0 to the largest any variant deals
+    for length, droppers in enumerate(layout.DROP):
+        items = tuple(range(length))
+        for i, drop in enumerate(droppers):
+            assert drop(items) == items[:i] + items[i + 1 :], (length, i)
+
+
+def _allowed(variant: str, players: int) -> bool:
+    try:
+        rules_for(variant, players)
+    except IllegalSetup:
+        return False
+    return True
