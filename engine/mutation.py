@@ -838,6 +838,8 @@ def run(
     try:
         if coverage is None and _run_tests(works[0], tuple(TESTS), timeout * 3) != "survived":
             raise SystemExit("mutation: the tests fail on the unmutated code; fix them first")
+        if first and workers[0].run(list(first), timeout * 3) != "survived":
+            raise SystemExit("mutation: a --first test fails on the unmutated code (it kills every mutant)")
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             list(pool.map(one, todo))
     finally:

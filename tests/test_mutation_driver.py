@@ -148,8 +148,8 @@ def test_a_kept_coverage_map_must_match_the_rule_code(tmp_path: Path) -> None:
 
 
 def test_first_tests_run_before_the_selected_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``--first``: the given tests run before the mutant's selection (once each), and not at all for a
-    mutant no test runs."""
+    """``--first``: the given tests run once on the unmutated copy, then before each mutant's selection, and
+    not at all for a mutant no test runs."""
     ran: list[list[str]] = []
 
     class Fake:
@@ -170,4 +170,5 @@ def test_first_tests_run_before_the_selected_ones(tmp_path: Path, monkeypatch: p
     (tmp_path / "work" / "t.py").write_text("", encoding="utf-8")
     coverage = {"lines": {"engine/take6/x.py": {"3": ["t.py::a"], "4": []}}, "durations": {}}
     mutation.run([_mutant(3), _mutant(5)], coverage=coverage, first=["new.py", "t.py::a"], progress=False)
-    assert ran == [["new.py", "t.py::a"], []]  # line 5: no test runs it
+    # once on the unmutated copy (a failing first test would kill every mutant), then line 3; line 5: no test
+    assert ran == [["new.py", "t.py::a"], ["new.py", "t.py::a"], []]
