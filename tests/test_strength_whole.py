@@ -188,3 +188,39 @@ def _allowed(variant: str, players: int) -> bool:
     except IllegalSetup:
         return False
     return True
+
+
+# ---------------------------------------------------------------------------------------- Saint Petersburg
+
+
+def _observed_lumberjack() -> Any:
+    """Seat 0's Observatory has drawn a Lumberjack, the card of kind 0 (index 0 of the card table)."""
+    from engine.petersburg import Observe
+    from engine.petersburg.testing import arrange
+
+    game = get_game("petersburg")
+    start = arrange(
+        game.new_game(2, seed=1), turn=0, upper=[], lower=[], phase="building", areas={0: ["Observatory"]},
+        stacks={"worker": ["Lumberjack", "Lumberjack", "Gold Miner"]}, money={0: 20},
+    )
+    return game.apply(start, Observe(0, "worker"))
+
+
+def test_an_observatory_draw_of_the_card_of_kind_0_is_a_drawn_card() -> None:
+    """SP-OBS-4: the card the Observatory drew is the one to buy, take or discard, whatever its index in the
+    card table; a Lumberjack (kind 0, where "no card drawn" is -1) is drawn as any card is: offered to seat
+    0 alone, kept by JSON and notation, shown to its owner and hidden from the other seat."""
+    game = get_game("petersburg")
+    state = _observed_lumberjack()
+    assert state.drawn == 0 and state.phase == "observatory"
+    acts = game.legal_actions(state, 0)
+    assert sorted(type(a).__name__ for a in acts) == ["Buy", "Discard", "Take"]
+    assert all(a.card == "Lumberjack" for a in acts)
+    assert "observatory:Lumberjack" in game.to_notation(state)
+    assert game.from_notation(game.to_notation(state)) == state
+    assert game.state_from_json(game.state_to_json(state)) == state
+    assert game.observation(state, 0)["drawn"] == "Lumberjack"
+    assert game.observation(state, 1)["drawn"] == "hidden"
+    for action in acts:
+        after = game.apply(state, action)
+        assert after.drawn == -1 and game.why(state, action).says == "legal"
