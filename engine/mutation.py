@@ -321,6 +321,7 @@ _PROSE_KEYS = frozenset(
         "wording",
         "label",
         "alternative",
+        "rejects",
         # presentation and search: the reference's topics, card colours, translated names, seed file names
         "topic",
         "colour",
