@@ -16,6 +16,8 @@ from engine.take6.codec import action_from_json, state_from_json, state_to_json
 from engine.take6.deal import awaiting_deal
 from engine.take6.drawing import BULL_FILL
 from engine.take6.layout import MAXP
+from engine.take6.narration import describe_state, placement_note, plural, round_note
+from engine.take6.placement import locate
 from engine.take6.rules import bullheads, rules_for
 
 
@@ -224,3 +226,51 @@ def test_an_observatory_draw_of_the_card_of_kind_0_is_a_drawn_card() -> None:
     for action in acts:
         after = game.apply(state, action)
         assert after.drawn == -1 and game.why(state, action).says == "legal"
+
+
+# ---------------------------------------------------------------------------------------- 6 nimmt! placement
+
+
+def test_a_professional_tie_goes_to_the_end_unless_the_option_says_start() -> None:
+    """T6-PRO-3: a card as far from a row's end as from another row's start ties; the tie goes to the end
+    (by default) or to the start (``tie_to_start``), and the tie's clause is cited only for a tie."""
+    rows = ((10,), (30,))
+    tie = locate(rows, 20, "ends_and_starts", 5)
+    assert (tie.row, tie.side, tie.clauses) == (0, "end", ("T6-PRO-1", "T6-PRO-2", "T6-PRO-3"))
+    to_start = locate(rows, 20, "ends_and_starts", 5, True)
+    assert (to_start.row, to_start.side) == (1, "start")
+    plain = locate(((10,), (40,)), 20, "ends_and_starts", 5)
+    assert (plain.row, plain.side, plain.clauses) == (0, "end", ("T6-PRO-1", "T6-PRO-2"))
+    nowhere = locate(((30,), (40,)), 20, "ends", 5)
+    assert (nowhere.row, nowhere.sixth, nowhere.clauses) == (None, False, ("T6-PLACE-3",))
+    assert locate(((30,), (40,)), 20, "ends_and_starts", 5).clauses == ("T6-PRO-1", "T6-PRO-2")
+
+
+def test_the_placement_note_says_before_a_start_and_lists_candidates_only_when_several() -> None:
+    """T6-PLACE-1, T6-PRO-2: the narration says a card goes *before* a row's first card in the professional
+    game, *after* a row's end otherwise, and lists the candidates only when there was a choice."""
+    rows = ((5, 10), (40, 44))
+    assert placement_note(1, locate(rows, 38, "ends_and_starts", 5), rows) == (
+        "P1's 38 goes before 40 in row 1, the closest of 10 (+28), 40 (+2)"
+    )
+    rows = ((10,), (50,))
+    assert placement_note(1, locate(rows, 12, "ends", 5), rows) == "P1's 12 goes after 10 in row 0"
+    assert plural(1, "bullhead") == "1 bullhead" and plural(2, "bullhead") == "2 bullheads"
+
+
+@pytest.mark.parametrize(
+    ("variant", "sign", "unit"), [("standard", "+", "bullheads"), ("countdown", "-", "points left")]
+)
+def test_a_round_note_counts_up_or_down(variant: str, sign: str, unit: str) -> None:
+    """T6-SCORE-2, T6-COUNT-1: a round's scores are added as bullheads, or in the countdown variant taken
+    from the points left."""
+    note = round_note(rules_for(variant, 2), 1, ((55,), ()), (7, 0))
+    assert note.startswith(f"Round 1 ends ({unit}): P0 {sign}7 = ")
+
+
+def test_a_round_awaiting_its_deal_is_described_as_a_chance_step() -> None:
+    """T6-SETUP-4: the description of a round waiting for its deal says so in its first line, in place of
+    who is to act."""
+    lines = describe_state(get_game("take6").new_game(2, seed=None))
+    assert lines[0] == "Round 1 waits for its deal (a chance step) [T6-SETUP-4]."
+    assert not any("waiting for nobody" in line for line in lines)
