@@ -746,6 +746,7 @@ def run(
     budget: float | None = None,
     skip_equivalents: bool = False,
     first: Sequence[str] = (),
+    only_first: bool = False,
 ) -> dict[str, list[Mutant]]:
     """Run the selected tests (:func:`selected_tests`; ``coverage`` None: the games' tests) against every
     mutant, ``jobs`` mutants at a time in scratch copies of their own; mutants grouped by outcome
@@ -763,7 +764,8 @@ def run(
     run (a second pass need not spend minutes confirming what a reason already says).
 
     ``first``: tests run before the selected ones against every mutant that has any (tests written for
-    survivors, before the coverage map knows them)."""
+    survivors, before the coverage map knows them); ``only_first``: those tests alone against every
+    mutant, journalling a kill but not a survival (which says nothing of the rest of the suite)."""
     known = equivalents()
     outcome: dict[str, list[Mutant]] = {"killed": [], "timeout": [], "survived": [], "equivalent": []}
     if journal is not None:
@@ -807,7 +809,7 @@ def run(
             original = target.read_text(encoding="utf-8")
             target.write_text(m.build(), encoding="utf-8")
             try:
-                tests = selected_tests(m, coverage, worker.work)
+                tests = list(first) if only_first else selected_tests(m, coverage, worker.work)
                 tests = [t for t in tests if (worker.work / t.partition("::")[0]).is_file()]
                 if budget is not None and coverage is not None:
                     tests = within_budget(tests, coverage["durations"], budget,
@@ -821,7 +823,7 @@ def run(
             free.put(worker)
         seconds = time.perf_counter() - started
         with lock:
-            if journal is not None:
+            if journal is not None and not (only_first and result == "survived"):
                 entry: dict[str, Any] = {"mutant": m.describe(), "result": result,
                                          "seconds": round(seconds, 1)}
                 if budget is not None and result == "survived":
@@ -837,7 +839,8 @@ def run(
                       file=sys.stderr, flush=True)
 
     try:
-        if coverage is None and _run_tests(works[0], tuple(TESTS), timeout * 3) != "survived":
+        baseline = coverage is None and not only_first
+        if baseline and _run_tests(works[0], tuple(TESTS), timeout * 3) != "survived":
             raise SystemExit("mutation: the tests fail on the unmutated code; fix them first")
         if first and workers[0].run(list(first), timeout * 3) != "survived":
             raise SystemExit("mutation: a --first test fails on the unmutated code (it kills every mutant)")
@@ -987,8 +990,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=cliargs.seconds("--timeout"), default=45.0,
                         help="seconds per mutant before it is killed")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
-    parser.add_argument("--select", choices=("coverage", "game"), default="coverage",
-                        help="coverage: the tests that run the mutated line (default); game: the game's")
+    parser.add_argument("--select", choices=("coverage", "game", "first"), default="coverage",
+                        help="coverage: the tests that run the mutated line (default); game: the game's; "
+                        "first: only the --first tests (a kill is journalled, a survival is not)")
     parser.add_argument("--jobs", type=cliargs.count("--jobs", hi=cliargs.MAX_JOBS), default=1, metavar="N",
                         help="mutants run at a time, each in a scratch copy (default 1)")
     parser.add_argument("--modules", action="store_true", help="also print the per-module table (Markdown)")
@@ -1034,7 +1038,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     pending = not all(settled(m) for m in mutants)
     coverage = collect_coverage(keep=args.keep_coverage) if args.select == "coverage" and pending else None
     collected = time.perf_counter() - start
+    if args.select == "first" and not args.first:
+        raise SystemExit("mutation: --select first needs --first TEST")
     outcome = run(mutants, timeout=args.timeout, coverage=coverage, jobs=args.jobs, journal=journal,
+                  only_first=args.select == "first",
                   budget=args.budget, skip_equivalents=args.skip_equivalent, first=args.first)
     for line in score_lines(mutants, outcome):
         print(line)

@@ -172,3 +172,37 @@ def test_first_tests_run_before_the_selected_ones(tmp_path: Path, monkeypatch: p
     mutation.run([_mutant(3), _mutant(5)], coverage=coverage, first=["new.py", "t.py::a"], progress=False)
     # once on the unmutated copy (a failing first test would kill every mutant), then line 3; line 5: no test
     assert ran == [["new.py", "t.py::a"], ["new.py", "t.py::a"], []]
+
+
+def test_select_first_journals_a_kill_but_not_a_survival(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--select first``: only the --first tests run; a mutant they kill is journalled as killed, one they
+    do not kill keeps its earlier entry (the rest of the suite was not run against it)."""
+    journal = tmp_path / "j.jsonl"
+    dies, lives = _mutant(3), _mutant(4)
+    journal.write_text("".join(json.dumps({"mutant": m.describe(), "result": "survived", "budget": 5}) + "\n"
+                               for m in (dies, lives)), encoding="utf-8")
+
+    class Fake:
+        def __init__(self, work: Path) -> None:
+            self.work = work
+
+        def run(self, tests: list[str], timeout: float) -> str:
+            assert tests == ["new.py"]
+            return "killed" if (self.work / "engine/take6/x.py").read_text() == "3" else "survived"
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(mutation, "_Worker", Fake)
+    monkeypatch.setattr(mutation, "_scratch", lambda: tmp_path / "work")
+    (tmp_path / "work" / "engine" / "take6").mkdir(parents=True)
+    (tmp_path / "work" / "engine" / "take6" / "x.py").write_text("", encoding="utf-8")
+    (tmp_path / "work" / "new.py").write_text("", encoding="utf-8")
+    dies = mutation.Mutant("engine/take6/x.py", 3, "a < 1", "a <= 1", lambda: "3")
+    lives = mutation.Mutant("engine/take6/x.py", 4, "a < 1", "a <= 1", lambda: "4")
+    outcome = mutation.run([dies, lives], journal=journal, first=["new.py"], only_first=True, progress=False)
+    assert outcome["killed"] == [dies] and outcome["survived"] == [lives]
+    expected = {dies.describe(): ("killed", None), lives.describe(): ("survived", 5)}
+    assert mutation.read_journal(journal) == expected

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine.errors import IllegalSetup, InputError, RuleViolation
+from engine.errors import IllegalSetup, InputError, PositionError, RuleViolation
 from engine.game import facets, get_game
 from engine.take6 import Deal, Draft, DraftStart, Select
 from engine.take6 import position as take6_position
@@ -274,3 +274,86 @@ def test_a_round_awaiting_its_deal_is_described_as_a_chance_step() -> None:
     lines = describe_state(get_game("take6").new_game(2, seed=None))
     assert lines[0] == "Round 1 waits for its deal (a chance step) [T6-SETUP-4]."
     assert not any("waiting for nobody" in line for line in lines)
+
+
+# ---------------------------------------------------------------------------------------- 6 nimmt! notation
+
+_LINE = ["standard", "1", "select", "2/16/43/58", "10.22/5.13/11.30", "-", "-", "0/0/0", "seed=1"]
+
+
+@pytest.mark.parametrize(
+    ("index", "value", "field"),
+    [
+        (1, "x", "round"),
+        (3, "2/x/43/58", "rows"),
+        (4, "10.x/5.13/11.30", "hands"),
+        (5, "x@1", "pending"),
+        (5, "5@x", "pending"),
+        (6, "x/-/-", "piles"),
+        (7, "0/x/0", "totals"),
+    ],
+)
+def test_a_bad_notation_token_is_named_by_its_number(index: int, value: str, field: str) -> None:
+    """docs/positions.md: a malformed token of a 6 nimmt! position line is refused naming its field and its
+    number, counted from 1 as the user reads the line."""
+    tokens = list(_LINE)
+    tokens[index] = value
+    with pytest.raises(InputError) as err:
+        get_game("take6").from_notation(" ".join(tokens))
+    assert str(err.value).startswith(f"{field} (token {index + 1} '{value}'): expected a number")
+
+
+def test_a_selection_in_the_notation_is_the_seats_hidden_card() -> None:
+    """T6-SELECT-1: ``*CARD`` after a hand is that seat's selected card; a seat without one has selected
+    nothing (0), and the line written back is the line read."""
+    game = get_game("take6")
+    line = "standard 1 select 2/16/43/58 10.22*7/5.13/11.30 - - 0/0/0 seed=1"
+    state = game.from_notation(line.replace("10.22*7/5.13/11.30", "10.22*7/5.13.14/11.30.31"))
+    assert state.selected == (7, 0, 0)
+    assert game.to_notation(state).split()[4] == "10.22*7/5.13.14/11.30.31"
+
+
+def test_a_line_outside_the_selection_marks_no_hidden_card() -> None:
+    """T6-SELECT-1: only a selection turn has hidden cards to write; a draft's or a finished game's line
+    marks none."""
+    game = get_game("take6")
+    drafting = game.new_game(2, variant="logic", seed=3)
+    state = game.new_game(2, seed=2)
+    while state.phase != "over":
+        state = game.apply(state, game.legal_actions(state)[0])
+    for s in (drafting, state):
+        assert "*" not in game.to_notation(s).split()[4], game.to_notation(s)
+
+
+@pytest.mark.parametrize(
+    ("line", "start"),
+    [
+        ("standard 1 select 2/16/43/58 10.22*22/5.13*5/11.30 - - 0/0/0", "selected (token 5 "),
+        (
+            "standard 1 select 2/16/43/58 " + "/".join(f"{c}.{c + 1}" for c in range(60, 82, 2))
+            + " - - " + "/".join(["0"] * 11),
+            "players (token 5 ",
+        ),
+        (
+            "professional[professional_tie=bogus] 1 select 2/16/43/58 10.22/5.13/11.30 - - 0/0/0",
+            "options (token 1 ",
+        ),
+    ],
+)
+def test_a_position_error_names_the_token_that_holds_its_field(line: str, start: str) -> None:
+    """docs/positions.md: a rule a position breaks is reported at the token that holds the field: the
+    selections and the player count at the hands (token 5), the options at the variant (token 1)."""
+    with pytest.raises(PositionError) as err:
+        get_game("take6").from_notation(line)
+    assert str(err.value).startswith(start), str(err.value)
+
+
+def test_the_deals_of_a_line_mark_no_selection() -> None:
+    """T6-SETUP-5: a later round's deal written in ``deals=`` is hands and rows only (``hands|rows``): no
+    selection mark, and a ``|`` between them."""
+    game = get_game("take6")
+    later = Deal(hands=(tuple(range(1, 11)), tuple(range(11, 21))), rows=(30, 40, 50, 60))
+    state = take6_position(players=2, rows=[[70], [71], [72], [73]], hands=[list(range(21, 31)),
+                                                                          list(range(31, 41))], deals=[later])
+    deals = [t for t in game.to_notation(state).split() if t.startswith("deals=")]
+    assert deals == ["deals=1.2.3.4.5.6.7.8.9.10/11.12.13.14.15.16.17.18.19.20|30.40.50.60"]
