@@ -767,16 +767,17 @@ def run(
     survivors, before the coverage map knows them); ``only_first``: those tests alone against every
     mutant, journalling a kill but not a survival (which says nothing of the rest of the suite)."""
     known = equivalents()
-    outcome: dict[str, list[Mutant]] = {"killed": [], "timeout": [], "survived": [], "equivalent": []}
+    outcome: dict[str, list[Mutant]] = {kind: [] for kind in OUTCOMES}
     if journal is not None:
         earlier = read_journal(journal)
         for m in mutants:
             entry = earlier.get(m.describe())
             result = None if entry is None else entry[0]
-            if result == "survived" and entry is not None and entry[1] is not None and budget is None:
-                result = None  # survived a share of its tests only: run it against all of them
+            if result == "survived" and entry is not None and entry[1] is not None:
+                # survived a share of its tests only: run it against all of them, or (budgeted) say so
+                result = None if budget is None else "unconfirmed"
             if result is not None:
-                if result == "survived" and equivalent_reason(m, known) is not None:
+                if result in ("survived", "unconfirmed") and equivalent_reason(m, known) is not None:
                     result = "equivalent"
                 outcome[result].append(m)
         if progress and earlier:
@@ -832,6 +833,8 @@ def run(
                     out.write(json.dumps(entry) + "\n")
             if result == "survived" and equivalent_reason(m, known) is not None:
                 result = "equivalent"
+            elif result == "survived" and budget is not None:
+                result = "unconfirmed"
             outcome[result].append(m)
             done[0] += 1
             if progress:
@@ -855,6 +858,9 @@ def run(
 
 
 JOURNAL_RESULTS = ("killed", "timeout", "survived")
+
+OUTCOMES = ("killed", "timeout", "survived", "unconfirmed", "equivalent")
+"""What :func:`run` groups the mutants by: ``unconfirmed`` survived a budgeted share of its tests only."""
 
 
 def read_journal(path: Path) -> dict[str, tuple[str, float | None]]:
@@ -894,20 +900,28 @@ def read_journal(path: Path) -> dict[str, tuple[str, float | None]]:
 def module_lines(mutants: Sequence[Mutant], outcome: dict[str, list[Mutant]]) -> list[str]:
     """The per-module table (Markdown): mutants, killed, equivalent, survivors and the score of each file.
 
-    >>> m = Mutant("engine/x.py", 1, "a", "b", lambda: "")
-    >>> module_lines([m], {"killed": [m], "timeout": [], "survived": [], "equivalent": []})[-1]
-    '| engine/x.py | 1 | 1 | 0 | 0 | 100.0% |'
+    The score is the share of the mutants not listed as equivalent that a test killed; a mutant that
+    survived a budgeted share of its tests (*unconfirmed*) counts against it.
+
+    >>> m, u = Mutant("engine/x.py", 1, "a", "b", lambda: ""), Mutant("engine/x.py", 2, "a", "b", lambda: "")
+    >>> module_lines([m, u], {"killed": [m], "unconfirmed": [u]})[-1]
+    '| engine/x.py | 2 | 1 | 0 | 0 | 1 | 50.0% |'
     """
     status = {id(m): kind for kind, ms in outcome.items() for m in ms}
-    out = ["| module | mutants | killed | equivalent | survived | score |", "|---|---|---|---|---|---|"]
+    out = [
+        "| module | mutants | killed | equivalent | survived | unconfirmed | score |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for path in sorted({m.path for m in mutants}):
         mine = [m for m in mutants if m.path == path]
         killed = sum(1 for m in mine if status.get(id(m)) in ("killed", "timeout"))
         equivalent = sum(1 for m in mine if status.get(id(m)) == "equivalent")
         survived = sum(1 for m in mine if status.get(id(m)) == "survived")
-        scored = killed + survived
+        unconfirmed = sum(1 for m in mine if status.get(id(m)) == "unconfirmed")
+        scored = killed + survived + unconfirmed
         rate = f"{100.0 * killed / scored:.1f}%" if scored else "-"
-        out.append(f"| {path} | {len(mine)} | {killed} | {equivalent} | {survived} | {rate} |")
+        row = (path, len(mine), killed, equivalent, survived, unconfirmed, rate)
+        out.append("| " + " | ".join(map(str, row)) + " |")
     return out
 
 
@@ -926,11 +940,15 @@ def score_lines(mutants: Sequence[Mutant], outcome: dict[str, list[Mutant]]) -> 
         equivalent = len([m for m in outcome["equivalent"] if test(m)])
         scored = len(total) - equivalent
         rate = 100.0 * killed / scored if scored else 100.0
+        unconfirmed = len([m for m in outcome.get("unconfirmed", []) if test(m)])
         lines.append(
             f"{kind:<7} {killed}/{scored} killed ({rate:.1f}%), {equivalent} equivalent, {len(total)} mutants"
+            + (f" ({unconfirmed} more survived only a budgeted share of their tests)" if unconfirmed else "")
         )
     for m in outcome["survived"]:
         lines.append(f"SURVIVED  {m.describe()}")
+    for m in outcome.get("unconfirmed", []):
+        lines.append(f"UNCONFIRMED  {m.describe()}  (survived a budgeted share of its tests)")
     known = equivalents()
     for m in outcome["equivalent"]:
         lines.append(f"EQUIVALENT  {m.describe()}  ({equivalent_reason(m, known)})")
@@ -1052,7 +1070,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     spent = time.perf_counter() - start
     print(f"{len(mutants)} mutants in {spent:.0f} s ({collected:.0f} s of it collecting coverage), "
           f"{args.jobs} job(s), tests selected by {args.select}")
-    return 1 if outcome["survived"] else 0
+    return 1 if outcome["survived"] or outcome["unconfirmed"] else 0
 
 
 if __name__ == "__main__":

@@ -69,7 +69,7 @@ def _mutant(line: int) -> mutation.Mutant:
 
 def test_a_journalled_run_runs_nothing_twice(tmp_path: Path) -> None:
     """Every mutant already in the journal keeps its outcome and nothing runs (no scratch copy is made); a
-    survivor of a budgeted pass is kept by another budgeted pass."""
+    survivor of a budgeted pass is kept by another budgeted pass, as *unconfirmed*."""
     journal = tmp_path / "j.jsonl"
     kept = [_mutant(1), _mutant(2), _mutant(3)]
     journal.write_text(
@@ -81,7 +81,8 @@ def test_a_journalled_run_runs_nothing_twice(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     outcome = mutation.run(kept, journal=journal, budget=5, progress=False)
-    assert outcome["killed"] == [kept[0]] and outcome["survived"] == kept[1:]
+    assert outcome["killed"] == [kept[0]] and outcome["survived"] == [kept[1]]
+    assert outcome["unconfirmed"] == [kept[2]]  # survived a budgeted share only: counted apart
 
 
 def test_a_pass_without_budget_runs_the_budgeted_survivors_again(
