@@ -357,3 +357,36 @@ def test_the_deals_of_a_line_mark_no_selection() -> None:
                                                                           list(range(31, 41))], deals=[later])
     deals = [t for t in game.to_notation(state).split() if t.startswith("deals=")]
     assert deals == ["deals=1.2.3.4.5.6.7.8.9.10/11.12.13.14.15.16.17.18.19.20|30.40.50.60"]
+
+
+# ---------------------------------------------------------------------------------------- 6 nimmt! positions
+
+_HANDS = [list(range(1, 11)), list(range(11, 21))]
+_ROWS = [[30], [40], [50], [60]]
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "clause"),
+    [
+        (dict(rows=_ROWS, hands=[list(range(1, 10)), list(range(11, 20))], pending=[[99, 2]], phase="choose"),
+         "pending[0][1]", "T6-ACT-1"),
+        (dict(variant="logic", rows=_ROWS, hands=_HANDS, start=2), "start", "T6-LOGIC-1"),
+        (dict(rows=[[30, 25], [40], [50], [60]], hands=_HANDS), "rows[0]", "T6-PLACE-1"),
+        (dict(variant="professional", rows=[[30, 25], [40], [50], [60]], hands=_HANDS), "rows[0]",
+         "T6-PRO-2"),
+        (dict(rows=_ROWS, hands=_HANDS, selected=[21, 22]), "hands[0]", "T6-SETUP-2"),
+        (dict(variant="logic", rows=[[1], [2], [3], [4]], hands=[[], []], phase="draft"), "rows",
+         "T6-LOGIC-2"),
+        (dict(rows=_ROWS, hands=[[], []], phase="deal"), "rows", "T6-SETUP-3"),
+    ],
+)
+def test_a_position_breaking_a_rule_names_the_field_and_its_clause(
+    fields: dict[str, Any], field: str, clause: str
+) -> None:
+    """The position builder refuses each broken rule naming the field and the rule: a pending card's or the
+    draft start's seat beyond the table (T6-ACT-1, T6-LOGIC-1), a descending row (T6-PLACE-1; in the
+    professional game T6-PRO-2), a hand of 10 with a selected card more (T6-SETUP-2), rows in a draft
+    (T6-LOGIC-2) or before the deal (T6-SETUP-3)."""
+    with pytest.raises(PositionError) as err:
+        take6_position(players=2, **fields)
+    assert (err.value.field, err.value.clause) == (field, clause), str(err.value)
