@@ -390,3 +390,79 @@ def test_a_position_breaking_a_rule_names_the_field_and_its_clause(
     with pytest.raises(PositionError) as err:
         take6_position(players=2, **fields)
     assert (err.value.field, err.value.clause) == (field, clause), str(err.value)
+
+
+def _finished(players: int, vp: dict[int, int], money: dict[int, int]) -> Any:
+    from engine.petersburg.testing import arrange
+
+    game = get_game("petersburg")
+    return arrange(game.new_game(players, seed=1), turn=0, upper=[], lower=[], phase="over", last_round=True,
+                   vp=vp, money=money)
+
+
+def _steps(step: Any) -> list[Any]:
+    return [step, *(s for child in step.steps for s in _steps(child))]
+
+
+def test_the_final_standings_number_places_and_mark_winners() -> None:
+    """SP-END-8, SP-END-9: the standings list the places from 1, mark only the winners, and add the shared
+    win line only when more than one seat wins; the derivation has one ``place`` step a seat (numbered from
+    1) and a ``tiebreak`` step only for a tie on VP."""
+    from engine.petersburg import narration
+
+    shared = narration.standings(_finished(2, {0: 30, 1: 30}, {0: 4, 1: 4}))
+    assert shared[1:] == ["  1. P0: 30 VP, 4 R (winner)", "  2. P1: 30 VP, 4 R (winner)",
+                          "  shared win: P0, P1 [SP-END-9]"]
+    state = _finished(3, {0: 20, 1: 30, 2: 20}, {0: 4, 1: 1, 2: 9})
+    assert narration.standings(state)[1:] == ["  1. P1: 30 VP, 1 R (winner)", "  2. P2: 20 VP, 9 R",
+                                              "  3. P0: 20 VP, 4 R"]
+    steps = _steps(get_game("petersburg").explain_result(state))
+    assert [(s.data["seat"], s.data["place"]) for s in steps if s.says == "place"] == [(1, 1), (2, 2), (0, 3)]
+    assert [s.data for s in steps if s.says == "tiebreak"] == [{"vp": [20]}]
+    alone = _steps(get_game("petersburg").explain_result(_finished(2, {0: 31, 1: 30}, {0: 4, 1: 4})))
+    assert not any(s.says == "tiebreak" for s in alone)
+    assert get_game("petersburg").result(state).winners == (1,)
+
+
+@pytest.mark.parametrize(
+    ("patch", "field"),
+    [
+        ({"players": True}, "players"),
+        ({"players": 5}, "players"),
+        ({"players": "2"}, "players"),
+        ({"stacks": {"worker": {"top": []}}}, "stacks.worker"),
+        ({"stacks": {"worker": {"top": [], "unknown": [], "bottom": []}}}, "stacks.worker"),
+        ({"stacks": None}, "stacks"),
+        ({"stacks": ["worker", "building", "aristocrat", "trading"]}, "stacks"),
+        ({"box": "Lumberjack"}, "box"),
+        ({"box": [1]}, "box"),
+    ],
+)
+def test_a_petersburg_json_state_names_the_malformed_field(patch: dict[str, Any], field: str) -> None:
+    """SP-SETUP-1, docs/positions.md: a Saint Petersburg JSON state with a bad player count (a bool, out of
+    1..4, a string), a stack of unknown order without its ``unknown`` cards or with another key, stacks that
+    are not the four named ones, or a box that is not a list of card names is refused naming the field."""
+    game = get_game("petersburg")
+    data = game.state_to_json(game.new_game(2, seed=1))
+    for key, value in patch.items():
+        if key == "stacks" and isinstance(value, dict):
+            data["stacks"] = {**data["stacks"], **value}
+        else:
+            data[key] = value
+    with pytest.raises(InputError) as err:
+        game.state_from_json(data)
+    assert err.value.field == field, str(err.value)
+
+
+def test_a_card_missing_from_the_stacks_is_in_the_box_or_refused() -> None:
+    """SP-SETUP-1: a JSON state holds every copy of every card somewhere; one copy fewer in the stacks is
+    refused naming ``stacks`` with the count, unless the ``box`` lists it as out of the game."""
+    game = get_game("petersburg")
+    data = game.state_to_json(game.new_game(2, seed=1))
+    first = data["stacks"]["worker"][0]
+    data["stacks"]["worker"] = data["stacks"]["worker"][1:]
+    with pytest.raises(InputError, match=f"5 x {first} in the game, the catalog has 6") as err:
+        game.state_from_json(data)
+    assert err.value.field == "stacks"
+    data["box"] = [first]
+    assert game.state_from_json(data).box.count(game.new_game(2, seed=1).rules.names.index(first)) == 1
