@@ -466,3 +466,41 @@ def test_a_card_missing_from_the_stacks_is_in_the_box_or_refused() -> None:
     assert err.value.field == "stacks"
     data["box"] = [first]
     assert game.state_from_json(data).box.count(game.new_game(2, seed=1).rules.names.index(first)) == 1
+
+
+def test_a_trading_card_over_a_lumberjack_costs_less_its_value() -> None:
+    """SP-COST-7: a trading card laid over a card (here a Lumberjack, the card of kind 0) costs its printed
+    cost less the covered card's value: the Carpenter Workshop (4 R) over a Lumberjack (3 R) costs 1 R, so a
+    seat with exactly 1 R may buy it (SP-BUY-2), and pays all its money."""
+    from engine.petersburg import Buy, cost_breakdown
+    from engine.petersburg.testing import arrange
+
+    game = get_game("petersburg")
+    state = arrange(game.new_game(2, seed=1), turn=0, phase="trading", upper=["Carpenter Workshop"], lower=[],
+                    areas={0: ["Lumberjack"]}, money={0: 1})
+    buy = Buy(0, "Carpenter Workshop", "upper", "Lumberjack")
+    assert buy in game.legal_actions(state, 0)
+    breakdown = cost_breakdown(state, 0, "Carpenter Workshop", source="upper", displace="Lumberjack")
+    assert (breakdown.printed, breakdown.displace_value, breakdown.cost) == (4, 3, 1)
+    assert breakdown.affordable and game.why(state, buy).says == "legal"
+    after = game.apply(state, buy)
+    assert after.money[0] == 0
+    assert game.apply_unchecked(state, buy) == after
+
+
+def test_a_card_costing_all_the_money_is_affordable() -> None:
+    """SP-BUY-2: a card whose cost equals the seat's money may be bought (and leaves it 0 R); one rouble
+    short, it may not."""
+    from engine.petersburg import Buy, cost_breakdown
+    from engine.petersburg.testing import arrange
+
+    game = get_game("petersburg")
+    state = arrange(game.new_game(2, seed=1), turn=0, upper=["Lumberjack"], lower=[], money={0: 3})
+    buy = Buy(0, "Lumberjack", "upper", None)
+    assert buy in game.legal_actions(state, 0) and game.apply(state, buy).money[0] == 0
+    assert cost_breakdown(state, 0, "Lumberjack", source="upper").affordable
+    poor = arrange(state, money={0: 2})
+    assert buy not in game.legal_actions(poor, 0)
+    with pytest.raises(RuleViolation) as err:
+        game.apply(poor, buy)
+    assert err.value.clause == "SP-BUY-2"
