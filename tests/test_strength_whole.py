@@ -504,3 +504,27 @@ def test_a_card_costing_all_the_money_is_affordable() -> None:
     with pytest.raises(RuleViolation) as err:
         game.apply(poor, buy)
     assert err.value.clause == "SP-BUY-2"
+
+
+def test_an_explicit_petersburg_setup_is_checked_and_its_worker_marker_starts() -> None:
+    """SP-SETUP-6, SP-SETUP-7, SP-TURN-1: an explicit set-up needs the four stacks and a seat for each of
+    the four phase markers (an int seat, not a bool, on the table); the worker phase's marker holder acts
+    first; the seeded set-up's default seed is 0."""
+    from attrs import evolve
+
+    from engine.petersburg.setup import Setup, seeded_setup
+
+    game = get_game("petersburg")
+    base = seeded_setup(2, seed=3)
+    for bad in (
+        evolve(base, stacks=base.stacks[:3]),
+        evolve(base, markers=(0, 1, 0)),
+        evolve(base, markers=(0, 1, 0, True)),
+        evolve(base, markers=(0, 1, 0, 2)),
+    ):
+        with pytest.raises(IllegalSetup) as err:
+            game.new_game(2, setup=bad)
+        assert err.value.clause == "SP-SETUP-6"
+    assert game.new_game(2, setup=evolve(base, markers=(1, 0, 0, 1))).turn == 1
+    assert game.new_game(2, setup=evolve(base, markers=(0, 1, 1, 0))).turn == 0
+    assert Setup.seeded(2) == seeded_setup(2) == seeded_setup(2, seed=0) != seeded_setup(2, seed=1)
