@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-from engine.errors import IllegalSetup, InputError, PositionError, RuleViolation
+from engine.errors import IllegalSetup, InputError, PositionError, RuleViolation, SpecError
 from engine.game import facets, get_game
+from engine.petersburg import GAME as SP
+from engine.take6 import GAME as T6
 from engine.take6 import Deal, Draft, DraftStart, Select
 from engine.take6 import position as take6_position
 from engine.take6.codec import action_from_json, state_from_json, state_to_json
@@ -25,7 +27,7 @@ from engine.take6.rules import bullheads, rules_for
 def test_a_take6_json_state_names_a_seat_beyond_the_table(patch: dict[str, Any]) -> None:
     """T6-SETUP-1: a 3-player JSON state whose start player or pending card's owner is seat 3 or 4 is
     refused by the codec naming that field (seats are 0 to 2), before any builder sees it."""
-    data = {**state_to_json(get_game("take6").new_game(3, seed=1)), **patch}
+    data = {**state_to_json(T6.new_game(3, seed=1)), **patch}
     field = "start" if "start" in patch else "pending[0][1]"
     with pytest.raises(InputError) as err:
         state_from_json(data)
@@ -60,7 +62,7 @@ def test_the_benchmark_player_counts_are_player_counts_of_the_game(name: str) ->
 def test_an_unseeded_rotating_logic_game_waits_for_its_first_draft_start() -> None:
     """T6-LOGIC-3 rotates the draft's first seat only from round 2 on: an unseeded logic game with
     ``logic_start=rotate`` still waits in round 1 for its draft start, a chance step."""
-    game = get_game("take6")
+    game = T6
     start = game.new_game(2, variant="logic", options={"logic_start": "rotate"}, seed=None)
     assert (start.phase, start.round, game.to_act(start)) == ("deal", 1, ())
     drafting = game.apply(start, DraftStart(1))
@@ -70,7 +72,7 @@ def test_an_unseeded_rotating_logic_game_waits_for_its_first_draft_start() -> No
 def test_a_given_draft_start_of_a_later_round_cites_the_draft_rule() -> None:
     """T6-LOGIC-1: a later round's draft that starts from a given seat (an explicit set-up) is derived from
     the draft rule, not from T6-LOGIC-3 (the rule for a start chosen by the engine)."""
-    game = get_game("take6")
+    game = T6
     state = game.new_game(2, variant="logic", setup=[DraftStart(0), DraftStart(1)])
     while state.round == 1:
         before, action = state, game.legal_actions(state)[0]
@@ -96,7 +98,7 @@ def test_a_round_awaiting_its_deal_is_the_position_of_that_round(variant: str) -
     waiting = awaiting_deal(rules, 2, (5, 0), 0)
     built = take6_position(players=2, variant=variant, hands=[[], []], phase="deal", round=2, totals=[5, 0])
     assert waiting == built
-    assert get_game("take6").state_from_json(get_game("take6").state_to_json(waiting)) == waiting
+    assert T6.state_from_json(T6.state_to_json(waiting)) == waiting
 
 
 def test_card_faces_are_coloured_for_every_bullhead_count_of_the_deck() -> None:
@@ -109,7 +111,7 @@ def test_card_faces_are_coloured_for_every_bullhead_count_of_the_deck() -> None:
 def test_a_bad_explicit_deal_names_its_round() -> None:
     """T6-SETUP-5: an explicit set-up refused names the round it was for, counting from 1 (the first deal
     given is round 1's), and the clause."""
-    game = get_game("take6")
+    game = T6
     good = Deal(hands=(tuple(range(1, 11)), tuple(range(11, 21))), rows=(30, 40, 50, 60))
     short = Deal(hands=(tuple(range(1, 10)), tuple(range(11, 21))), rows=(30, 40, 50, 60))
     with pytest.raises(IllegalSetup) as err:
@@ -123,7 +125,7 @@ def test_a_bad_explicit_deal_names_its_round() -> None:
 def test_an_unseeded_game_starts_as_the_position_of_round_one_awaiting_its_deal(variant: str) -> None:
     """T6-SETUP-4: a game without a seed starts in phase ``deal`` of round 1 with seat 0 as its start seat:
     the same state as that position built from its fields (and its notation read back)."""
-    game = get_game("take6")
+    game = T6
     start = game.new_game(2, variant=variant, seed=None)
     built = take6_position(players=2, variant=variant, hands=[[], []], phase="deal", round=1)
     assert start == built and start.start == 0
@@ -135,13 +137,13 @@ def test_an_unseeded_game_starts_as_the_position_of_round_one_awaiting_its_deal(
     [
         (Select(True, 11), "T6-ACT-1"),  # a bool is no seat, though True == 1 (and P1 holds 11)
         (Select(0, True), "T6-SELECT-1"),  # a bool is no card, though True == 1 (and P0 holds 1)
-        (Select(1, 11.0), "T6-SELECT-1"),  # a float is no card, though 11.0 == 11
+        (Select(1, 11.0), "T6-SELECT-1"),  # type: ignore[arg-type]  # a float is no card, though 11.0 == 11
     ],
 )
 def test_a_selection_of_the_wrong_type_is_refused_however_it_compares(action: Select, clause: str) -> None:
     """T6-ACT-1, T6-SELECT-1: the checked tier refuses a seat or card that only compares equal to a legal one
     (a bool, a float), on its fast path as on the full check, and leaves the state as it was."""
-    game = get_game("take6")
+    game = T6
     hands = (tuple(range(1, 11)), tuple(range(11, 21)))
     state = game.new_game(2, setup=Deal(hands=hands, rows=(30, 40, 50, 60)))
     with pytest.raises(RuleViolation) as err:
@@ -152,12 +154,12 @@ def test_a_selection_of_the_wrong_type_is_refused_however_it_compares(action: Se
 
 def test_a_draft_of_a_float_card_is_refused() -> None:
     """T6-LOGIC-1: a drafted card must be a card of the face-up pool, not a float equal to one."""
-    game = get_game("take6")
+    game = T6
     state = game.new_game(2, variant="logic", seed=3)
     seat = game.to_act(state)[0]
     card = state.stock[0]
     with pytest.raises(RuleViolation) as err:
-        game.apply(state, Draft(seat, float(card)))
+        game.apply(state, Draft(seat, float(card)))  # type: ignore[arg-type]
     assert err.value.clause == "T6-LOGIC-1"
     game.apply(state, Draft(seat, card))
 
@@ -173,8 +175,10 @@ def test_the_interned_tables_hold_every_entry_a_game_reaches() -> None:
         assert len(table) == layout.MAXP + 1 and len(table[layout.MAXP]) == layout.MAXP
     assert len(layout.DRAFT) == layout.MAXP and all(len(row) == 105 for row in layout.DRAFT)
     assert layout.DRAFT[9][104] == Draft(9, 104) and layout.ONE[104] == (104,)
-    assert len(layout.TAKES) == layout.PREBUILT_ROWS + 1
-    assert layout.TAKES[layout.PREBUILT_ROWS][9] == layout.TAKE[9]
+    from engine.take6.rules import PREBUILT_ROWS
+
+    assert len(layout.TAKES) == PREBUILT_ROWS + 1
+    assert layout.TAKES[PREBUILT_ROWS][9] == layout.TAKE[9]
     variants = ("standard", "professional", "tactics", "logic", "kids", "countdown")
     largest = max(rules_for(v, n).hand_size for v in variants for n in range(2, 11) if _allowed(v, n))
     assert len(layout.DROP) == largest + 1  # hands of 0 to the largest any variant deals
@@ -200,7 +204,7 @@ def _observed_lumberjack() -> Any:
     from engine.petersburg import Observe
     from engine.petersburg.testing import arrange
 
-    game = get_game("petersburg")
+    game = SP
     start = arrange(
         game.new_game(2, seed=1), turn=0, upper=[], lower=[], phase="building", areas={0: ["Observatory"]},
         stacks={"worker": ["Lumberjack", "Lumberjack", "Gold Miner"]}, money={0: 20},
@@ -212,7 +216,7 @@ def test_an_observatory_draw_of_the_card_of_kind_0_is_a_drawn_card() -> None:
     """SP-OBS-4: the card the Observatory drew is the one to buy, take or discard, whatever its index in the
     card table; a Lumberjack (kind 0, where "no card drawn" is -1) is drawn as any card is: offered to seat
     0 alone, kept by JSON and notation, shown to its owner and hidden from the other seat."""
-    game = get_game("petersburg")
+    game = SP
     state = _observed_lumberjack()
     assert state.drawn == 0 and state.phase == "observatory"
     acts = game.legal_actions(state, 0)
@@ -253,8 +257,8 @@ def test_the_placement_note_says_before_a_start_and_lists_candidates_only_when_s
     assert placement_note(1, locate(rows, 38, "ends_and_starts", 5), rows) == (
         "P1's 38 goes before 40 in row 1, the closest of 10 (+28), 40 (+2)"
     )
-    rows = ((10,), (50,))
-    assert placement_note(1, locate(rows, 12, "ends", 5), rows) == "P1's 12 goes after 10 in row 0"
+    single = ((10,), (50,))
+    assert placement_note(1, locate(single, 12, "ends", 5), single) == "P1's 12 goes after 10 in row 0"
     assert plural(1, "bullhead") == "1 bullhead" and plural(2, "bullhead") == "2 bullheads"
 
 
@@ -271,7 +275,7 @@ def test_a_round_note_counts_up_or_down(variant: str, sign: str, unit: str) -> N
 def test_a_round_awaiting_its_deal_is_described_as_a_chance_step() -> None:
     """T6-SETUP-4: the description of a round waiting for its deal says so in its first line, in place of
     who is to act."""
-    lines = describe_state(get_game("take6").new_game(2, seed=None))
+    lines = describe_state(T6.new_game(2, seed=None))
     assert lines[0] == "Round 1 waits for its deal (a chance step) [T6-SETUP-4]."
     assert not any("waiting for nobody" in line for line in lines)
 
@@ -299,14 +303,14 @@ def test_a_bad_notation_token_is_named_by_its_number(index: int, value: str, fie
     tokens = list(_LINE)
     tokens[index] = value
     with pytest.raises(InputError) as err:
-        get_game("take6").from_notation(" ".join(tokens))
+        T6.from_notation(" ".join(tokens))
     assert str(err.value).startswith(f"{field} (token {index + 1} '{value}'): expected a number")
 
 
 def test_a_selection_in_the_notation_is_the_seats_hidden_card() -> None:
     """T6-SELECT-1: ``*CARD`` after a hand is that seat's selected card; a seat without one has selected
     nothing (0), and the line written back is the line read."""
-    game = get_game("take6")
+    game = T6
     line = "standard 1 select 2/16/43/58 10.22*7/5.13/11.30 - - 0/0/0 seed=1"
     state = game.from_notation(line.replace("10.22*7/5.13/11.30", "10.22*7/5.13.14/11.30.31"))
     assert state.selected == (7, 0, 0)
@@ -316,7 +320,7 @@ def test_a_selection_in_the_notation_is_the_seats_hidden_card() -> None:
 def test_a_line_outside_the_selection_marks_no_hidden_card() -> None:
     """T6-SELECT-1: only a selection turn has hidden cards to write; a draft's or a finished game's line
     marks none."""
-    game = get_game("take6")
+    game = T6
     drafting = game.new_game(2, variant="logic", seed=3)
     state = game.new_game(2, seed=2)
     while state.phase != "over":
@@ -344,14 +348,14 @@ def test_a_position_error_names_the_token_that_holds_its_field(line: str, start:
     """docs/positions.md: a rule a position breaks is reported at the token that holds the field: the
     selections and the player count at the hands (token 5), the options at the variant (token 1)."""
     with pytest.raises(PositionError) as err:
-        get_game("take6").from_notation(line)
+        T6.from_notation(line)
     assert str(err.value).startswith(start), str(err.value)
 
 
 def test_the_deals_of_a_line_mark_no_selection() -> None:
     """T6-SETUP-5: a later round's deal written in ``deals=`` is hands and rows only (``hands|rows``): no
     selection mark, and a ``|`` between them."""
-    game = get_game("take6")
+    game = T6
     later = Deal(hands=(tuple(range(1, 11)), tuple(range(11, 21))), rows=(30, 40, 50, 60))
     state = take6_position(players=2, rows=[[70], [71], [72], [73]], hands=[list(range(21, 31)),
                                                                           list(range(31, 41))], deals=[later])
@@ -395,7 +399,7 @@ def test_a_position_breaking_a_rule_names_the_field_and_its_clause(
 def _finished(players: int, vp: dict[int, int], money: dict[int, int]) -> Any:
     from engine.petersburg.testing import arrange
 
-    game = get_game("petersburg")
+    game = SP
     return arrange(game.new_game(players, seed=1), turn=0, upper=[], lower=[], phase="over", last_round=True,
                    vp=vp, money=money)
 
@@ -416,12 +420,12 @@ def test_the_final_standings_number_places_and_mark_winners() -> None:
     state = _finished(3, {0: 20, 1: 30, 2: 20}, {0: 4, 1: 1, 2: 9})
     assert narration.standings(state)[1:] == ["  1. P1: 30 VP, 1 R (winner)", "  2. P2: 20 VP, 9 R",
                                               "  3. P0: 20 VP, 4 R"]
-    steps = _steps(get_game("petersburg").explain_result(state))
+    steps = _steps(SP.explain_result(state))
     assert [(s.data["seat"], s.data["place"]) for s in steps if s.says == "place"] == [(1, 1), (2, 2), (0, 3)]
     assert [s.data for s in steps if s.says == "tiebreak"] == [{"vp": [20]}]
-    alone = _steps(get_game("petersburg").explain_result(_finished(2, {0: 31, 1: 30}, {0: 4, 1: 4})))
+    alone = _steps(SP.explain_result(_finished(2, {0: 31, 1: 30}, {0: 4, 1: 4})))
     assert not any(s.says == "tiebreak" for s in alone)
-    assert get_game("petersburg").result(state).winners == (1,)
+    assert SP.result(state).winners == (1,)
 
 
 @pytest.mark.parametrize(
@@ -442,7 +446,7 @@ def test_a_petersburg_json_state_names_the_malformed_field(patch: dict[str, Any]
     """SP-SETUP-1, docs/positions.md: a Saint Petersburg JSON state with a bad player count (a bool, out of
     1..4, a string), a stack of unknown order without its ``unknown`` cards or with another key, stacks that
     are not the four named ones, or a box that is not a list of card names is refused naming the field."""
-    game = get_game("petersburg")
+    game = SP
     data = game.state_to_json(game.new_game(2, seed=1))
     for key, value in patch.items():
         if key == "stacks" and isinstance(value, dict):
@@ -457,7 +461,7 @@ def test_a_petersburg_json_state_names_the_malformed_field(patch: dict[str, Any]
 def test_a_card_missing_from_the_stacks_is_in_the_box_or_refused() -> None:
     """SP-SETUP-1: a JSON state holds every copy of every card somewhere; one copy fewer in the stacks is
     refused naming ``stacks`` with the count, unless the ``box`` lists it as out of the game."""
-    game = get_game("petersburg")
+    game = SP
     data = game.state_to_json(game.new_game(2, seed=1))
     first = data["stacks"]["worker"][0]
     data["stacks"]["worker"] = data["stacks"]["worker"][1:]
@@ -475,7 +479,7 @@ def test_a_trading_card_over_a_lumberjack_costs_less_its_value() -> None:
     from engine.petersburg import Buy, cost_breakdown
     from engine.petersburg.testing import arrange
 
-    game = get_game("petersburg")
+    game = SP
     state = arrange(game.new_game(2, seed=1), turn=0, phase="trading", upper=["Carpenter Workshop"], lower=[],
                     areas={0: ["Lumberjack"]}, money={0: 1})
     buy = Buy(0, "Carpenter Workshop", "upper", "Lumberjack")
@@ -494,7 +498,7 @@ def test_a_card_costing_all_the_money_is_affordable() -> None:
     from engine.petersburg import Buy, cost_breakdown
     from engine.petersburg.testing import arrange
 
-    game = get_game("petersburg")
+    game = SP
     state = arrange(game.new_game(2, seed=1), turn=0, upper=["Lumberjack"], lower=[], money={0: 3})
     buy = Buy(0, "Lumberjack", "upper", None)
     assert buy in game.legal_actions(state, 0) and game.apply(state, buy).money[0] == 0
@@ -514,7 +518,7 @@ def test_an_explicit_petersburg_setup_is_checked_and_its_worker_marker_starts() 
 
     from engine.petersburg.setup import Setup, seeded_setup
 
-    game = get_game("petersburg")
+    game = SP
     base = seeded_setup(2, seed=3)
     for bad in (
         evolve(base, stacks=base.stacks[:3]),
@@ -528,3 +532,59 @@ def test_an_explicit_petersburg_setup_is_checked_and_its_worker_marker_starts() 
     assert game.new_game(2, setup=evolve(base, markers=(1, 0, 0, 1))).turn == 1
     assert game.new_game(2, setup=evolve(base, markers=(0, 1, 1, 0))).turn == 0
     assert Setup.seeded(2) == seeded_setup(2) == seeded_setup(2, seed=0) != seeded_setup(2, seed=1)
+
+
+# ---------------------------------------------------------------------------------------- 6 nimmt! tables
+
+
+def test_the_take6_rules_value_is_checked_and_shown_as_its_call() -> None:
+    """T6-SETUP-1, T6-PRO-3: a player count must be an int (a bool is refused naming the clause); the
+    professional tie goes to the end unless the option says start; a ruleset shows as the call that makes
+    it."""
+    with pytest.raises(IllegalSetup) as err:
+        rules_for("standard", True)
+    assert err.value.clause == "T6-SETUP-1"
+    assert rules_for("professional", 2).tie_to_start is False
+    assert rules_for("professional", 2, {"professional_tie": "start"}).tie_to_start is True
+    assert repr(rules_for("standard", 2)) == "rules_for('standard', 2)"
+
+
+def test_the_row_bound_of_a_set_up_is_the_prebuilt_rows() -> None:
+    """T6-SETUP-3: a set-up may lay as many rows as there are prebuilt row choices (16), not one more."""
+    from engine.take6 import rules as take6_rules
+
+    take6_rules._check_row_bound({"wide": {"rows": take6_rules.PREBUILT_ROWS}})
+    with pytest.raises(SpecError, match="at most 16"):
+        take6_rules._check_row_bound({"wide": {"rows": take6_rules.PREBUILT_ROWS + 1}})
+    assert take6_rules.PREBUILT_ROWS == 16
+
+
+def test_the_bullhead_rules_table_checks_its_rows() -> None:
+    """T6-BULL-1: the bullhead rules' counts and values are positive, and ``otherwise`` is the last rule
+    only: each edit of the shipped table below is refused naming the table."""
+    import copy
+
+    import engine.spec
+    from engine.take6 import rules as take6_rules
+
+    real = engine.spec.read_toml
+
+    def load(edit: Any) -> None:
+        def patched(path: Any) -> dict[str, Any]:
+            doc = real(path)
+            if path.name == "bullheads.toml" and path.parent.name == "take6":
+                doc = copy.deepcopy(doc)
+                edit(doc["rule"])
+            return doc
+
+        engine.spec.read_toml = patched
+        try:
+            take6_rules._load_bullheads(1, 104, None)
+        finally:
+            engine.spec.read_toml = real
+
+    load(lambda rows: None)
+    with pytest.raises(SpecError, match="must be > 0"):
+        load(lambda rows: rows[0].update(bullheads=0))
+    with pytest.raises(SpecError, match="must be the last rule"):
+        load(lambda rows: rows.insert(len(rows) - 1, dict(rows[-1])))
