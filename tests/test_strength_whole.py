@@ -588,3 +588,22 @@ def test_the_bullhead_rules_table_checks_its_rows() -> None:
         load(lambda rows: rows[0].update(bullheads=0))
     with pytest.raises(SpecError, match="must be the last rule"):
         load(lambda rows: rows.insert(len(rows) - 1, dict(rows[-1])))
+
+
+def test_the_final_scoring_adds_variety_and_money_and_takes_the_hand_off() -> None:
+    """SP-END-4, SP-END-6, SP-END-7: 3 different aristocrats score 6 VP, 27 R score 2 VP (one per full 10),
+    2 cards in hand cost 5 VP each: -2 VP in all, in the breakdown and in its derivation."""
+    from engine.derivation import Trace
+    from engine.petersburg.scoring import final_breakdown
+    from engine.petersburg.testing import arrange
+
+    state = arrange(SP.new_game(2, seed=1), turn=0, upper=[], lower=[],
+                    areas={0: ["Author", "Secretary", "Administrator"]}, hands={0: ["Lumberjack", "Pub"]},
+                    money={0: 27})
+    parts = final_breakdown(state, 0)
+    assert (parts["variety"], parts["money"], parts["hand"], parts["total"]) == (6, 2, -10, -2)
+    trace = Trace()
+    assert final_breakdown(state, 0, trace) == parts
+    root = trace.steps[0]
+    assert (root.clause, root.data["total"]) == ("SP-END-4", -2)
+    assert [s.says for s in root.steps] == ["variety", "money", "hand"]
