@@ -607,3 +607,26 @@ def test_the_final_scoring_adds_variety_and_money_and_takes_the_hand_off() -> No
     root = trace.steps[0]
     assert (root.clause, root.data["total"]) == ("SP-END-4", -2)
     assert [s.says for s in root.steps] == ["variety", "money", "hand"]
+
+
+def test_the_take6_result_derivation_places_the_seats_and_says_a_shared_win() -> None:
+    """T6-END-2, T6-END-3, T6-COUNT-1: the result's derivation places every seat from 1, says a shared win
+    only for a tie, and in the countdown variant counts the points left."""
+    from engine.derivation import Trace, render
+    from engine.take6.scoring import rank
+
+    trace = Trace()
+    assert rank((40, 40, 70), rules_for("standard", 3), trace).winners == (0, 1)
+    assert render(trace.steps) == (
+        "Winners: P0 and P1, tied with the fewest bullheads (40 bullheads), share the win [T6-END-2]",
+        "  1. P0: 40 bullheads [T6-END-2]",
+        "  2. P1: 40 bullheads [T6-END-2]",
+        "  3. P2: 70 bullheads [T6-END-2]",
+        "  tied players share the win; the ranking lists them by seat [T6-END-3]",
+    )
+    trace = Trace()
+    assert rank((20, 30, 30), rules_for("countdown", 3), trace).winners == (0,)
+    lines = render(trace.steps)
+    assert lines[0] == "Winner: P0, with the fewest bullheads (46) [T6-END-2]"
+    assert lines[1:] == ("  1. P0: 46 points left [T6-END-2]", "  2. P1: 36 points left [T6-END-2]",
+                         "  3. P2: 36 points left [T6-END-2]")
