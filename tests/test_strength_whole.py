@@ -12,7 +12,7 @@ from engine.errors import IllegalSetup, InputError, PositionError, RuleViolation
 from engine.game import facets, get_game
 from engine.petersburg import GAME as SP
 from engine.take6 import GAME as T6
-from engine.take6 import Deal, Draft, DraftStart, Select
+from engine.take6 import Deal, Draft, DraftStart, Select, TakeRow
 from engine.take6 import position as take6_position
 from engine.take6.codec import action_from_json, state_from_json, state_to_json
 from engine.take6.deal import awaiting_deal
@@ -630,3 +630,57 @@ def test_the_take6_result_derivation_places_the_seats_and_says_a_shared_win() ->
     assert lines[0] == "Winner: P0, with the fewest bullheads (46) [T6-END-2]"
     assert lines[1:] == ("  1. P0: 46 points left [T6-END-2]", "  2. P1: 36 points left [T6-END-2]",
                          "  3. P2: 36 points left [T6-END-2]")
+
+
+# ------------------------------------------------------------------------------------ 6 nimmt! transitions
+
+
+def _walk(step: Any) -> list[Any]:
+    return [step, *(s for child in step.steps for s in _walk(child))]
+
+
+def test_a_later_seat_selecting_first_leaves_the_others_to_act() -> None:
+    """T6-SELECT-1: when seat 1 selects before seat 0, seat 0 alone is left to act, on the general
+    transition as on the checked tier's fast path."""
+    from engine.take6.transitions import step
+
+    hands = [[25, 1, 2, 3, 4, 5, 6, 7, 8, 9], [65, 11, 12, 13, 14, 15, 16, 17, 18, 19]]
+    state = take6_position(players=3, rows=_ROWS, hands=[*hands, list(range(70, 80))])
+    assert step(state, Select(1, 65)).to_act == (0, 2) == T6.apply(state, Select(1, 65)).to_act
+    assert step(state, Select(2, 70)).to_act == (0, 1)
+    assert any(s.says == "selected" for st in T6.derive(state, Select(1, 65)) for s in _walk(st))
+
+
+def test_a_professional_card_below_every_row_goes_before_a_row_start() -> None:
+    """T6-PRO-1, T6-PRO-2, T6-PRO-3: in the professional game a card below every row end goes before the
+    closest row start (25 before 30), as the checked tier plays it; a card as near a start as an end is a
+    tie, derived as one."""
+    hands = [[25, 1, 2, 3, 4, 5, 6, 7, 8, 9], [65, 11, 12, 13, 14, 15, 16, 17, 18, 19]]
+    state = take6_position(players=2, variant="professional", rows=_ROWS, hands=hands)
+    after = T6.apply(T6.apply(state, Select(1, 65)), Select(0, 25))
+    assert after.rows == ((25, 30), (40,), (50,), (60, 65))
+    tie = take6_position(players=2, variant="professional", rows=[[10], [30], [50], [60]],
+                         hands=[[20, *range(1, 10)], [65, *range(11, 20)]])
+    steps = [s for st in T6.derive(T6.apply(tie, Select(1, 65)), Select(0, 20)) for s in _walk(st)]
+    assert [(s.clause, s.says) for s in steps if s.says in ("tie", "closest")][:2] == [
+        ("T6-PRO-2", "closest"), ("T6-PRO-3", "tie")
+    ]
+
+
+def test_the_derivations_of_a_draft_a_chance_step_and_a_row_choice() -> None:
+    """T6-LOGIC-1, T6-SETUP-5, T6-CHOOSE-1: a draft's derivation names the next drafter (the seat to act
+    after it); a round's chance step is granted by the logic draft start or, dealt, by the explicit deal
+    rule; a row choice is explained by the card that waits for it."""
+    drafting = T6.new_game(2, variant="logic", seed=3)
+    act = T6.legal_actions(drafting)[0]
+    nxt = [s.data for st in T6.derive(drafting, act) for s in _walk(st) if s.says == "next"]
+    assert nxt == [{"phase": "draft", "to_act": list(T6.to_act(T6.apply(drafting, act)))}]
+    logic = _walk(T6.why(T6.new_game(2, variant="logic", seed=None), DraftStart(0)))
+    assert [s.clause for s in logic if s.says == "granted"] == ["T6-LOGIC-1"]
+    deal = Deal(hands=(tuple(range(1, 11)), tuple(range(11, 21))), rows=(30, 40, 50, 60))
+    dealt = _walk(T6.why(T6.new_game(2, seed=None), deal))
+    assert [s.clause for s in dealt if s.says == "granted"] == ["T6-SETUP-5"]
+    choose = take6_position(players=2, rows=_ROWS, hands=[list(range(1, 10)), list(range(11, 20))],
+                            pending=[[10, 0], [20, 1]], phase="choose")
+    waiting = [s.data for s in _walk(T6.why(choose, TakeRow(0, 2))) if s.says == "waiting"]
+    assert waiting == [{"seat": 0, "card": 10}]
