@@ -33,3 +33,30 @@ def test_every_card_row_cites_its_stack_or_a_clause_that_names_it() -> None:
         assert cited == CATALOGUE[row["stack"]] or row["name"].lower() in clauses[cited].lower(), (
             row["name"], cited
         )
+
+
+def test_a_petersburg_position_names_a_seat_beyond_the_table_and_its_clause() -> None:
+    """SP-SETUP-3, SP-PHASE-2, SP-PHASE-3, SP-PUB-2, SP-VARIANT-1, SP-SETUP-2: a 2-player position whose
+    marker holder, seat to act, pass count or Pub seat is 2, whose variant is not one, or whose VP are
+    negative is refused naming the field and the rule; by default it is round 1, not the last round."""
+    import pytest
+
+    from engine.errors import PositionError
+    from engine.petersburg.position import position
+
+    start = position(players=2)
+    assert (start.round, start.last_round, start.phase) == (1, False, "worker")
+    cases = [
+        (dict(markers=[0, 1, 0, 2]), "markers[3]", "SP-SETUP-3"),
+        (dict(turn=2), "turn", "SP-PHASE-2"),
+        (dict(passes=2), "passes", "SP-PHASE-3"),
+        (dict(phase="pub", areas=[["Pub"], []], pub_queue=[2]), "pub_queue[0]", "SP-PUB-2"),
+        (dict(variant=3), "variant", "SP-VARIANT-1"),
+        (dict(variant="third"), "variant", "SP-VARIANT-1"),
+        (dict(vp=[-1, 0]), "vp[0]", "SP-SETUP-2"),
+    ]
+    for fields, field, clause in cases:
+        with pytest.raises(PositionError) as err:
+            position(players=2, **fields)  # type: ignore[arg-type]
+        assert (err.value.field, err.value.clause) == (field, clause), str(err.value)
+    assert position(players=2, phase="pub", areas=[[], ["Pub"]], pub_queue=[1]).pub_queue == (1,)
