@@ -60,3 +60,36 @@ def test_a_petersburg_position_names_a_seat_beyond_the_table_and_its_clause() ->
             position(players=2, **fields)  # type: ignore[arg-type]
         assert (err.value.field, err.value.clause) == (field, clause), str(err.value)
     assert position(players=2, phase="pub", areas=[[], ["Pub"]], pub_queue=[1]).pub_queue == (1,)
+
+
+_SP_LINE = "first 1 worker 0 0 0/0/1/1 Lumberjack Market - Author 25:0:-:-:- 25:0:-:-:-".split()
+
+
+def test_a_bad_petersburg_notation_token_is_named_by_its_number() -> None:
+    """docs/positions.md: a malformed token of a Saint Petersburg position line is refused naming its field
+    and its number, counted from 1 as the user reads the line (the phase's detail at token 3, the stacks at
+    token 9, a card code where it stands)."""
+    import pytest
+
+    from engine.errors import InputError
+    from engine.petersburg import GAME
+
+    cases = [
+        (1, "x", "round (token 2 'x'): expected a number"),
+        (2, "pub:x", "phase (token 3 'pub:x'): expected a number"),
+        (2, "building:3", "phase (token 3 'building:3'): only pub:SEATS"),
+        (2, "observatory:Nobody", "phase (token 3 'observatory:Nobody'): no Saint Petersburg card"),
+        (3, "x", "turn (token 4 'x'): expected a number"),
+        (4, "x", "passes (token 5 'x'): expected a number"),
+        (5, "0/0/1/x", "markers (token 6 '0/0/1/x'): expected a number"),
+        (6, "Nobody", "upper (token 7 'Nobody'): no Saint Petersburg card"),
+        (7, "Nobody", "lower (token 8 'Nobody'): no Saint Petersburg card"),
+        (8, "x/x", "stacks (token 9 'x/x'): expected 4 stacks"),
+        (9, "Nobody", "discard (token 10 'Nobody'): no Saint Petersburg card"),
+    ]
+    for index, value, message in cases:
+        tokens = list(_SP_LINE)
+        tokens[index] = value
+        with pytest.raises(InputError) as err:
+            GAME.from_notation(" ".join(tokens))
+        assert str(err.value).startswith(message), str(err.value)
