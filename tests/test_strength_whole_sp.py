@@ -62,7 +62,10 @@ def test_a_petersburg_position_names_a_seat_beyond_the_table_and_its_clause() ->
     assert position(players=2, phase="pub", areas=[[], ["Pub"]], pub_queue=[1]).pub_queue == (1,)
 
 
-_SP_LINE = ["first", "1", "worker", "0", "0", "0/0/1/1", "Lumberjack", "Market", "-", "Author", "25:0:-:-:-", "25:0:-:-:-"]
+_SP_LINE = [
+    "first", "1", "worker", "0", "0", "0/0/1/1", "Lumberjack", "Market", "-", "Author", "25:0:-:-:-",
+    "25:0:-:-:-",
+]
 
 
 def test_a_bad_petersburg_notation_token_is_named_by_its_number() -> None:
