@@ -96,3 +96,28 @@ def test_a_bad_petersburg_notation_token_is_named_by_its_number() -> None:
         with pytest.raises(InputError) as err:
             GAME.from_notation(" ".join(tokens))
         assert str(err.value).startswith(message), str(err.value)
+
+
+def test_interned_actions_of_different_kinds_never_share_a_key() -> None:
+    """SP-TURN-1, SP-OBS-4, SP-PUB-1: the legal actions are interned per seat by key; after seat 0 has been
+    offered the discard of a drawn Lumberjack (kind 0) and a Pub purchase of 0 VP, its pass is still a
+    pass (the key spaces of passes, discards and Pub purchases do not overlap)."""
+    from engine.petersburg import GAME, Discard, Observe, Pass, PubBuy
+    from engine.petersburg.testing import arrange
+
+    state = arrange(GAME.new_game(2, seed=1), turn=0, upper=[], lower=[], phase="building",
+                    areas={0: ["Observatory", "Pub"]},
+                    stacks={"worker": ["Lumberjack", "Lumberjack", "Gold Miner"]}, money={0: 20})
+    drawn = GAME.apply(state, Observe(0, "worker"))
+    assert Discard(0, "Lumberjack") in GAME.legal_actions(drawn, 0)
+    later = GAME.apply(GAME.apply(drawn, Discard(0, "Lumberjack")), Pass(1))
+    assert GAME.legal_actions(later, 0)[0] == Pass(0)
+    pub = GAME.apply(later, Pass(0))
+    while not pub.pub_queue:
+        pub = GAME.apply(pub, GAME.legal_actions(pub)[0])
+    assert PubBuy(0, 0) in GAME.legal_actions(pub, 0)
+    after = GAME.apply(pub, PubBuy(0, 0))
+    while after.turn != 0 or after.pub_queue:
+        after = GAME.apply(after, GAME.legal_actions(after)[0])
+    assert Pass(0) in GAME.legal_actions(after, 0)
+    assert all(type(a) is not PubBuy for a in GAME.legal_actions(after, 0))
