@@ -773,7 +773,9 @@ def run(
         for m in mutants:
             entry = earlier.get(m.describe())
             result = None if entry is None else entry[0]
-            if result == "survived" and entry is not None and entry[1] is not None:
+            if result == "survived" and only_first:
+                result = None  # the tests given may kill what the rest of the suite did not
+            elif result == "survived" and entry is not None and entry[1] is not None:
                 # survived a share of its tests only: run it against all of them, or (budgeted) say so
                 result = None if budget is None else "unconfirmed"
             if result is not None:
@@ -1048,7 +1050,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     def settled(m: Mutant) -> bool:  # its outcome is in the journal and need not be run again
         result, within = earlier.get(m.describe(), (None, None))
-        rerun = result == "survived" and within is not None and args.budget is None
+        budgeted_only = within is not None and args.budget is None
+        rerun = result == "survived" and (args.select == "first" or budgeted_only)
         listed = args.skip_equivalent and equivalent_reason(m, known) is not None
         return listed or (result is not None and not rerun)
 
