@@ -207,3 +207,10 @@ def test_select_first_journals_a_kill_but_not_a_survival(
     assert outcome["killed"] == [dies] and outcome["survived"] == [lives]
     expected = {dies.describe(): ("killed", None), lives.describe(): ("survived", 5)}
     assert mutation.read_journal(journal) == expected
+    # a survivor of all its tests is tried too: the new tests may kill what the suite did not
+    with journal.open("a", encoding="utf-8") as out:
+        out.write(json.dumps({"mutant": "engine/take6/x.py:3: a < 1 -> a <= 2", "result": "survived"}) + "\n")
+    again = mutation.Mutant("engine/take6/x.py", 3, "a < 1", "a <= 2", lambda: "3")
+    assert mutation.run([again], journal=journal, first=["new.py"], only_first=True, progress=False)[
+        "killed"
+    ] == [again]
