@@ -211,6 +211,9 @@ def test_select_first_journals_a_kill_but_not_a_survival(
     with journal.open("a", encoding="utf-8") as out:
         out.write(json.dumps({"mutant": "engine/take6/x.py:3: a < 1 -> a <= 2", "result": "survived"}) + "\n")
     again = mutation.Mutant("engine/take6/x.py", 3, "a < 1", "a <= 2", lambda: "3")
+    (tmp_path / "work" / "engine" / "take6").mkdir(parents=True)  # the run removed its scratch copy
+    (tmp_path / "work" / "engine" / "take6" / "x.py").write_text("", encoding="utf-8")
+    (tmp_path / "work" / "new.py").write_text("", encoding="utf-8")
     assert mutation.run([again], journal=journal, first=["new.py"], only_first=True, progress=False)[
         "killed"
     ] == [again]
