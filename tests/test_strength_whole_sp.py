@@ -121,3 +121,70 @@ def test_interned_actions_of_different_kinds_never_share_a_key() -> None:
         after = GAME.apply(after, GAME.legal_actions(after)[0])
     assert Pass(0) in GAME.legal_actions(after, 0)
     assert all(type(a) is not PubBuy for a in GAME.legal_actions(after, 0))
+
+
+def _loaders() -> list[tuple[str, str, str, object]]:
+    import importlib
+
+    catalog = importlib.import_module("engine.petersburg.catalog")  # the package has a function of that name
+    rules = importlib.import_module("engine.take6.rules")
+
+    return [
+        ("take6", "game.toml", "game", rules._load_game_info),
+        ("take6", "bullheads.toml", "rule", lambda: rules._load_bullheads(1, 104, None)),
+        ("take6", "variants.toml", "variant", rules._load_variants),
+        ("take6", "options.toml", "option", lambda: rules._load_options(rules.VARIANTS)),
+        ("take6", "setup.toml", "setup", rules._load_setups),
+        ("petersburg", "cards.toml", "card", catalog._base_rows),
+        ("petersburg", "editions.toml", "edition", catalog._editions),
+        ("petersburg", "editions.toml", "delta", catalog._editions),
+        ("petersburg", "phases.toml", "stack", catalog._phase_tables),
+        ("petersburg", "phases.toml", "phase", catalog._phase_tables),
+        ("petersburg", "phases.toml", "param", catalog._phase_tables),
+        ("petersburg", "setup.toml", "setup", catalog._setups),
+        ("petersburg", "scoring.toml", "variety", catalog._final),
+        ("petersburg", "scoring.toml", "final", catalog._final),
+        ("petersburg", "game.toml", "game", catalog._game_tables),
+        ("petersburg", "game.toml", "variant", catalog._game_tables),
+        ("petersburg", "game.toml", "option", catalog._game_tables),
+        ("petersburg", "pairings.toml", "colour_rule", catalog.pairings),
+        ("petersburg", "pairings.toml", "pairing", catalog.pairings),
+    ]
+
+
+def test_every_table_refuses_a_row_citing_an_unknown_clause() -> None:
+    """Every rule table's clause fields are checked against the clause list: a row of any table whose
+    ``clause`` (or ``clauses``) names no clause is refused at load, naming the field."""
+    import copy
+    from typing import Any
+
+    import pytest
+
+    import engine.spec
+    from engine.errors import SpecError
+
+    real = engine.spec.read_toml
+    for game, filename, array, loader in _loaders():
+
+        def patched(path: Any, game: str = game, filename: str = filename, array: str = array) -> Any:
+            doc = real(path)
+            if path.name == filename and path.parent.name == game:
+                doc = copy.deepcopy(doc)
+                row = next(r for r in doc[array] if "clause" in r or "clauses" in r)
+                if "clause" in row:
+                    row["clause"] = "XX-NOPE-1"
+                else:
+                    row["clauses"] = ["XX-NOPE-1"]
+            return doc
+
+        clear = getattr(loader, "cache_clear", None)
+        engine.spec.read_toml = patched
+        try:
+            if clear is not None:
+                clear()
+            with pytest.raises(SpecError, match="names unknown clause 'XX-NOPE-1'"):
+                loader()  # type: ignore[operator]
+        finally:
+            engine.spec.read_toml = real
+            if clear is not None:
+                clear()
