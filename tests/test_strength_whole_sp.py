@@ -188,3 +188,51 @@ def test_every_table_refuses_a_row_citing_an_unknown_clause() -> None:
             engine.spec.read_toml = real
             if clear is not None:
                 clear()
+
+
+def _load_edited(filename: str, array: str, loader: object, edit: object) -> None:
+    """Run a Saint Petersburg table loader with the first row of ``[[array]]`` edited (in memory)."""
+    import copy
+    from typing import Any
+
+    import engine.spec
+
+    real = engine.spec.read_toml
+
+    def patched(path: Any) -> Any:
+        doc = real(path)
+        if path.name == filename and path.parent.name == "petersburg":
+            doc = copy.deepcopy(doc)
+            edit(doc[array][0])  # type: ignore[operator]
+        return doc
+
+    clear = getattr(loader, "cache_clear", None)
+    engine.spec.read_toml = patched
+    try:
+        if clear is not None:
+            clear()
+        loader()  # type: ignore[operator]
+    finally:
+        engine.spec.read_toml = real
+        if clear is not None:
+            clear()
+
+
+def test_the_petersburg_tables_accept_zero_where_zero_is_a_value() -> None:
+    """SP-CARD-1, SP-SETUP-1: a card may cost, pay and score 0 (the bound of those fields is 0, not 1) and a
+    set-up may give 0 roubles or lay 0 first workers; -1 is refused naming the field."""
+    import importlib
+
+    import pytest
+
+    from engine.errors import SpecError
+
+    catalog = importlib.import_module("engine.petersburg.catalog")
+    for field in ("cost", "roubles", "vp"):
+        _load_edited("cards.toml", "card", catalog._base_rows, lambda row, f=field: row.update({f: 0}))
+        with pytest.raises(SpecError, match=f"field '{field}': must be >= 0"):
+            _load_edited("cards.toml", "card", catalog._base_rows, lambda row, f=field: row.update({f: -1}))
+    for field in ("money", "first_workers"):
+        _load_edited("setup.toml", "setup", catalog._setups, lambda row, f=field: row.update({f: 0}))
+        with pytest.raises(SpecError, match=f"field '{field}': must be >= 0"):
+            _load_edited("setup.toml", "setup", catalog._setups, lambda row, f=field: row.update({f: -1}))
