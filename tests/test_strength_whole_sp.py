@@ -236,3 +236,20 @@ def test_the_petersburg_tables_accept_zero_where_zero_is_a_value() -> None:
         _load_edited("setup.toml", "setup", catalog._setups, lambda row, f=field: row.update({f: 0}))
         with pytest.raises(SpecError, match=f"field '{field}': must be >= 0"):
             _load_edited("setup.toml", "setup", catalog._setups, lambda row, f=field: row.update({f: -1}))
+
+
+def test_reducers_take_off_their_colour_including_trading_cards_unless_the_option_says_not() -> None:
+    """SP-COST-4, SP-COST-5: a reducer (the Carpenter Workshop) takes a rouble off the cards of its colour,
+    trading cards too by default; with ``trading_discount=false`` only off the plain cards; never off
+    another colour."""
+    from engine.petersburg.ruleset import ruleset
+
+    for options, trading in ((None, True), ({"trading_discount": False}, False)):
+        rs = ruleset(None, options)
+        workshop = rs.kind["Carpenter Workshop"]
+        reduced = {
+            rs.names[k] for k in range(len(rs.names)) if any(r == workshop for r, _ in rs.reducers_for[k])
+        }
+        assert "Market" in reduced and ("Bank" in reduced) is trading
+        assert all(rs.colour[rs.kind[name]] == rs.colour[rs.kind["Market"]] for name in reduced)
+        assert "Lumberjack" not in reduced and "Author" not in reduced
