@@ -1,4 +1,4 @@
-"""No command destroys what it did not write (docs/robustness.md, "No command destroys what it did not write"): the exported
+"""No command destroys what it did not write (docs/robustness.md, the section of that name): the exported
 suite, the perft file, a campaign's class files; and the assistant's tools say that a file is read only
 under ``--root``."""
 

@@ -489,6 +489,8 @@ def test_a_trading_card_over_a_lumberjack_costs_less_its_value() -> None:
     assert breakdown.affordable and game.why(state, buy).says == "legal"
     after = game.apply(state, buy)
     assert after.money[0] == 0
+    lumberjack = state.rules.kind["Lumberjack"]
+    assert lumberjack not in after.areas[0] and after.discard[-1] == lumberjack  # the covered card, discarded
     assert game.apply_unchecked(state, buy) == after
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -156,7 +157,6 @@ def test_every_table_refuses_a_row_citing_an_unknown_clause() -> None:
     """Every rule table's clause fields are checked against the clause list: a row of any table whose
     ``clause`` (or ``clauses``) names no clause is refused at load, naming the field."""
     import copy
-    from typing import Any
 
     import pytest
 
@@ -193,7 +193,6 @@ def test_every_table_refuses_a_row_citing_an_unknown_clause() -> None:
 def _load_edited(filename: str, array: str, loader: object, edit: object) -> None:
     """Run a Saint Petersburg table loader with the first row of ``[[array]]`` edited (in memory)."""
     import copy
-    from typing import Any
 
     import engine.spec
 
@@ -253,3 +252,36 @@ def test_reducers_take_off_their_colour_including_trading_cards_unless_the_optio
         assert "Market" in reduced and ("Bank" in reduced) is trading
         assert all(rs.colour[rs.kind[name]] == rs.colour[rs.kind["Market"]] for name in reduced)
         assert "Lumberjack" not in reduced and "Author" not in reduced
+
+
+def test_pub_decisions_go_round_from_the_marker_and_say_what_was_paid() -> None:
+    """SP-PUB-2, SP-PUB-1: with four players and the building marker at seat 1, the Pub owners at seats 0
+    and 2 decide in seat order from the marker: seat 2, then seat 0; a purchase of 2 VP is derived with the
+    4 roubles it cost."""
+    from engine.petersburg import GAME, Pass, PubBuy
+    from engine.petersburg.testing import arrange
+
+    state = arrange(GAME.new_game(4, seed=1), turn=1, phase="building", upper=[], lower=[],
+                    areas={0: ["Pub"], 2: ["Pub"]}, money={0: 8, 1: 8, 2: 8, 3: 8}, markers=(0, 1, 2, 3))
+    while not state.pub_queue:
+        state = GAME.apply(state, Pass(state.turn))
+    assert state.pub_queue == (2, 0)
+    steps = [s for st in GAME.derive(state, PubBuy(2, 2)) for s in _walk(st)]
+    assert [s.data for s in steps if s.says == "pub-bought"] == [{"seat": 2, "vp": 2, "paid": 4}]
+
+
+def test_a_discarded_draw_passes_the_turn_to_the_next_seat() -> None:
+    """SP-OBS-6, SP-TURN-2: with three players, seat 0's discard of its Observatory draw ends its turn: seat
+    1 acts next."""
+    from engine.petersburg import GAME, Discard, Observe
+    from engine.petersburg.testing import arrange
+
+    state = arrange(GAME.new_game(3, seed=1), turn=0, upper=[], lower=[], phase="building",
+                    areas={0: ["Observatory"]}, stacks={"worker": ["Lumberjack", "Lumberjack", "Gold Miner"]},
+                    money={0: 20})
+    after = GAME.apply(GAME.apply(state, Observe(0, "worker")), Discard(0, "Lumberjack"))
+    assert after.turn == 1 and after.drawn == -1 and after.discard[-1] == state.rules.kind["Lumberjack"]
+
+
+def _walk(step: Any) -> list[Any]:
+    return [step, *(s for child in step.steps for s in _walk(child))]
