@@ -285,3 +285,18 @@ def test_a_discarded_draw_passes_the_turn_to_the_next_seat() -> None:
 
 def _walk(step: Any) -> list[Any]:
     return [step, *(s for child in step.steps for s in _walk(child))]
+
+
+def test_each_seed_describes_the_games_whose_clauses_quote_it() -> None:
+    """spec/seeds.toml: a seed's ``games`` are exactly the games whose clauses cite it (what a search of the
+    seeds filters by), so a seed said to describe a game none of whose rules quote it is a wrong entry."""
+    from collections import defaultdict
+
+    import engine.spec
+
+    quoted: dict[str, set[str]] = defaultdict(set)
+    for clause in engine.spec.all_clauses().values():
+        for citation in clause.cites:
+            quoted[citation.seed].add(clause.game)
+    for key, seed in engine.spec.seed_index().items():
+        assert set(seed.games) == quoted[key], key
