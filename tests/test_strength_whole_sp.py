@@ -300,3 +300,40 @@ def test_each_seed_describes_the_games_whose_clauses_quote_it() -> None:
             quoted[citation.seed].add(clause.game)
     for key, seed in engine.spec.seed_index().items():
         assert set(seed.games) == quoted[key], key
+
+
+def test_the_special_cards_do_what_the_card_facts_say() -> None:
+    """SP-POTJ-1, SP-PUB-1, SP-WAREHOUSE-1, SP-OBS-1, SP-COST-4, SP-MARI-1, SP-TAX-1 (../shared/reference card
+    facts): Potjomkin's Village is worth 6 when covered; a Pub sells VP at 2 R each, up to 5; the Warehouse
+    holds 4 cards; the Observatory is used in the building phase; the Carpenter Workshop takes 1 R off blue
+    cards and the Gold Smelter off red ones; the Mariinskij Theater pays 1 R per red card and the Tax Man 1 R
+    per green card, neither any VP."""
+    from engine.petersburg.legal import hand_limit, pub_capacity
+    from engine.petersburg.ruleset import ruleset
+
+    rs = ruleset()
+    kind = rs.kind
+    assert rs.dval[kind["Potjomkin's Village"]] == 6
+    assert (rs.pub_rate[kind["Pub"]], rs.pub_max[kind["Pub"]]) == (2, 5)
+    assert pub_capacity(rs, (kind["Pub"],), 30) == 5 and pub_capacity(rs, (kind["Pub"],), 9) == 4
+    assert hand_limit(rs, (kind["Warehouse"],)) == 4 and hand_limit(rs, ()) == 3
+    assert rs.obs_phase[kind["Observatory"]] == 1  # the building phase
+    samples = (("green", "Lumberjack"), ("blue", "Market"), ("red", "Author"))
+    colour = {c: rs.colour[kind[n]] for c, n in samples}
+    for reducer, col in (("Carpenter Workshop", "blue"), ("Gold Smelter", "red")):
+        reduced = {rs.colour[k] for k in range(len(rs.names)) if (kind[reducer], 1) in rs.reducers_for[k]}
+        assert reduced == {colour[col]}, reducer
+    assert rs.per_card[kind["Mariinskij Theater"]] == (colour["red"], 1, 0)
+    assert rs.per_card[kind["Tax Man"]] == (colour["green"], 1, 0)
+
+
+def test_the_final_scoring_rows_cite_the_clauses_the_scoring_derives_from() -> None:
+    """SP-END-4..7: the rows of spec/petersburg/scoring.toml cite the clauses the final scoring's
+    derivation names: the variety bonus SP-END-4 (its last row, the cap, SP-END-5), the roubles SP-END-6,
+    the hand SP-END-7."""
+    doc = tomllib.loads((ROOT / "spec/petersburg/scoring.toml").read_text(encoding="utf-8"))
+    variety = [r["clause"] for r in doc["variety"]]
+    assert variety == ["SP-END-4"] * (len(variety) - 1) + ["SP-END-5"]
+    assert {r["name"]: r["clause"] for r in doc["final"]} == {
+        "roubles_per_vp": "SP-END-6", "vp_per_hand_card": "SP-END-7", "variety_colour": "SP-END-4"
+    }
