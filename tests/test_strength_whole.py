@@ -487,6 +487,10 @@ def test_a_trading_card_over_a_lumberjack_costs_less_its_value() -> None:
     breakdown = cost_breakdown(state, 0, "Carpenter Workshop", source="upper", displace="Lumberjack")
     assert (breakdown.printed, breakdown.displace_value, breakdown.cost) == (4, 3, 1)
     assert breakdown.affordable and game.why(state, buy).says == "legal"
+    steps = {(s.clause, s.says): s.data for s in _walk(game.why(state, buy))}
+    assert steps[("SP-COST-7", "displaced-value")]["amount"] == 3
+    assert steps[("SP-COST-6", "above-minimum")]["raw"] == 1  # 4 - 3 is not below the minimum of 1
+    assert steps[("SP-BUY-2", "affordable")] == {"card": "Carpenter Workshop", "cost": 1, "money": 1}
     after = game.apply(state, buy)
     assert after.money[0] == 0
     lumberjack = state.rules.kind["Lumberjack"]
