@@ -690,3 +690,12 @@ def test_the_derivations_of_a_draft_a_chance_step_and_a_row_choice() -> None:
                             pending=[[10, 0], [20, 1]], phase="choose")
     waiting = [s.data for s in _walk(T6.why(choose, TakeRow(0, 2))) if s.says == "waiting"]
     assert waiting == [{"seat": 0, "card": 10}]
+
+
+def test_the_logic_variant_places_at_row_ends_only() -> None:
+    """T6-VAR-1, T6-PLACE-3: the logic variant plays the standard placement (row ends only): its card below
+    every row end waits for a row choice, it is not laid before a row's first card."""
+    state = take6_position(players=2, variant="logic", rows=[[10], [12], [14], [16]],
+                           hands=[[1, 2, 3, 4, 5, 6, 7, 8, 9, 11], [13, 15, 17, 18, 19, 20, 21, 22, 23, 24]])
+    after = T6.apply(T6.apply(state, Select(1, 24)), Select(0, 1))
+    assert after.phase == "choose" and after.chooser == 0 and after.rows[0] == (10,)
