@@ -10,6 +10,8 @@ reason in ``engine/mutation_equivalents.toml``)::
     python -m engine.mutation --sample 200         # a seeded random sample of 200 code and table mutants
     python -m engine.mutation --only spec/take6    # one folder or file
     python -m engine.mutation --list               # the mutants, without running anything
+    python -m engine.mutation --jobs 2 --budget 8 --journal J.jsonl   # a quick pass, resumable
+    python -m engine.mutation --jobs 2 --journal J.jsonl --skip-equivalent   # then its survivors, fully
 
 Code mutants (an AST rewrite of one node): a comparison flipped or loosened (``<`` / ``<=``, ``==`` / ``!=``,
 ``in`` / ``not in``), arithmetic swapped (``+`` / ``-``, ``*`` / ``//``), an integer constant moved by one,

@@ -699,3 +699,8 @@ def test_the_logic_variant_places_at_row_ends_only() -> None:
                            hands=[[1, 2, 3, 4, 5, 6, 7, 8, 9, 11], [13, 15, 17, 18, 19, 20, 21, 22, 23, 24]])
     after = T6.apply(T6.apply(state, Select(1, 24)), Select(0, 1))
     assert after.phase == "choose" and after.chooser == 0 and after.rows[0] == (10,)
+
+
+def test_a_new_game_without_a_seed_argument_is_seed_0() -> None:
+    """T6-SETUP-4: ``new_game`` deals from seed 0 unless told otherwise."""
+    assert T6.new_game(2) == T6.new_game(2, seed=0) != T6.new_game(2, seed=1)
