@@ -43,14 +43,11 @@ import ast
 import copy
 import fnmatch
 import functools
-import hashlib
 import json
-import os
 import queue
 import random
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -65,6 +62,17 @@ from attrs import field, frozen
 
 from engine import cliargs
 from engine.game import GAME_PACKAGES, game_names
+from engine.mutation_coverage import collect_coverage
+from engine.mutation_report import (
+    OUTCOMES,
+    equivalent_reason,
+    equivalents,
+    module_lines,
+    read_journal,
+    score_lines,
+    survivors_of,
+)
+from engine.mutation_worker import Worker, run_tests
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,27 +108,11 @@ TABLE_FIRST = (
 """Run first against a table mutant: the table checks, which kill most of them in seconds."""
 
 
-COVERAGE_MAP = ROOT / ".mutation-coverage.json"
-"""Where :func:`collect_coverage` keeps the tests that run each line (ignored by git)."""
-
-COVERAGE_SKIP = (
-    "tests/test_lint.py",
-    "tests/test_import_cycles.py",
-    "tests/test_viewer_browser.py",
-    "tests/test_conformance_campaign.py",
-    "tests/test_assistant_mcp.py",
-    "properties/test_input_fuzz.py",
-)
-"""Left out of the coverage run: checks of the source text (lint, import cycles), the browser and the input
-fuzz harness, which test no rule, and the campaign and MCP tests, whose engine runs in other processes
-(coverage sees none of it)."""
-
 NOT_RULES = ("testing.py", "drawing.py")
 """Files of the rule folders that hold no rule: ``engine/petersburg/testing.py`` builds test positions, and
 each game's ``drawing.py`` lays out its SVG picture (positions, sizes, colours; what a viewer may see is the
 engine's observation, which is mutated where it is computed)."""
 
-EQUIVALENTS = ROOT / "engine" / "mutation_equivalents.toml"
 
 
 @frozen
@@ -413,23 +405,6 @@ def all_mutants(only: Sequence[str] = ()) -> list[Mutant]:
     return out
 
 
-def equivalents() -> dict[str, str]:
-    """The mutants shown equivalent (no behaviour can tell them apart): description pattern (fnmatch) ->
-    reason."""
-    if not EQUIVALENTS.is_file():
-        return {}
-    data = tomllib.loads(EQUIVALENTS.read_text(encoding="utf-8"))
-    return {row["mutant"]: row["reason"] for row in data.get("equivalent", [])}
-
-
-def equivalent_reason(mutant: Mutant, known: dict[str, str]) -> str | None:
-    """Why ``mutant`` is equivalent, when a pattern of ``known`` matches its description."""
-    for pattern, reason in known.items():
-        if fnmatch.fnmatchcase(mutant.describe(), pattern):
-            return reason
-    return None
-
-
 def _scratch() -> Path:
     """A copy of the repository's code, tables, tests and seeds to mutate."""
     work = Path(tempfile.mkdtemp(prefix="arbiter-mutation-"))
@@ -446,120 +421,6 @@ def game_tests(work: Path, games: Sequence[str], *, tables_first: bool = False) 
     if tables_first:
         tests = [t for t in TABLE_FIRST if t in tests] + [t for t in tests if t not in TABLE_FIRST]
     return tests
-
-
-def _fingerprint(folders: Sequence[str] = (*CODE, "spec", "tests", "properties")) -> str:
-    """A hash of every file the coverage map depends on: the rule code it measures, the tables, the tests
-    (but :data:`COVERAGE_SKIP`); ``folders``: of these only."""
-    digest = hashlib.sha256(_COLLECT.encode())
-    for folder in folders:
-        for path in sorted((ROOT / folder).rglob("*")):
-            rel = path.relative_to(ROOT).as_posix()
-            if rel in COVERAGE_SKIP or "__pycache__" in path.parts:
-                continue
-            if path.suffix in (".py", ".toml", ".json", ".jsonl"):
-                digest.update(path.relative_to(ROOT).as_posix().encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-_COLLECT = """
-import json, sys, time
-import coverage, pytest
-cov = coverage.Coverage(data_file=None, include=sys.argv[2].split(","))
-durations = {}
-failed = []
-packages = tuple(sys.argv[3].split(","))
-def clear_caches():
-    # a cached computation (a ruleset, a table index) runs once per process: cleared before every test, it
-    # runs again in each test that needs it, and coverage credits the line to every one of them
-    for name, module in list(sys.modules.items()):
-        if module is None or not name.startswith(packages):
-            continue
-        for value in list(vars(module).values()):
-            clear = getattr(value, "cache_clear", None)
-            if callable(clear) and getattr(value, "__module__", None) == name:
-                clear()
-class Contexts:
-    def pytest_runtest_logreport(self, report):
-        if report.failed:
-            failed.append(report.nodeid)
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_protocol(self, item, nextitem):
-        clear_caches()
-        cov.switch_context(item.nodeid)
-        start = time.perf_counter()
-        yield
-        durations[item.nodeid] = time.perf_counter() - start
-        cov.switch_context("")
-cov.start()
-code = pytest.main(sys.argv[4:], plugins=[Contexts()])
-cov.stop()
-data = cov.get_data()
-lines = {}
-for name in data.measured_files():
-    by_line = data.contexts_by_lineno(name)
-    lines[name] = {str(n): sorted(c for c in cs if c) for n, cs in by_line.items()}
-json.dump({"code": int(code), "lines": lines, "durations": durations, "failed": failed},
-          open(sys.argv[1], "w"))
-"""
-
-
-def _code_fingerprint() -> str:
-    return _fingerprint((*CODE, "spec"))
-
-
-def collect_coverage(
-    path: Path = COVERAGE_MAP, *, progress: bool = True, keep: bool = False
-) -> dict[str, Any]:
-    """Run the suite once under coverage.py, one context per test, and keep, for each line of the rule
-    code, the tests that ran it (with each test's duration): :data:`COVERAGE_MAP`.  Reused while no file
-    of the engine, the tables or the tests has changed; ``keep``: while the code and the tables have not
-    (tests were added since: they are not in the map, so run them with ``--first``)."""
-    fingerprint = _fingerprint()
-    if path.is_file():
-        cached = json.loads(path.read_text(encoding="utf-8"))
-        if cached.get("fingerprint") == fingerprint:
-            return cached  # type: ignore[no-any-return]
-        if keep and cached.get("code_fingerprint") == _code_fingerprint():
-            if progress:
-                print("mutation: the coverage map predates the tests as they are (--keep-coverage): tests "
-                      "added since are not selected", file=sys.stderr, flush=True)
-            return cached  # type: ignore[no-any-return]
-        if keep:
-            raise SystemExit("mutation: --keep-coverage: the rule code or tables changed since the coverage "
-                             "map was collected; collect it again (run without --keep-coverage)")
-    include = ",".join(str(ROOT / folder / "*.py") for folder in CODE)
-    tests = ["tests", "properties"]
-    ignore = [f"--ignore={t}" for t in COVERAGE_SKIP]
-    out = path.with_suffix(".tmp")
-    env = {**os.environ, "HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1"}
-    packages = ",".join(GAME_PACKAGES)
-    cmd = [sys.executable, "-c", _COLLECT, str(out), include, packages, "-q", "-p", "no:cacheprovider",
-           "-p", "no:randomly", "--hypothesis-seed=0", *ignore, *tests]
-    if progress:
-        print("mutation: collecting which tests run each line (the suite once, under coverage)",
-              file=sys.stderr, flush=True)
-    started = time.perf_counter()
-    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
-    if done.returncode != 0 or not out.is_file():
-        raise SystemExit(f"mutation: the coverage run failed:\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
-    raw = json.loads(out.read_text(encoding="utf-8"))
-    out.unlink()
-    failed = sorted(set(raw["failed"]))
-    if failed and progress:  # a test failing unmutated kills nothing: it is left out of every selection
-        print(f"mutation: {len(failed)} test(s) fail on the unmutated code and are not selected: "
-              + ", ".join(failed[:10]), file=sys.stderr, flush=True)
-    lines = {
-        Path(name).resolve().relative_to(ROOT).as_posix(): {n: [t for t in ts if t not in failed]
-                                                             for n, ts in rows.items()}
-        for name, rows in raw["lines"].items()
-    }
-    data = {"fingerprint": fingerprint, "code_fingerprint": _code_fingerprint(),
-            "seconds": round(time.perf_counter() - started, 1), "lines": lines,
-            "durations": raw["durations"], "failed": failed}
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return data
 
 
 def selected_tests(mutant: Mutant, coverage: dict[str, Any] | None, work: Path) -> list[str]:
@@ -640,103 +501,6 @@ def time_limit(tests: Sequence[str], coverage: dict[str, Any] | None, timeout: f
     return timeout + 2 * spent
 
 
-PYTEST_FLAGS = ("-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--hypothesis-seed=0")
-"""How the tests run against a mutant: stop at the first failure, no cache, no random order, one seed."""
-
-_WORKER = """
-import json, os, signal, sys, time
-import attrs, hypothesis, jsonschema, pytest  # imported once; the engine is imported fresh by each run
-flags = json.loads(sys.argv[1])
-driver = os.getppid()
-for line in sys.stdin:
-    ask = json.loads(line)
-    pid = os.fork()
-    if pid == 0:
-        os.setpgrp()  # the run and whatever it starts: one group, killed whole on a timeout
-        null = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        sys.dont_write_bytecode = True
-        os._exit(int(pytest.main([*flags, *ask["tests"]])))
-    try:
-        os.setpgid(pid, pid)  # as the child does: no window in which a kill would miss it
-    except OSError:
-        pass
-    deadline = time.monotonic() + ask["timeout"]
-    status = None
-    while status is None:
-        done, raw = os.waitpid(pid, os.WNOHANG)
-        if done:
-            status = os.waitstatus_to_exitcode(raw)
-        elif time.monotonic() > deadline or os.getppid() != driver:  # over time, or the driver is gone
-            os.killpg(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            status = "timeout"
-        else:
-            time.sleep(0.02)
-    result = "timeout" if status == "timeout" else ("survived" if status == 0 else "killed")
-    print(json.dumps({"result": result}), flush=True)
-"""
-
-
-class _Worker:
-    """A process that has imported pytest and Hypothesis once, and forks a fresh test run for each mutant of
-    its scratch copy (the engine is imported anew in every run, so the mutant is what runs): a second and a
-    half of start-up saved per mutant.  Where ``fork`` does not exist, each run is a process of its own."""
-
-    def __init__(self, work: Path) -> None:
-        self.work = work
-        self.process: subprocess.Popen[str] | None = None
-        if hasattr(os, "fork"):
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", _WORKER, json.dumps(PYTEST_FLAGS)], cwd=work, env=_test_env(work),
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-            )
-
-    def run(self, tests: Sequence[str], timeout: float) -> str:
-        """``killed``, ``survived`` or ``timeout`` for the scratch copy as it stands."""
-        if not tests:
-            return "survived"
-        process = self.process
-        if process is None or process.stdin is None or process.stdout is None:
-            return _run_tests(self.work, (), timeout, tests)
-        process.stdin.write(json.dumps({"tests": list(tests), "timeout": timeout}) + "\n")
-        process.stdin.flush()
-        answer = process.stdout.readline()
-        if not answer:
-            raise SystemExit(f"mutation: the test worker stopped (exit code {process.wait()})")
-        return str(json.loads(answer)["result"])
-
-    def close(self) -> None:
-        """Stop the worker."""
-        if self.process is not None:
-            if self.process.stdin is not None:
-                self.process.stdin.close()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-
-
-def _test_env(work: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(work), "HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1"}
-
-
-def _run_tests(work: Path, games: Sequence[str], timeout: float, tests: Sequence[str] | None = None) -> str:
-    """``killed``, ``survived`` or ``timeout`` for the scratch copy as it stands (``tests``: these node ids or
-    files instead of the games' test files)."""
-    if tests is None:
-        tests = game_tests(work, games)
-    if not tests:
-        return "survived"
-    cmd = [sys.executable, "-m", "pytest", *PYTEST_FLAGS, *tests]
-    try:
-        done = subprocess.run(cmd, cwd=work, env=_test_env(work), capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return "timeout"
-    return "survived" if done.returncode == 0 else "killed"
-
-
 def run(
     mutants: Sequence[Mutant],
     *,
@@ -799,8 +563,8 @@ def run(
         return outcome
     jobs = cliargs.cap_jobs(jobs, len(todo)) if jobs > 1 else 1
     works = [_scratch() for _ in range(jobs)]
-    workers = [_Worker(work) for work in works]
-    free: queue.Queue[_Worker] = queue.Queue()
+    workers = [Worker(work) for work in works]
+    free: queue.Queue[Worker] = queue.Queue()
     for worker in workers:
         free.put(worker)
     done = [0]
@@ -847,7 +611,7 @@ def run(
 
     try:
         baseline = coverage is None and not only_first
-        if baseline and _run_tests(works[0], tuple(TESTS), timeout * 3) != "survived":
+        if baseline and run_tests(works[0], timeout * 3, game_tests(works[0], tuple(TESTS))) != "survived":
             raise SystemExit("mutation: the tests fail on the unmutated code; fix them first")
         if first and workers[0].run(list(first), timeout * 3) != "survived":
             raise SystemExit("mutation: a --first test fails on the unmutated code (it kills every mutant)")
@@ -859,127 +623,6 @@ def run(
         for work in works:
             shutil.rmtree(work, ignore_errors=True)
     return outcome
-
-
-JOURNAL_RESULTS = ("killed", "timeout", "survived")
-
-OUTCOMES = ("killed", "timeout", "survived", "unconfirmed", "equivalent")
-"""What :func:`run` groups the mutants by: ``unconfirmed`` survived a budgeted share of its tests only."""
-
-
-def read_journal(path: Path) -> dict[str, tuple[str, float | None]]:
-    """The outcomes a journal holds, by mutant description, each with the budget it survived within (None:
-    all its tests ran); a missing file holds none; a line that is not ``{"mutant": ..., "result": ...}``
-    stops the run naming the line.
-
-    >>> import tempfile; p = Path(tempfile.mkdtemp()) / "j.jsonl"
-    >>> _ = p.write_text('{"mutant": "a:1: x -> y", "result": "killed", "seconds": 2.0}\\n')
-    >>> read_journal(p)
-    {'a:1: x -> y': ('killed', None)}
-    """
-    if not path.exists():
-        return {}
-    if not path.is_file():
-        raise SystemExit(f"mutation: --journal {path}: not a regular file")
-    out: dict[str, tuple[str, float | None]] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            entry = None
-        if (
-            not isinstance(entry, dict)
-            or not isinstance(entry.get("mutant"), str)
-            or entry.get("result") not in JOURNAL_RESULTS
-            or not isinstance(entry.get("budget", 0), (int, float))
-        ):
-            raise SystemExit(f"mutation: --journal {path}, line {number}: not an outcome "
-                             '{"mutant": "...", "result": "killed|timeout|survived"}')
-        out[entry["mutant"]] = (entry["result"], entry.get("budget"))
-    return out
-
-
-def module_lines(mutants: Sequence[Mutant], outcome: dict[str, list[Mutant]]) -> list[str]:
-    """The per-module table (Markdown): mutants, killed, equivalent, survivors and the score of each file.
-
-    The score is the share of the mutants not listed as equivalent that a test killed; a mutant that
-    survived a budgeted share of its tests (*unconfirmed*) counts against it.
-
-    >>> m, u = Mutant("engine/x.py", 1, "a", "b", lambda: ""), Mutant("engine/x.py", 2, "a", "b", lambda: "")
-    >>> module_lines([m, u], {"killed": [m], "unconfirmed": [u]})[-1]
-    '| engine/x.py | 2 | 1 | 0 | 0 | 1 | 50.0% |'
-    """
-    status = {id(m): kind for kind, ms in outcome.items() for m in ms}
-    out = [
-        "| module | mutants | killed | equivalent | survived | unconfirmed | score |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for path in sorted({m.path for m in mutants}):
-        mine = [m for m in mutants if m.path == path]
-        killed = sum(1 for m in mine if status.get(id(m)) in ("killed", "timeout"))
-        equivalent = sum(1 for m in mine if status.get(id(m)) == "equivalent")
-        survived = sum(1 for m in mine if status.get(id(m)) == "survived")
-        unconfirmed = sum(1 for m in mine if status.get(id(m)) == "unconfirmed")
-        scored = killed + survived + unconfirmed
-        rate = f"{100.0 * killed / scored:.1f}%" if scored else "-"
-        row = (path, len(mine), killed, equivalent, survived, unconfirmed, rate)
-        out.append("| " + " | ".join(map(str, row)) + " |")
-    return out
-
-
-def score_lines(mutants: Sequence[Mutant], outcome: dict[str, list[Mutant]]) -> list[str]:
-    """The report: the score for code and for tables, then every survivor."""
-    lines = []
-    kinds: tuple[tuple[str, Callable[[Mutant], bool]], ...] = (
-        ("code", lambda m: m.path.endswith(".py")),
-        ("tables", lambda m: m.path.endswith(".toml")),
-    )
-    for kind, test in kinds:
-        total = [m for m in mutants if test(m)]
-        if not total:
-            continue
-        killed = len([m for m in outcome["killed"] + outcome["timeout"] if test(m)])
-        equivalent = len([m for m in outcome["equivalent"] if test(m)])
-        scored = len(total) - equivalent
-        rate = 100.0 * killed / scored if scored else 100.0
-        unconfirmed = len([m for m in outcome.get("unconfirmed", []) if test(m)])
-        lines.append(
-            f"{kind:<7} {killed}/{scored} killed ({rate:.1f}%), {equivalent} equivalent, {len(total)} mutants"
-            + (f" ({unconfirmed} more survived only a budgeted share of their tests)" if unconfirmed else "")
-        )
-    for m in outcome["survived"]:
-        lines.append(f"SURVIVED  {m.describe()}")
-    for m in outcome.get("unconfirmed", []):
-        lines.append(f"UNCONFIRMED  {m.describe()}  (survived a budgeted share of its tests)")
-    known = equivalents()
-    for m in outcome["equivalent"]:
-        lines.append(f"EQUIVALENT  {m.describe()}  ({equivalent_reason(m, known)})")
-    return lines
-
-
-def _survivors_of(report: Path, mutants: Sequence[Mutant]) -> list[Mutant]:
-    """The mutants a report lists as SURVIVED: same file and change, at the nearest line (within 5: the file
-    may have been edited since)."""
-    out: list[Mutant] = []
-    for line in report.read_text(encoding="utf-8").splitlines():
-        if not line.startswith("SURVIVED  "):
-            continue
-        where, _, change = line[len("SURVIVED  ") :].partition(": ")
-        before, _, after = change.partition(" -> ")
-        path, _, number = where.rpartition(":")
-        near = [
-            m
-            for m in mutants
-            if m.path == path
-            and (before, after) in ((m.before, m.after), m.node)
-            and abs(m.line - int(number)) <= 5
-            and m not in out
-        ]
-        if near:
-            out.append(min(near, key=lambda m: abs(m.line - int(number))))
-    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1037,7 +680,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.match:
         mutants = [m for m in mutants if any(fnmatch.fnmatchcase(m.describe(), p) for p in args.match)]
     if args.rerun:
-        mutants = _survivors_of(Path(args.rerun), mutants)
+        mutants = survivors_of(Path(args.rerun), mutants)
     if args.sample is not None and args.sample < len(mutants):
         mutants = sorted(
             random.Random(args.seed).sample(mutants, args.sample), key=lambda m: (m.path, m.line)

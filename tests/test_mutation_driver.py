@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import mutation
+from engine import mutation, mutation_coverage, mutation_report, mutation_worker
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the forked worker needs fork")
 
@@ -25,7 +25,7 @@ def test_the_worker_tells_pass_fail_and_hang_apart(tmp_path: Path) -> None:
         "def test_hang():\n    time.sleep(60)\n",
         encoding="utf-8",
     )
-    worker = mutation._Worker(tmp_path)
+    worker = mutation_worker.Worker(tmp_path)
     try:
         assert worker.run(["test_a.py::test_pass"], 30) == "survived"
         assert worker.run(["test_a.py::test_pass", "test_a.py::test_fail"], 30) == "killed"
@@ -42,7 +42,7 @@ def test_the_worker_imports_the_scratch_copy_afresh(tmp_path: Path) -> None:
     (tmp_path / "thing.py").write_text("VALUE = 1\n", encoding="utf-8")
     (tmp_path / "test_thing.py").write_text("import thing\ndef test_value():\n    assert thing.VALUE == 1\n",
                                             encoding="utf-8")
-    worker = mutation._Worker(tmp_path)
+    worker = mutation_worker.Worker(tmp_path)
     try:
         assert worker.run(["test_thing.py"], 30) == "survived"
         (tmp_path / "thing.py").write_text("VALUE = 2\n", encoding="utf-8")
@@ -57,10 +57,10 @@ def test_a_bad_journal_line_stops_the_run_naming_it(tmp_path: Path) -> None:
     journal.write_text('{"mutant": "a:1: x -> y", "result": "killed"}\n{"mutant": "b", "result": "won"}\n',
                        encoding="utf-8")
     with pytest.raises(SystemExit, match=r"j\.jsonl, line 2: not an outcome"):
-        mutation.read_journal(journal)
+        mutation_report.read_journal(journal)
     with pytest.raises(SystemExit, match="not a regular file"):
-        mutation.read_journal(tmp_path)
-    assert mutation.read_journal(tmp_path / "none.jsonl") == {}
+        mutation_report.read_journal(tmp_path)
+    assert mutation_report.read_journal(tmp_path / "none.jsonl") == {}
 
 
 def _mutant(line: int) -> mutation.Mutant:
@@ -107,7 +107,7 @@ def test_a_pass_without_budget_runs_the_budgeted_survivors_again(
         def close(self) -> None:
             pass
 
-    monkeypatch.setattr(mutation, "_Worker", Fake)
+    monkeypatch.setattr(mutation, "Worker", Fake)
     monkeypatch.setattr(mutation, "_scratch", lambda: tmp_path / "work")
     (tmp_path / "work" / "engine" / "take6").mkdir(parents=True)
     (tmp_path / "work" / "engine" / "take6" / "x.py").write_text("a = 1\n", encoding="utf-8")
@@ -116,7 +116,7 @@ def test_a_pass_without_budget_runs_the_budgeted_survivors_again(
                                                                                            "t.py::b": 1.0}}
     outcome = mutation.run([again], journal=journal, coverage=coverage, progress=False)
     assert outcome["killed"] == [again] and ran == [["t.py::b", "t.py::a"]]
-    assert mutation.read_journal(journal)[again.describe()] == ("killed", None)
+    assert mutation_report.read_journal(journal)[again.describe()] == ("killed", None)
 
 
 def test_listed_equivalents_can_be_counted_without_a_run(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -139,13 +139,14 @@ def test_a_kept_coverage_map_must_match_the_rule_code(tmp_path: Path) -> None:
     """``--keep-coverage`` reuses a map whose rule code and tables are those of today, though the tests
     changed since, and refuses one collected on other rule code (its line numbers would be wrong)."""
     path = tmp_path / "map.json"
-    path.write_text(json.dumps({"fingerprint": "old", "code_fingerprint": mutation._code_fingerprint(),
-                                "lines": {}, "durations": {}}), encoding="utf-8")
-    assert mutation.collect_coverage(path, progress=False, keep=True)["fingerprint"] == "old"
+    code = mutation_coverage.code_fingerprint()
+    path.write_text(json.dumps({"fingerprint": "old", "code_fingerprint": code, "lines": {}, "durations": {}}),
+                    encoding="utf-8")
+    assert mutation_coverage.collect_coverage(path, progress=False, keep=True)["fingerprint"] == "old"
     path.write_text(json.dumps({"fingerprint": "old", "code_fingerprint": "other", "lines": {}}),
                     encoding="utf-8")
     with pytest.raises(SystemExit, match="rule code or tables changed"):
-        mutation.collect_coverage(path, progress=False, keep=True)
+        mutation_coverage.collect_coverage(path, progress=False, keep=True)
 
 
 def test_first_tests_run_before_the_selected_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -164,7 +165,7 @@ def test_first_tests_run_before_the_selected_ones(tmp_path: Path, monkeypatch: p
         def close(self) -> None:
             pass
 
-    monkeypatch.setattr(mutation, "_Worker", Fake)
+    monkeypatch.setattr(mutation, "Worker", Fake)
     monkeypatch.setattr(mutation, "_scratch", lambda: tmp_path / "work")
     (tmp_path / "work" / "engine" / "take6").mkdir(parents=True)
     (tmp_path / "work" / "engine" / "take6" / "x.py").write_text("a = 1\n", encoding="utf-8")
@@ -196,7 +197,7 @@ def test_select_first_journals_a_kill_but_not_a_survival(
         def close(self) -> None:
             pass
 
-    monkeypatch.setattr(mutation, "_Worker", Fake)
+    monkeypatch.setattr(mutation, "Worker", Fake)
     monkeypatch.setattr(mutation, "_scratch", lambda: tmp_path / "work")
     (tmp_path / "work" / "engine" / "take6").mkdir(parents=True)
     (tmp_path / "work" / "engine" / "take6" / "x.py").write_text("", encoding="utf-8")
@@ -206,7 +207,7 @@ def test_select_first_journals_a_kill_but_not_a_survival(
     outcome = mutation.run([dies, lives], journal=journal, first=["new.py"], only_first=True, progress=False)
     assert outcome["killed"] == [dies] and outcome["survived"] == [lives]
     expected = {dies.describe(): ("killed", None), lives.describe(): ("survived", 5)}
-    assert mutation.read_journal(journal) == expected
+    assert mutation_report.read_journal(journal) == expected
     # a survivor of all its tests is tried too: the new tests may kill what the suite did not
     with journal.open("a", encoding="utf-8") as out:
         out.write(json.dumps({"mutant": "engine/take6/x.py:3: a < 1 -> a <= 2", "result": "survived"}) + "\n")

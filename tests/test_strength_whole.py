@@ -102,7 +102,7 @@ def test_a_round_awaiting_its_deal_is_the_position_of_that_round(variant: str) -
 
 
 def test_card_faces_are_coloured_for_every_bullhead_count_of_the_deck() -> None:
-    """T6-SCORE-1 drawn: the face colours are keyed by exactly the bullhead counts the deck holds (1, 2, 3,
+    """T6-BULL-1 drawn: the face colours are keyed by exactly the bullhead counts the deck holds (1, 2, 3,
     5, 7), so every card has the colour of its count."""
     assert set(BULL_FILL) == {bullheads(c) for c in range(1, 105)}
     assert BULL_FILL[1] == "#ffffff" and len(set(BULL_FILL.values())) == len(BULL_FILL)
@@ -266,7 +266,7 @@ def test_the_placement_note_says_before_a_start_and_lists_candidates_only_when_s
     ("variant", "sign", "unit"), [("standard", "+", "bullheads"), ("countdown", "-", "points left")]
 )
 def test_a_round_note_counts_up_or_down(variant: str, sign: str, unit: str) -> None:
-    """T6-SCORE-2, T6-COUNT-1: a round's scores are added as bullheads, or in the countdown variant taken
+    """T6-ROUND-2, T6-COUNT-1: a round's scores are added as bullheads, or in the countdown variant taken
     from the points left."""
     note = round_note(rules_for(variant, 2), 1, ((55,), ()), (7, 0))
     assert note.startswith(f"Round 1 ends ({unit}): P0 {sign}7 = ")
