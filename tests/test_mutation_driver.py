@@ -140,8 +140,8 @@ def test_a_kept_coverage_map_must_match_the_rule_code(tmp_path: Path) -> None:
     changed since, and refuses one collected on other rule code (its line numbers would be wrong)."""
     path = tmp_path / "map.json"
     code = mutation_coverage.code_fingerprint()
-    path.write_text(json.dumps({"fingerprint": "old", "code_fingerprint": code, "lines": {}, "durations": {}}),
-                    encoding="utf-8")
+    kept = {"fingerprint": "old", "code_fingerprint": code, "lines": {}, "durations": {}}
+    path.write_text(json.dumps(kept), encoding="utf-8")
     assert mutation_coverage.collect_coverage(path, progress=False, keep=True)["fingerprint"] == "old"
     path.write_text(json.dumps({"fingerprint": "old", "code_fingerprint": "other", "lines": {}}),
                     encoding="utf-8")
