@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,37 @@ def _mutant(line: int) -> mutation.Mutant:
     return mutation.Mutant("engine/take6/x.py", line, "a < 1", "a <= 1", lambda: "")
 
 
+def _fake_worker(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, answer: Callable[[Path, list[str]], str]
+) -> list[list[str]]:
+    """Stand a fake test worker in for the real one (its answer: ``answer(work, tests)``) and a fresh
+    scratch copy (``engine/take6/x.py``, ``t.py``, ``new.py``) for each run; returns the tests run each time."""
+    ran: list[list[str]] = []
+
+    class Fake:
+        def __init__(self, work: Path) -> None:
+            self.work = work
+
+        def run(self, tests: list[str], timeout: float) -> str:
+            ran.append(tests)
+            return answer(self.work, tests)
+
+        def close(self) -> None:
+            pass
+
+    def scratch() -> Path:
+        work = tmp_path / "work"
+        (work / "engine" / "take6").mkdir(parents=True, exist_ok=True)
+        (work / "engine" / "take6" / "x.py").write_text("", encoding="utf-8")
+        for name in ("t.py", "new.py"):
+            (work / name).write_text("", encoding="utf-8")
+        return work
+
+    monkeypatch.setattr(mutation, "Worker", Fake)
+    monkeypatch.setattr(mutation, "_scratch", scratch)
+    return ran
+
+
 def test_a_journalled_run_runs_nothing_twice(tmp_path: Path) -> None:
     """Every mutant already in the journal keeps its outcome and nothing runs (no scratch copy is made); a
     survivor of a budgeted pass is kept by another budgeted pass, as *unconfirmed*."""
@@ -94,24 +126,7 @@ def test_a_pass_without_budget_runs_the_budgeted_survivors_again(
     again = _mutant(3)
     journal.write_text(json.dumps({"mutant": again.describe(), "result": "survived", "budget": 5}) + "\n",
                        encoding="utf-8")
-    ran: list[list[str]] = []
-
-    class Fake:
-        def __init__(self, work: Path) -> None:
-            self.work = work
-
-        def run(self, tests: list[str], timeout: float) -> str:
-            ran.append(tests)
-            return "killed"
-
-        def close(self) -> None:
-            pass
-
-    monkeypatch.setattr(mutation, "Worker", Fake)
-    monkeypatch.setattr(mutation, "_scratch", lambda: tmp_path / "work")
-    (tmp_path / "work" / "engine" / "take6").mkdir(parents=True)
-    (tmp_path / "work" / "engine" / "take6" / "x.py").write_text("a = 1\n", encoding="utf-8")
-    (tmp_path / "work" / "t.py").write_text("", encoding="utf-8")
+    ran = _fake_worker(monkeypatch, tmp_path, lambda work, tests: "killed")
     coverage = {"lines": {"engine/take6/x.py": {"3": ["t.py::a", "t.py::b"]}}, "durations": {"t.py::a": 9.0,
                                                                                            "t.py::b": 1.0}}
     outcome = mutation.run([again], journal=journal, coverage=coverage, progress=False)
@@ -152,24 +167,7 @@ def test_a_kept_coverage_map_must_match_the_rule_code(tmp_path: Path) -> None:
 def test_first_tests_run_before_the_selected_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--first``: the given tests run once on the unmutated copy, then before each mutant's selection, and
     not at all for a mutant no test runs."""
-    ran: list[list[str]] = []
-
-    class Fake:
-        def __init__(self, work: Path) -> None:
-            self.work = work
-
-        def run(self, tests: list[str], timeout: float) -> str:
-            ran.append(tests)
-            return "survived"
-
-        def close(self) -> None:
-            pass
-
-    monkeypatch.setattr(mutation, "Worker", Fake)
-    monkeypatch.setattr(mutation, "_scratch", lambda: tmp_path / "work")
-    (tmp_path / "work" / "engine" / "take6").mkdir(parents=True)
-    (tmp_path / "work" / "engine" / "take6" / "x.py").write_text("a = 1\n", encoding="utf-8")
-    (tmp_path / "work" / "t.py").write_text("", encoding="utf-8")
+    ran = _fake_worker(monkeypatch, tmp_path, lambda work, tests: "survived")
     coverage = {"lines": {"engine/take6/x.py": {"3": ["t.py::a"], "4": []}}, "durations": {}}
     mutation.run([_mutant(3), _mutant(5)], coverage=coverage, first=["new.py", "t.py::a"], progress=False)
     # once on the unmutated copy (a failing first test would kill every mutant), then line 3; line 5: no test
@@ -186,22 +184,11 @@ def test_select_first_journals_a_kill_but_not_a_survival(
     journal.write_text("".join(json.dumps({"mutant": m.describe(), "result": "survived", "budget": 5}) + "\n"
                                for m in (dies, lives)), encoding="utf-8")
 
-    class Fake:
-        def __init__(self, work: Path) -> None:
-            self.work = work
+    def answer(work: Path, tests: list[str]) -> str:
+        assert tests == ["new.py"]
+        return "killed" if (work / "engine/take6/x.py").read_text() == "3" else "survived"
 
-        def run(self, tests: list[str], timeout: float) -> str:
-            assert tests == ["new.py"]
-            return "killed" if (self.work / "engine/take6/x.py").read_text() == "3" else "survived"
-
-        def close(self) -> None:
-            pass
-
-    monkeypatch.setattr(mutation, "Worker", Fake)
-    monkeypatch.setattr(mutation, "_scratch", lambda: tmp_path / "work")
-    (tmp_path / "work" / "engine" / "take6").mkdir(parents=True)
-    (tmp_path / "work" / "engine" / "take6" / "x.py").write_text("", encoding="utf-8")
-    (tmp_path / "work" / "new.py").write_text("", encoding="utf-8")
+    _fake_worker(monkeypatch, tmp_path, answer)
     dies = mutation.Mutant("engine/take6/x.py", 3, "a < 1", "a <= 1", lambda: "3")
     lives = mutation.Mutant("engine/take6/x.py", 4, "a < 1", "a <= 1", lambda: "4")
     outcome = mutation.run([dies, lives], journal=journal, first=["new.py"], only_first=True, progress=False)
@@ -212,9 +199,6 @@ def test_select_first_journals_a_kill_but_not_a_survival(
     with journal.open("a", encoding="utf-8") as out:
         out.write(json.dumps({"mutant": "engine/take6/x.py:3: a < 1 -> a <= 2", "result": "survived"}) + "\n")
     again = mutation.Mutant("engine/take6/x.py", 3, "a < 1", "a <= 2", lambda: "3")
-    (tmp_path / "work" / "engine" / "take6").mkdir(parents=True)  # the run removed its scratch copy
-    (tmp_path / "work" / "engine" / "take6" / "x.py").write_text("", encoding="utf-8")
-    (tmp_path / "work" / "new.py").write_text("", encoding="utf-8")
     assert mutation.run([again], journal=journal, first=["new.py"], only_first=True, progress=False)[
         "killed"
     ] == [again]

@@ -77,16 +77,8 @@ def test_a_given_draft_start_of_a_later_round_cites_the_draft_rule() -> None:
     while state.round == 1:
         before, action = state, game.legal_actions(state)[0]
         state = game.apply(state, action)
-    steps = [s for s in _flat(game.derive(before, action)) if s.says == "draft-starts"]
+    steps = [s for st in game.derive(before, action) for s in st.walk() if s.says == "draft-starts"]
     assert [s.clause for s in steps] == ["T6-LOGIC-1"] and state.start == 1
-
-
-def _flat(steps: Any) -> list[Any]:
-    out = []
-    for s in steps:
-        out.append(s)
-        out.extend(_flat(s.steps))
-    return out
 
 
 @pytest.mark.parametrize("variant", ["standard", "logic"])
@@ -404,10 +396,6 @@ def _finished(players: int, vp: dict[int, int], money: dict[int, int]) -> Any:
                    vp=vp, money=money)
 
 
-def _steps(step: Any) -> list[Any]:
-    return [step, *(s for child in step.steps for s in _steps(child))]
-
-
 def test_the_final_standings_number_places_and_mark_winners() -> None:
     """SP-END-8, SP-END-9: the standings list the places from 1, mark only the winners, and add the shared
     win line only when more than one seat wins; the derivation has one ``place`` step a seat (numbered from
@@ -420,10 +408,10 @@ def test_the_final_standings_number_places_and_mark_winners() -> None:
     state = _finished(3, {0: 20, 1: 30, 2: 20}, {0: 4, 1: 1, 2: 9})
     assert narration.standings(state)[1:] == ["  1. P1: 30 VP, 1 R (winner)", "  2. P2: 20 VP, 9 R",
                                               "  3. P0: 20 VP, 4 R"]
-    steps = _steps(SP.explain_result(state))
+    steps = list(SP.explain_result(state).walk())
     assert [(s.data["seat"], s.data["place"]) for s in steps if s.says == "place"] == [(1, 1), (2, 2), (0, 3)]
     assert [s.data for s in steps if s.says == "tiebreak"] == [{"vp": [20]}]
-    alone = _steps(SP.explain_result(_finished(2, {0: 31, 1: 30}, {0: 4, 1: 4})))
+    alone = list(SP.explain_result(_finished(2, {0: 31, 1: 30}, {0: 4, 1: 4})).walk())
     assert not any(s.says == "tiebreak" for s in alone)
     assert SP.result(state).winners == (1,)
 
@@ -487,7 +475,7 @@ def test_a_trading_card_over_a_lumberjack_costs_less_its_value() -> None:
     breakdown = cost_breakdown(state, 0, "Carpenter Workshop", source="upper", displace="Lumberjack")
     assert (breakdown.printed, breakdown.displace_value, breakdown.cost) == (4, 3, 1)
     assert breakdown.affordable and game.why(state, buy).says == "legal"
-    steps = {(s.clause, s.says): s.data for s in _walk(game.why(state, buy))}
+    steps = {(s.clause, s.says): s.data for s in game.why(state, buy).walk()}
     assert steps[("SP-COST-7", "displaced-value")]["amount"] == 3
     assert steps[("SP-COST-6", "above-minimum")]["raw"] == 1  # 4 - 3 is not below the minimum of 1
     assert steps[("SP-BUY-2", "affordable")] == {"card": "Carpenter Workshop", "cost": 1, "money": 1}
@@ -641,10 +629,6 @@ def test_the_take6_result_derivation_places_the_seats_and_says_a_shared_win() ->
 # ------------------------------------------------------------------------------------ 6 nimmt! transitions
 
 
-def _walk(step: Any) -> list[Any]:
-    return [step, *(s for child in step.steps for s in _walk(child))]
-
-
 def test_a_later_seat_selecting_first_leaves_the_others_to_act() -> None:
     """T6-SELECT-1: when seat 1 selects before seat 0, seat 0 alone is left to act, on the general
     transition as on the checked tier's fast path."""
@@ -654,7 +638,7 @@ def test_a_later_seat_selecting_first_leaves_the_others_to_act() -> None:
     state = take6_position(players=3, rows=_ROWS, hands=[*hands, list(range(70, 80))])
     assert step(state, Select(1, 65)).to_act == (0, 2) == T6.apply(state, Select(1, 65)).to_act
     assert step(state, Select(2, 70)).to_act == (0, 1)
-    assert any(s.says == "selected" for st in T6.derive(state, Select(1, 65)) for s in _walk(st))
+    assert any(s.says == "selected" for st in T6.derive(state, Select(1, 65)) for s in st.walk())
 
 
 def test_a_professional_card_below_every_row_goes_before_a_row_start() -> None:
@@ -667,7 +651,7 @@ def test_a_professional_card_below_every_row_goes_before_a_row_start() -> None:
     assert after.rows == ((25, 30), (40,), (50,), (60, 65))
     tie = take6_position(players=2, variant="professional", rows=[[10], [30], [50], [60]],
                          hands=[[20, *range(1, 10)], [65, *range(11, 20)]])
-    steps = [s for st in T6.derive(T6.apply(tie, Select(1, 65)), Select(0, 20)) for s in _walk(st)]
+    steps = [s for st in T6.derive(T6.apply(tie, Select(1, 65)), Select(0, 20)) for s in st.walk()]
     assert [(s.clause, s.says) for s in steps if s.says in ("tie", "closest")][:2] == [
         ("T6-PRO-2", "closest"), ("T6-PRO-3", "tie")
     ]
@@ -679,16 +663,16 @@ def test_the_derivations_of_a_draft_a_chance_step_and_a_row_choice() -> None:
     rule; a row choice is explained by the card that waits for it."""
     drafting = T6.new_game(2, variant="logic", seed=3)
     act = T6.legal_actions(drafting)[0]
-    nxt = [s.data for st in T6.derive(drafting, act) for s in _walk(st) if s.says == "next"]
+    nxt = [s.data for st in T6.derive(drafting, act) for s in st.walk() if s.says == "next"]
     assert nxt == [{"phase": "draft", "to_act": list(T6.to_act(T6.apply(drafting, act)))}]
-    logic = _walk(T6.why(T6.new_game(2, variant="logic", seed=None), DraftStart(0)))
+    logic = list(T6.why(T6.new_game(2, variant="logic", seed=None), DraftStart(0)).walk())
     assert [s.clause for s in logic if s.says == "granted"] == ["T6-LOGIC-1"]
     deal = Deal(hands=(tuple(range(1, 11)), tuple(range(11, 21))), rows=(30, 40, 50, 60))
-    dealt = _walk(T6.why(T6.new_game(2, seed=None), deal))
+    dealt = list(T6.why(T6.new_game(2, seed=None), deal).walk())
     assert [s.clause for s in dealt if s.says == "granted"] == ["T6-SETUP-5"]
     choose = take6_position(players=2, rows=_ROWS, hands=[list(range(1, 10)), list(range(11, 20))],
                             pending=[[10, 0], [20, 1]], phase="choose")
-    waiting = [s.data for s in _walk(T6.why(choose, TakeRow(0, 2))) if s.says == "waiting"]
+    waiting = [s.data for s in T6.why(choose, TakeRow(0, 2)).walk() if s.says == "waiting"]
     assert waiting == [{"seat": 0, "card": 10}]
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+SP_GAME = "petersburg"
 
 CATALOGUE = {
     "worker": "SP-CARD-1", "building": "SP-CARD-2", "aristocrat": "SP-CARD-3", "trading": "SP-CARD-4"
@@ -153,45 +154,30 @@ def _loaders() -> list[tuple[str, str, str, object]]:
     ]
 
 
+def _cite_nothing(rows: list[dict[str, Any]]) -> None:
+    """Make the first row that cites a clause cite one that does not exist."""
+    row = next(r for r in rows if "clause" in r or "clauses" in r)
+    if "clause" in row:
+        row["clause"] = "XX-NOPE-1"
+    else:
+        row["clauses"] = ["XX-NOPE-1"]
+
+
 def test_every_table_refuses_a_row_citing_an_unknown_clause() -> None:
     """Every rule table's clause fields are checked against the clause list: a row of any table whose
     ``clause`` (or ``clauses``) names no clause is refused at load, naming the field."""
-    import copy
-
     import pytest
 
-    import engine.spec
     from engine.errors import SpecError
 
-    real = engine.spec.read_toml
     for game, filename, array, loader in _loaders():
-
-        def patched(path: Any, game: str = game, filename: str = filename, array: str = array) -> Any:
-            doc = real(path)
-            if path.name == filename and path.parent.name == game:
-                doc = copy.deepcopy(doc)
-                row = next(r for r in doc[array] if "clause" in r or "clauses" in r)
-                if "clause" in row:
-                    row["clause"] = "XX-NOPE-1"
-                else:
-                    row["clauses"] = ["XX-NOPE-1"]
-            return doc
-
-        clear = getattr(loader, "cache_clear", None)
-        engine.spec.read_toml = patched
-        try:
-            if clear is not None:
-                clear()
-            with pytest.raises(SpecError, match="names unknown clause 'XX-NOPE-1'"):
-                loader()  # type: ignore[operator]
-        finally:
-            engine.spec.read_toml = real
-            if clear is not None:
-                clear()
+        with pytest.raises(SpecError, match="names unknown clause 'XX-NOPE-1'"):
+            _load_edited(game, filename, array, loader, _cite_nothing)
 
 
-def _load_edited(filename: str, array: str, loader: object, edit: object) -> None:
-    """Run a Saint Petersburg table loader with the first row of ``[[array]]`` edited (in memory)."""
+def _load_edited(game: str, filename: str, array: str, loader: object, edit: Any) -> None:
+    """Run a table loader with the rows of ``spec/<game>/<filename>``'s ``[[array]]`` edited in memory (the
+    file is untouched, the loader's cache cleared before and after)."""
     import copy
 
     import engine.spec
@@ -200,9 +186,9 @@ def _load_edited(filename: str, array: str, loader: object, edit: object) -> Non
 
     def patched(path: Any) -> Any:
         doc = real(path)
-        if path.name == filename and path.parent.name == "petersburg":
+        if path.name == filename and path.parent.name == game:
             doc = copy.deepcopy(doc)
-            edit(doc[array][0])  # type: ignore[operator]
+            edit(doc[array])
         return doc
 
     clear = getattr(loader, "cache_clear", None)
@@ -227,14 +213,12 @@ def test_the_petersburg_tables_accept_zero_where_zero_is_a_value() -> None:
     from engine.errors import SpecError
 
     catalog = importlib.import_module("engine.petersburg.catalog")
-    for field in ("cost", "roubles", "vp"):
-        _load_edited("cards.toml", "card", catalog._base_rows, lambda row, f=field: row.update({f: 0}))
+    cases = [("cards.toml", "card", catalog._base_rows, f) for f in ("cost", "roubles", "vp")]
+    cases += [("setup.toml", "setup", catalog._setups, f) for f in ("money", "first_workers")]
+    for filename, array, loader, field in cases:
+        _load_edited(SP_GAME, filename, array, loader, lambda rows, f=field: rows[0].update({f: 0}))
         with pytest.raises(SpecError, match=f"field '{field}': must be >= 0"):
-            _load_edited("cards.toml", "card", catalog._base_rows, lambda row, f=field: row.update({f: -1}))
-    for field in ("money", "first_workers"):
-        _load_edited("setup.toml", "setup", catalog._setups, lambda row, f=field: row.update({f: 0}))
-        with pytest.raises(SpecError, match=f"field '{field}': must be >= 0"):
-            _load_edited("setup.toml", "setup", catalog._setups, lambda row, f=field: row.update({f: -1}))
+            _load_edited(SP_GAME, filename, array, loader, lambda rows, f=field: rows[0].update({f: -1}))
 
 
 def test_reducers_take_off_their_colour_including_trading_cards_unless_the_option_says_not() -> None:
@@ -266,7 +250,7 @@ def test_pub_decisions_go_round_from_the_marker_and_say_what_was_paid() -> None:
     while not state.pub_queue:
         state = GAME.apply(state, Pass(state.turn))
     assert state.pub_queue == (2, 0)
-    steps = [s for st in GAME.derive(state, PubBuy(2, 2)) for s in _walk(st)]
+    steps = [s for st in GAME.derive(state, PubBuy(2, 2)) for s in st.walk()]
     assert [s.data for s in steps if s.says == "pub-bought"] == [{"seat": 2, "vp": 2, "paid": 4}]
 
 
@@ -281,10 +265,6 @@ def test_a_discarded_draw_passes_the_turn_to_the_next_seat() -> None:
                     money={0: 20})
     after = GAME.apply(GAME.apply(state, Observe(0, "worker")), Discard(0, "Lumberjack"))
     assert after.turn == 1 and after.drawn == -1 and after.discard[-1] == state.rules.kind["Lumberjack"]
-
-
-def _walk(step: Any) -> list[Any]:
-    return [step, *(s for child in step.steps for s in _walk(child))]
 
 
 def test_each_seed_describes_the_games_whose_clauses_quote_it() -> None:
