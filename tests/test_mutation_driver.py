@@ -72,7 +72,7 @@ def _fake_worker(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, answer: Callable[[Path, list[str]], str]
 ) -> list[list[str]]:
     """Stand a fake test worker in for the real one (its answer: ``answer(work, tests)``) and a fresh
-    scratch copy (``engine/take6/x.py``, ``t.py``, ``new.py``) for each run; returns the tests run each time."""
+    scratch copy (``engine/take6/x.py``, ``t.py``, ``new.py``) for each run; returns what each run got."""
     ran: list[list[str]] = []
 
     class Fake:
