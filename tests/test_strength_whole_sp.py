@@ -204,8 +204,9 @@ def _load_edited(game: str, filename: str, array: str, loader: object, edit: Any
 
 
 def test_the_petersburg_tables_accept_zero_where_zero_is_a_value() -> None:
-    """SP-CARD-1, SP-SETUP-1: a card may cost, pay and score 0 (the bound of those fields is 0, not 1) and a
-    set-up may give 0 roubles or lay 0 first workers; -1 is refused naming the field."""
+    """SP-CARD-1, SP-SETUP-1, SP-EDITION-1: a card may cost, pay and score 0 (the bound of those fields is 0,
+    not 1), an edition's delta may set a cost of 0, and a set-up may give 0 roubles or lay 0 first workers;
+    -1 is refused naming the field."""
     import importlib
 
     import pytest
@@ -215,6 +216,7 @@ def test_the_petersburg_tables_accept_zero_where_zero_is_a_value() -> None:
     catalog = importlib.import_module("engine.petersburg.catalog")
     cases = [("cards.toml", "card", catalog._base_rows, f) for f in ("cost", "roubles", "vp")]
     cases += [("setup.toml", "setup", catalog._setups, f) for f in ("money", "first_workers")]
+    cases += [("editions.toml", "delta", catalog._editions, "cost")]  # an edition may make a card free
     for filename, array, loader, field in cases:
         _load_edited(SP_GAME, filename, array, loader, lambda rows, f=field: rows[0].update({f: 0}))
         with pytest.raises(SpecError, match=f"field '{field}': must be >= 0"):
@@ -317,3 +319,52 @@ def test_the_final_scoring_rows_cite_the_clauses_the_scoring_derives_from() -> N
     assert {r["name"]: r["clause"] for r in doc["final"]} == {
         "roubles_per_vp": "SP-END-6", "vp_per_hand_card": "SP-END-7", "variety_colour": "SP-END-4"
     }
+
+
+def _second_edition() -> None:
+    """Compile the second edition afresh (its deltas re-read), leaving no cached copy of an edited table."""
+    import importlib
+
+    catalog = importlib.import_module("engine.petersburg.catalog")
+    for cached in (catalog._editions, catalog._edition):
+        cached.cache_clear()
+    try:
+        catalog._edition("second")
+    finally:
+        for cached in (catalog._editions, catalog._edition):
+            cached.cache_clear()
+
+
+def _delta(**fields: Any) -> Any:
+    def edit(rows: list[dict[str, Any]]) -> None:
+        rows[0].clear()
+        rows[0].update(fields)
+
+    return edit
+
+
+def test_the_edition_set_up_and_variety_tables_check_their_rows() -> None:
+    """SP-EDITION-1, SP-SETUP-3, SP-END-4: a delta row must change something (it is named by its row
+    number, counted from 1) and a delta's effect is checked as editions.toml's; a set-up's markers give
+    each seat at least one, one entry per seat; the variety rows are numbered 0 to their count - 1."""
+    import importlib
+
+    import pytest
+
+    from engine.errors import SpecError
+
+    catalog = importlib.import_module("engine.petersburg.catalog")
+    with pytest.raises(SpecError, match=r"\[\[delta\]\] row 1: changes nothing"):
+        _load_edited(SP_GAME, "editions.toml", "delta", catalog._editions,
+                     _delta(edition="second", card="Observatory", clause="SP-EDITION-1"))
+    with pytest.raises(SpecError, match=r"petersburg/editions\.toml"):
+        _load_edited(SP_GAME, "editions.toml", "delta", _second_edition,
+                     _delta(edition="second", card="Observatory", effect={"kind": "nope"},
+                            clause="SP-EDITION-1"))
+    for markers in ([4], [0, 4]):
+        with pytest.raises(SpecError, match="field 'markers' must give each seat >= 1 marker"):
+            _load_edited(SP_GAME, "setup.toml", "setup", catalog._setups,
+                         lambda rows, m=markers: rows[1].update({"markers": m}))
+    with pytest.raises(SpecError, match=r"rows must be 0\.\.10"):
+        _load_edited(SP_GAME, "scoring.toml", "variety", catalog._final,
+                     lambda rows: rows[-1].update({"distinct": len(rows)}))

@@ -22,8 +22,9 @@ Public API (names are stable; the conformance kit and the rules-query tool use t
 * ``can_displace(trading_card, target) -> (ok, clause_id, reason)``; ``displacement_targets(state, player,
   trading_card)``; ``variety_bonus(n)``; ``hand_limit(rules, area)``; ``pub_capacity(rules, area, money)``;
   ``to_act(state)``; ``final_breakdown(state, seat)``; ``standings(state)``.
-* Catalog: ``CARDS`` (first edition), ``catalog(edition)``, ``Card``, the tables ``PHASES``, ``STACKS``,
-  ``SETUPS``, ``FINAL``, ``VARIANTS``, ``OPTIONS``; ``card_names()`` (en/de/ru names), ``resolve_card(name)``,
+* Catalog: ``CARDS`` (first edition), ``catalog(edition)``, ``edition_clauses(edition)``, ``Card``, the
+  tables ``PHASES``, ``STACKS``, ``SETUPS``, ``FINAL``, ``VARIANTS``, ``OPTIONS``, ``PARAMS`` and
+  ``PARAM_CLAUSES``; ``card_names()`` (en/de/ru names), ``resolve_card(name)``,
   ``ruleset(variant, options)``; effect registry ``HANDLERS``.
 
 >>> from engine.petersburg import GAME, cost_breakdown
@@ -39,12 +40,15 @@ from engine.petersburg.catalog import (
     CARDS,
     FINAL,
     OPTIONS,
+    PARAM_CLAUSES,
+    PARAMS,
     PHASES,
     SETUPS,
     STACKS,
     VARIANTS,
     Card,
     catalog,
+    edition_clauses,
     variety_bonus,
 )
 from engine.petersburg.costs import cost_breakdown, fast_cost
@@ -94,6 +98,8 @@ __all__ = [
     "GAME",
     "HANDLERS",
     "OPTIONS",
+    "PARAMS",
+    "PARAM_CLAUSES",
     "PHASES",
     "SETUPS",
     "STACKS",
@@ -120,6 +126,7 @@ __all__ = [
     "catalog",
     "cost_breakdown",
     "displacement_targets",
+    "edition_clauses",
     "fast_cost",
     "final_breakdown",
     "from_notation",

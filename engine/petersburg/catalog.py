@@ -38,6 +38,7 @@ __all__ = [
     "MAX_KINDS",
     "OPTIONS",
     "PARAMS",
+    "PARAM_CLAUSES",
     "PHASES",
     "SETUPS",
     "STACKS",
@@ -48,6 +49,7 @@ __all__ = [
     "PhaseSpec",
     "SetupSpec",
     "catalog",
+    "edition_clauses",
     "effect_tables",
     "pairings",
     "variety_bonus",
@@ -86,6 +88,14 @@ class Card:
 
     ``index`` is the kind id used in states; ``key`` the first-edition name (stable across editions);
     ``name`` the edition's name.  ``effect`` is the effect kind (or ``None``) and ``params`` its parameters.
+    ``clause`` is the card's own rule: its row's clause in cards.toml, or the clause of the edition's delta
+    row when that row gives the card a new effect; ``edition_clause`` is the clause of the edition's delta
+    row (a new cost, name or effect), ``None`` where the edition leaves the card as the catalog prints it.
+
+    >>> from engine.petersburg.ruleset import ruleset
+    >>> obs = ruleset("second").cards[ruleset("second").kind["Observatory"]]
+    >>> obs.cost, obs.clause, obs.edition_clause
+    (7, 'SP-OBS-1', 'SP-EDITION-1')
     """
 
     index: int
@@ -101,6 +111,7 @@ class Card:
     effect: str | None
     params: tuple[tuple[str, Any], ...]
     clause: str
+    edition_clause: str | None = None
 
     @property
     def trading(self) -> bool:
@@ -209,7 +220,8 @@ def _edition(edition: str) -> tuple[tuple[Card, ...], EffectTables]:
                 symbols=_check_symbols(where, row["symbols"]),
                 effect=kind,
                 params=params,
-                clause=d.get("clause") or row["clause"],
+                clause=d["clause"] if d.get("effect") is not None else row["clause"],
+                edition_clause=d.get("clause"),
             )
         )
     names = [c.name for c in cards]
@@ -227,6 +239,20 @@ def catalog(edition: str = "first") -> tuple[Card, ...]:
     116
     """
     return _edition(edition)[0]
+
+
+def edition_clauses(edition: str) -> tuple[str, ...]:
+    """The clauses an edition plays by, from editions.toml: its row's clause, then its delta rows' clauses
+    (each once, in table order).
+
+    >>> edition_clauses("first"), edition_clauses("second")
+    (('SP-VARIANT-1',), ('SP-VARIANT-1', 'SP-EDITION-1', 'SP-MARI-2'))
+    """
+    eds, deltas = _editions()
+    row = next((e for e in eds if e["name"] == edition), None)
+    if row is None:
+        raise SpecError(f"unknown edition {edition!r}")
+    return tuple(dict.fromkeys([row["clause"], *(d["clause"] for d in deltas if d["edition"] == edition)]))
 
 
 def effect_tables(edition: str = "first") -> EffectTables:
@@ -257,7 +283,7 @@ class PhaseSpec:
 
 
 @functools.cache
-def _phase_tables() -> tuple[tuple[str, ...], tuple[PhaseSpec, ...], dict[str, int]]:
+def _phase_tables() -> tuple[tuple[str, ...], tuple[PhaseSpec, ...], dict[str, int], dict[str, str]]:
     stacks = load_table(
         GAME,
         "phases.toml",
@@ -324,12 +350,14 @@ def _phase_tables() -> tuple[tuple[str, ...], tuple[PhaseSpec, ...], dict[str, i
     for name in known:
         if name not in got:
             raise SpecError(f"{GAME}/phases.toml [[param]]: missing parameter {name!r}")
-    return stack_names, phases, got
+    return stack_names, phases, got, {p["name"]: p["clause"] for p in params}
 
 
 STACKS: tuple[str, ...] = _phase_tables()[0]
 PHASES: tuple[PhaseSpec, ...] = _phase_tables()[1]
 PARAMS: dict[str, int] = _phase_tables()[2]
+PARAM_CLAUSES: dict[str, str] = _phase_tables()[3]
+"""The clause of each parameter of phases.toml's ``[[param]]`` rows: what a derivation cites for it."""
 
 
 @frozen

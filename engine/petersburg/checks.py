@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.derivation import Trace
 from engine.errors import GameOver, IllegalAction, NotYourTurn
-from engine.petersburg.catalog import FINAL, PHASES, STACKS
+from engine.petersburg.catalog import FINAL, PARAM_CLAUSES, PHASES, STACKS
 from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost, trace_cost
 from engine.petersburg.displacement import displaceable, live_targets
 from engine.petersburg.legal import (
@@ -338,11 +338,11 @@ def diagnose(s: State, a: Any, trace: Trace | None = None) -> Any:
     if isinstance(a, Take):
         limit = hand_limit(rs, area)
         if len(hand) >= limit:
-            clause = "SP-HAND-3" if len(hand) > limit else "SP-HAND-2"
+            clause = "SP-HAND-3" if len(hand) > limit else PARAM_CLAUSES["hand_limit"]
             raise IllegalAction(clause, f"seat {p} holds {len(hand)} cards; the hand limit is {limit}")
         if trace is not None:
             trace.add(
-                "SP-WAREHOUSE-1" if limit > HAND_LIMIT else "SP-HAND-2",
+                "SP-WAREHOUSE-1" if limit > HAND_LIMIT else PARAM_CLAUSES["hand_limit"],
                 "room-in-hand",
                 {"held": len(hand), "limit": limit},
                 note=f"seat {p} holds {len(hand)} of {limit} cards",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from engine.derivation import Trace
 from engine.errors import IllegalAction
-from engine.petersburg.catalog import PARAMS
+from engine.petersburg.catalog import PARAM_CLAUSES, PARAMS
 from engine.petersburg.model import SOURCES, CostBreakdown, Reduction, State
 from engine.petersburg.names import kind_of
 from engine.petersburg.ruleset import Ruleset
@@ -32,8 +32,11 @@ __all__ = [
     "DRAWN",
     "HAND",
     "LOWER",
+    "LOWER_CLAUSE",
     "LOWER_DISCOUNT",
+    "MIN_CLAUSE",
     "MIN_COST",
+    "SAME_CLAUSE",
     "SAME_DISCOUNT",
     "SRC",
     "UPPER",
@@ -45,6 +48,10 @@ __all__ = [
 MIN_COST = PARAMS["minimum_cost"]
 LOWER_DISCOUNT = PARAMS["lower_row_discount"]
 SAME_DISCOUNT = PARAMS["identical_discount"]
+MIN_CLAUSE = PARAM_CLAUSES["minimum_cost"]
+LOWER_CLAUSE = PARAM_CLAUSES["lower_row_discount"]
+SAME_CLAUSE = PARAM_CLAUSES["identical_discount"]
+"""The clauses the three parameters' rows of phases.toml cite (SP-COST-6, SP-COST-3, SP-COST-2)."""
 UPPER, LOWER, DRAWN, HAND = range(len(SOURCES))
 """Where a card comes from, by number (the names are ``model.SOURCES``)."""
 SRC: dict[str, int] = {name: i for i, name in enumerate(SOURCES)}
@@ -81,7 +88,7 @@ def fast_cost(
                 reductions.append(
                     Reduction(
                         same * SAME_DISCOUNT,
-                        "SP-COST-2",
+                        SAME_CLAUSE,
                         f"for {same} identical {rs.names[k]} owned",
                         rs.names[k],
                     )
@@ -89,7 +96,7 @@ def fast_cost(
     if src == LOWER:  # SP-COST-3: the lower row
         cost -= LOWER_DISCOUNT
         if reductions is not None:
-            reductions.append(Reduction(LOWER_DISCOUNT, "SP-COST-3", "from the lower row"))
+            reductions.append(Reduction(LOWER_DISCOUNT, LOWER_CLAUSE, "from the lower row"))
     if area:
         for r, amount in rs.reducers_for[k]:  # SP-COST-4 (trading cards: SP-COST-5): reducers owned
             n = area.count(r)
@@ -142,7 +149,7 @@ def trace_cost(
                 trace.add("SP-COST-5", "trading-card", {"card": name}, note="trading cards of its colour too")
         lifted = raw < MIN_COST
         trace.add(
-            "SP-COST-6",
+            MIN_CLAUSE,
             "minimum" if lifted else "above-minimum",
             {"card": name, "raw": raw, "minimum": MIN_COST, "cost": cost},
             note=f"{raw} R is below the minimum: {name} costs {MIN_COST} R"

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.errors import IllegalSetup, PositionError
 from engine.jsonio import show
-from engine.petersburg.catalog import GAME_META, PARAMS, PHASES, SETUPS, STACKS, VARIANTS
+from engine.petersburg.catalog import GAME_META, PARAM_CLAUSES, PARAMS, PHASES, SETUPS, STACKS, VARIANTS
 from engine.petersburg.legal import hand_limit
 from engine.petersburg.model import PHASE_NAMES, STATE_PHASES, State
 from engine.petersburg.names import resolve_card
@@ -178,13 +178,13 @@ def position(
     if markers is None:
         markers = [seat for seat, count in enumerate(spec.markers) for _ in range(count)]
     marks = tuple(
-        integer(m, f"markers[{i}]", "SP-SETUP-3", 0, n - 1)
-        for i, m in enumerate(listed(markers, "markers", "SP-SETUP-3", len(PHASE_NAMES)))
+        integer(m, f"markers[{i}]", spec.clause, 0, n - 1)
+        for i, m in enumerate(listed(markers, "markers", spec.clause, len(PHASE_NAMES)))
     )
     if sorted(marks.count(p) for p in range(n)) != sorted(spec.markers):
         raise PositionError(
             "markers",
-            "SP-SOLO-1" if n == 1 else "SP-SETUP-3",
+            spec.clause,
             f"with {n} players the seats hold {sorted(spec.markers)} markers, "
             f"got {sorted(marks.count(p) for p in range(n))}",
         )
@@ -224,7 +224,7 @@ def position(
     if len(up) + len(low) > PARAMS["board_cards"]:
         raise PositionError(
             "upper",
-            "SP-REFILL-1",
+            PARAM_CLAUSES["board_cards"],
             f"the rows hold at most {PARAMS['board_cards']} cards together, got {len(up) + len(low)}",
         )
     hand_t = tuple(
@@ -271,7 +271,8 @@ def position(
         limit = hand_limit(rs, area_t[p])
         if len(h) > most:
             raise PositionError(
-                f"hands[{p}]", "SP-HAND-2", f"holds {len(h)} cards, no hand limit exceeds {most}"
+                f"hands[{p}]", PARAM_CLAUSES["hand_limit"],
+                f"holds {len(h)} cards, no hand limit exceeds {most}",
             )
         if len(h) > limit and not any(k in lost for k in rs.hand_limit_kinds):
             raise PositionError(

@@ -129,7 +129,7 @@ def initial_state(players: int, rs: Ruleset, setup: Setup) -> State:
         )
     if sorted(markers.count(p) for p in range(players)) != sorted(spec.markers):
         raise IllegalSetup(
-            "SP-SETUP-3",
+            spec.clause,
             f"setup.markers: with {players} players the seats hold "
             f"{sorted(spec.markers)} markers, got {sorted(markers.count(p) for p in range(players))}",
         )

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.derivation import Trace
-from engine.petersburg.catalog import PARAMS, PHASES, STACKS
+from engine.petersburg.catalog import PARAM_CLAUSES, PARAMS, PHASES, STACKS
 from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost, trace_cost
 from engine.petersburg.legal import observatory_ready, pub_capacity, pub_rate
 from engine.petersburg.model import (
@@ -392,7 +392,7 @@ def _refill(s: State, stack_index: int, trace: Trace | None = None) -> State:
     if trace is not None:
         names_drawn = [card_name(rs, k) for k in drawn]
         with trace.step(
-            "SP-REFILL-1",
+            PARAM_CLAUSES["board_cards"],
             "refill",
             {"stack": STACKS[stack_index], "cards": names_drawn},
             note=f"{len(drawn)} from the {STACKS[stack_index]} stack: {', '.join(names_drawn) or 'nothing'}",

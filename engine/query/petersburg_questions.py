@@ -142,11 +142,12 @@ def cost_steps(b: Any) -> list[Step]:
     for r in b.reductions:
         running -= r.amount
         steps.append(Step.of(r.clause, f"minus {r.amount} {r.reason}", running))
+    minimum = _catalog().PARAM_CLAUSES["minimum_cost"]
     if b.raw < b.minimum:
-        steps.append(Step.of("SP-COST-6", f"{b.raw} is below the minimum: the card costs {b.minimum}",
+        steps.append(Step.of(minimum, f"{b.raw} is below the minimum: the card costs {b.minimum}",
                              b.cost))
     else:
-        steps.append(Step.of("SP-COST-6", f"reductions add up; at least {b.minimum} rouble: {b.cost}",
+        steps.append(Step.of(minimum, f"reductions add up; at least {b.minimum} rouble: {b.cost}",
                              b.cost))
     return steps
 
@@ -385,13 +386,18 @@ def _card(name: str, variant: str | None) -> Answer:
     book = load_clauses(GAME)
     steps = [Step.of(c.clause, f"{c.name}: {c.stack} card, cost {c.cost}, {c.copies} cop"
                      f"{'y' if c.copies == 1 else 'ies'}")]
+    base = _catalog().ruleset("first").cards[k]
+    if c.edition_clause is not None and c.edition_clause != c.clause:
+        changed = [f"named {c.name} (first edition: {base.name})"] if c.name != base.name else []
+        changed += [f"costs {c.cost} (first edition: {base.cost})"] if c.cost != base.cost else []
+        steps.append(Step.of(c.edition_clause, f"{rs.variant} edition: {', '.join(changed)}"))
     steps.append(Step.of(_SCORE_CLAUSE[c.colour], f"{c.name} {scoring}"))
     if c.colour == "red":
         steps.append(Step.of("SP-END-4", "it counts toward the aristocrat variety bonus at the final "
                              "scoring"))
     # the card's own rules: the clauses that name it, in this edition (a first-edition rule the edition's
     # delta replaced, e.g. the Mariinskij Theater's roubles in the second edition, is not its rule here)
-    first = _catalog().ruleset("first").cards[k].clause
+    first = base.clause
     _cards, clauses = mentions(c.key, game=GAME)
     for clause in clauses:
         cid = clause.id
@@ -436,8 +442,10 @@ def _handlimit(owns: list[str], variant: str | None, position: str | None = None
     rs = _ruleset(variant, {})
     area = tuple(sorted(kind_of(rs, n, "owns") for n in owns))
     limit = _core().hand_limit(rs, area)
-    steps = [Step.of("SP-HAND-2", f"the hand limit is 3 unless an effect raises it: {limit}", limit)]
-    if any(rs.hand_limit[k] > 3 for k in area):
+    base = _catalog().PARAMS["hand_limit"]
+    steps = [Step.of(_catalog().PARAM_CLAUSES["hand_limit"],
+                     f"the hand limit is {base} unless an effect raises it: {limit}", limit)]
+    if any(rs.hand_limit[k] > base for k in area):
         steps.append(Step.of("SP-WAREHOUSE-1", f"a hand_limit effect in the area raises it to {limit}",
                              limit))
     return Answer(kind="handlimit", game=GAME,
@@ -578,7 +586,7 @@ def end_answer(variant: str | None, options: Mapping[str, Any]) -> Answer:
 def variants_answer() -> Answer:
     """The editions and options of Saint Petersburg."""
     catalog = _catalog()
-    rows = [[name, edition, "SP-VARIANT-1" + (", SP-EDITION-1, SP-MARI-2" if edition != "first" else "")]
+    rows = [[name, edition, ", ".join(catalog.edition_clauses(edition))]
             for name, edition in catalog.VARIANTS.items()]
     steps = [Step.of("SP-VARIANT-1", "two editions")]
     steps += [Step.of(o.clause, f"option {o.name} (default {str(o.default).lower()}): {o.description}")

@@ -180,8 +180,7 @@ def setup_answer(players: int, variant: str | None, options: Mapping[str, Any]) 
     book = load_clauses(GAME)
     steps = [Step.of("T6-SETUP-1", f"{players} players (the game takes {rules.GAME_INFO.min_players} to "
                      f"{rules.GAME_INFO.max_players})")]
-    deck_clause = "T6-TACT-1" if r.deck[-1] < 104 else "T6-DECK-1"
-    steps.append(Step.of(deck_clause, f"deck: cards {r.deck[0]} to {r.deck[-1]} ({len(r.deck)} cards, "
+    steps.append(Step.of(r.deck_clause, f"deck: cards {r.deck[0]} to {r.deck[-1]} ({len(r.deck)} cards, "
                          f"{sum(rules.bullheads(c) for c in r.deck)} bullheads)", len(r.deck)))
     hand = "a face-down pile" if r.play == "flip" else "a hand"
     how = "drafted face up one card at a time" if r.deal == "draft" else "dealt from the shuffled deck"

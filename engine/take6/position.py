@@ -125,7 +125,7 @@ def position(
     n = rules.players
     deck = rules.deck
     top = MAXC
-    deck_clause = "T6-DECK-1" if len(deck) == top else "T6-TACT-1"  # the tactics deck is 1..10n+4
+    deck_clause = rules.deck_clause
     if seed is not None:
         seed = integer(seed, "seed", "T6-SETUP-4", 0)
     rnd = integer(round, "round", "T6-ROUND-2", 1, rules.rounds)
@@ -267,8 +267,6 @@ def position(
                 "phase", "T6-SELECT-1", f"the {rules.variant} variant has no secret selection"
             )
         made = [sizes[p] + (1 if sel[p] else 0) for p in range(n)]
-        if made[0] == 0:
-            raise PositionError("hands", "T6-ROUND-1", "every hand is empty: the round is over")
         for p in range(1, n):
             if made[p] != made[0]:
                 raise PositionError(
@@ -276,6 +274,8 @@ def position(
                     "T6-SELECT-1",
                     f"holds {made[p]} cards, seat 0 holds {made[0]}: one card a turn each",
                 )
+        if not any(made):
+            raise PositionError("hands", "T6-ROUND-1", "every hand is empty: the round is over")
         if all(sel):
             raise PositionError(
                 "selected", "T6-SELECT-2", "every player has selected: the cards are revealed"

@@ -434,6 +434,15 @@ class Rules:
         return f"rules_for({self.variant!r}, {self.players})"
 
     @property
+    def deck_clause(self) -> str:
+        """The clause of this variant's deck, from its row of deck.toml.
+
+        >>> rules_for("standard", 4).deck_clause, rules_for("tactics", 4).deck_clause
+        ('T6-DECK-1', 'T6-TACT-1')
+        """
+        return str(_DECKS[VARIANTS[self.variant].deck]["clause"])
+
+    @property
     def cards_dealt(self) -> int:
         """Cards leaving the deck in a deal: the hands and the row starters."""
         return self.players * self.hand_size + self.rows
