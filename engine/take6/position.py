@@ -76,7 +76,7 @@ def _rules(variant: Any, players: Any, options: Any, hands: Any) -> Rules:
         )
     if players is None:
         players = len(listed(hands, "hands", "T6-SETUP-1"))
-    players = integer(players, "players", "T6-SETUP-1", 0)
+    players = integer(players, "players", "T6-SETUP-1", None)  # the range is the rules value's (T6-SETUP-1)
     if options is not None and not isinstance(options, Mapping):
         raise PositionError(
             "options", "T6-VAR-1", f"expected an object of option values, got {show(options)}"
@@ -301,7 +301,7 @@ def position(
                     raise PositionError(
                         f"hands[{p}]", "T6-SELECT-2", "every revealed card has left its hand: hands are equal"
                     )
-            if sizes[0] >= h_size:
+            if max(sizes) >= h_size:  # the hands are equal: one full hand means all
                 raise PositionError("hands", "T6-SELECT-2", "the revealed cards have left full hands")
     elif phase == "flip":
         if not flip:
