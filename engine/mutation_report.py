@@ -17,6 +17,7 @@ __all__ = [
     "EQUIVALENTS",
     "JOURNAL_RESULTS",
     "OUTCOMES",
+    "Known",
     "equivalent_reason",
     "equivalents",
     "module_lines",
@@ -53,19 +54,48 @@ class Mutant(Protocol):
 M = TypeVar("M", bound=Mutant)
 
 
-def equivalents() -> dict[str, str]:
-    """The mutants shown equivalent (no behaviour can tell them apart): description pattern (fnmatch) ->
-    reason."""
+Known = dict[tuple[str, str | None], str]
+"""The equivalent mutants: (description pattern, source-line pattern or None) -> reason."""
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def equivalents() -> Known:
+    """The mutants shown equivalent (no behaviour can tell them apart), from mutation_equivalents.toml:
+    (description pattern, pattern of the mutated line's source or None) -> reason.  Both are fnmatch
+    patterns; ``source`` tells apart two mutants of a module whose descriptions are alike (the same change
+    on two lines), matched against the original line, stripped."""
     if not EQUIVALENTS.is_file():
         return {}
     data = tomllib.loads(EQUIVALENTS.read_text(encoding="utf-8"))
-    return {row["mutant"]: row["reason"] for row in data.get("equivalent", [])}
+    return {(row["mutant"], row.get("source")): row["reason"] for row in data.get("equivalent", [])}
 
 
-def equivalent_reason(mutant: Mutant, known: dict[str, str]) -> str | None:
-    """Why ``mutant`` is equivalent, when a pattern of ``known`` matches its description."""
-    for pattern, reason in known.items():
-        if fnmatch.fnmatchcase(mutant.describe(), pattern):
+def _source_line(path: str, line: int) -> str:
+    try:
+        lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return ""
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def equivalent_reason(mutant: Mutant, known: Known) -> str | None:
+    """Why ``mutant`` is equivalent, when an entry of ``known`` matches its description (and the source of
+    its line, where the entry gives one).
+
+    >>> class M:
+    ...     path, line = "engine/mutation_report.py", 7
+    ...     def describe(self) -> str: return "engine/mutation_report.py:7: a -> b"
+    >>> change = "engine/mutation_report.py:*: a -> b"
+    >>> equivalent_reason(M(), {(change, "from __future__ *"): "why"})  # type: ignore[arg-type]
+    'why'
+    >>> equivalent_reason(M(), {(change, "import *"): "why"}) is None  # type: ignore[arg-type]
+    True
+    """
+    for (pattern, source), reason in known.items():
+        if fnmatch.fnmatchcase(mutant.describe(), pattern) and (
+            source is None or fnmatch.fnmatchcase(_source_line(mutant.path, mutant.line), source)
+        ):
             return reason
     return None
 

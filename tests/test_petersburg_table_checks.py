@@ -132,7 +132,8 @@ def test_the_action_keys_never_collide_within_the_bound() -> None:
         for a in legal:
             if isinstance(a, Buy | Play):
                 src = HAND if isinstance(a, Play) else SRC[a.source]
-                t = rs.kind[a.displace] if a.displace is not None else -1
-                assert rs.cache[p][action_key(rs.kind[a.card], src, t)] is a
+                k = rs.kind[a.card]  # without a displaced card, the key's default (none)
+                key = action_key(k, src) if a.displace is None else action_key(k, src, rs.kind[a.displace])
+                assert rs.cache[p][key] is a
         buys = [a for a in legal if isinstance(a, Buy)]
         s = GAME.apply(s, buys[0] if buys else legal[0])

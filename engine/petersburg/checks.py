@@ -228,9 +228,7 @@ def diagnose(s: State, a: Any, trace: Trace | None = None) -> Any:
             "SP-OBS-4", f"seat {p} must first buy, take or discard the drawn {rs.names[s.drawn]}"
         )
     area, hand = s.areas[p], s.hands[p]
-    if isinstance(a, Pass):
-        if s.drawn >= 0:
-            raise IllegalAction("SP-OBS-4", "cannot pass with a drawn card pending")  # pragma: no cover
+    if isinstance(a, Pass):  # (a drawn card awaiting its decision was refused above, SP-OBS-4)
         if trace is not None:
             trace.add("SP-TURN-3", "may-pass", {"seat": p}, note=f"seat {p} may pass")
         return Pass(p)

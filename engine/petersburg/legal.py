@@ -179,7 +179,7 @@ def legal_actions(s: State, p: int) -> tuple[Any, ...]:
                 if a is None:
                     a = cache[key] = Take(p, names[k], SOURCES[src])
                 out.append(a)
-    if drawn >= 0:
+    if drawn != -1:  # a drawn card awaits its decision (-1: none): the seat turns no Observatory now
         return tuple(out)
     if rs.observatory_kinds and observatory_ready(rs, s.phase_index, area, turned) >= 0:
         for st, stack in enumerate(s.stacks):

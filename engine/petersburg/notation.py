@@ -237,7 +237,7 @@ def from_notation(text: str) -> State:
         areas.append(r.cards(parts[3], f"seat {p}", i))
         turned.append(r.cards(parts[4], f"seat {p}", i))
     where = {name: i for i, name in enumerate(FIELDS)}
-    where.update({"pub_queue": 2, "drawn": 2, "unknown": 8, "last_round": len(tokens) - 1})
+    where.update({"pub_queue": 2, "drawn": 2, "unknown": 8})  # (last_round is read as a bool: never refused)
     for key in ("money", "vp", "hands", "areas", "turned"):
         where[key] = len(FIELDS)
     return r.rebuilt(

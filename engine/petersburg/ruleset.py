@@ -75,7 +75,7 @@ class Ruleset:
 
     def __init__(self, variant: str, options: tuple[tuple[str, Any], ...]) -> None:
         self.variant = variant
-        self.options = options
+        self.options = options = normalize_options(dict(options))  # every option, its default if not given
         self.cache: dict[int, dict[int, Any]] = {}  # interned action objects per seat (a memo, not state)
         # per seat, (area, {action key: cost}): legal_actions' memo of fast_cost while the area is unchanged
         self.costs: dict[int, tuple[tuple[int, ...], dict[int, int]]] = {}
@@ -107,7 +107,7 @@ class Ruleset:
         self.observatory_kinds = tuple(k for k in range(n) if t.observatory_phase[k] >= 0)
         self.per_card = tuple(t.per_card)
         # reducers_for[k]: ((reducer kind, amount), ...) applying to card k (SP-COST-4, SP-COST-5)
-        discount_trading = bool(opts.get("trading_discount", True))
+        discount_trading = bool(opts["trading_discount"])
         red: list[tuple[tuple[int, int], ...]] = []
         for ci in range(n):
             red.append(

@@ -135,7 +135,7 @@ def tiebreak_money(state: State, p: int, trace: Trace | None = None) -> int:
     >>> tiebreak_money(GAME.new_game(2, seed=1, options={"keep_roubles": False}), 0)
     5
     """
-    keep = dict(state.rules.options).get("keep_roubles", True)
+    keep = dict(state.rules.options)["keep_roubles"]  # the ruleset holds every option
     money = int(state.money[p]) if keep else int(state.money[p] % FINAL["roubles_per_vp"])
     if trace is not None:
         trace.add(
