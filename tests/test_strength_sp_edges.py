@@ -196,17 +196,20 @@ def test_two_copies_in_a_row_are_one_action() -> None:
 def test_the_raw_cost_is_printed_less_displaced_value_less_reductions() -> None:
     """SP-COST-1, SP-COST-7, SP-COST-6: the raw cost subtracts the displaced card's value and every
     reduction from the printed cost; the minimum is noted only when the raw cost is below it."""
-    s = position(players=2, phase="trading", turn=0, upper=["Carpenter Workshop"], money=[30, 0],
+    s = position(players=2, phase="trading", turn=0, lower=["Carpenter Workshop"], money=[30, 0],
                  areas=[["Lumberjack"], []])
-    b = cost_breakdown(s, 0, "Carpenter Workshop", source="upper", displace="Lumberjack")
-    assert b.displace_value == 3 and b.raw == b.printed - 3 - sum(r.amount for r in b.reductions)
-    assert b.cost == max(b.raw, 1)
-    minimum = [st.data for st in GAME.why(s, Buy(0, "Carpenter Workshop", "upper", "Lumberjack")).walk()
+    b = cost_breakdown(s, 0, "Carpenter Workshop", source="lower", displace="Lumberjack")
+    assert b.displace == "Lumberjack" and b.displace_value == 3 and [r.amount for r in b.reductions] == [1]
+    assert b.raw == b.printed - 3 - 1 and b.cost == max(b.raw, 1)
+    minimum = [st.data for st in GAME.why(s, Buy(0, "Carpenter Workshop", "lower", "Lumberjack")).walk()
                if st.clause == "SP-COST-6"]
     assert minimum and minimum[0]["raw"] == b.raw
     one = position(players=2, phase="worker", turn=0, lower=["Lumberjack"], areas=[["Lumberjack"], []])
     b1 = cost_breakdown(one, 0, "Lumberjack", source="lower")
     assert b1.raw == b1.minimum == 1 and "(raw" not in " ".join(b1.lines())
+    traced = [st.data for st in GAME.why(one, Buy(0, "Lumberjack", "lower")).walk()
+              if st.clause == "SP-COST-6"]
+    assert traced[0]["raw"] == 1 and traced[0]["cost"] == 1
 
 
 # --------------------------------------------------------------------------------------------------
@@ -483,9 +486,10 @@ def test_a_json_state_names_a_bad_player_count(players: Any) -> None:
 
 def test_the_names_table_refuses_an_empty_or_non_text_name() -> None:
     """SP-CARD-1: every name of names.toml is a non-empty string."""
+    from test_strength_whole_sp import _load_edited
+
     from engine.errors import SpecError
     from engine.petersburg.names import card_names
-    from tests.test_strength_whole_sp import _load_edited
 
     for bad in ("", 7):
         with pytest.raises(SpecError, match="must be a list of non-empty strings"):
