@@ -24,6 +24,7 @@ Budget: :data:`BUDGET` examples per target — small in the default ``ci`` profi
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import copy
 import html.parser
@@ -33,6 +34,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -72,6 +74,7 @@ MAX_RSS_MB = 1500
 MAX_ERROR_LINE = 600
 
 WORK = Path(tempfile.mkdtemp(prefix="arbiter-fuzz-"))
+atexit.register(shutil.rmtree, WORK, ignore_errors=True)  # the scratch folder goes with the test process
 
 # --------------------------------------------------------------------------------------------------
 # The invariant

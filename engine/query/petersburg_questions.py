@@ -24,6 +24,7 @@ from engine.game import Game
 from engine.query.explain import Explanation, register_explainer
 from engine.query.model import Answer, Step
 from engine.query.questions import Param, Question, game_handler, register
+from engine.query.standings import check_scores, places, seat_names
 from engine.spec import load_clauses, read_toml, spec_dir
 
 GAME = "petersburg"
@@ -650,3 +651,82 @@ def explain_petersburg(game: Game, state: Any, action: Any, refusal: RuleViolati
             notes.append(f"To make it legal: play or keep fewer cards — the hand after taking must hold at "
                          f"most {limit} (a Warehouse raises the limit to 4).")
     return Explanation(steps=tuple(steps), notes=tuple(notes), value=value)
+
+
+# --------------------------------------------------------------------------------------------------
+# standings
+
+
+@game_handler("standings", GAME)
+def standings_answer(position: str | None, scores: list[int], money: list[int], variant: str | None,
+                option: list[str]) -> Answer:
+    from engine.query.petersburg_questions import _parse_options, _ruleset
+
+    core = importlib.import_module("engine.petersburg.scoring")
+    notes: list[str] = []
+    steps: list[Step] = []
+    if position is not None:
+        state = importlib.import_module("engine.positions").load_position("petersburg", position,
+                                                                          source="position")
+        over = bool(state.over)
+        if not over:
+            final = [core.final_breakdown(state, p)["total"] for p in range(state.players)]
+            steps.append(Step.of("SP-END-4", "if the game ended now, the final scoring adds: "
+                                 + ", ".join(f"P{p} {t:+d} VP" for p, t in enumerate(final))))
+            steps.append(Step.of("SP-END-6", "1 VP per full 10 roubles"))
+            steps.append(Step.of("SP-END-7", "-5 VP per card in hand"))
+            state = state._replace(vp=tuple(v + t for v, t in zip(state.vp, final, strict=True)))
+            notes.append("The game is not over: the ranking adds the final scoring as if it ended now.")
+        source = f"the position (round {state.round}, {'over' if over else state.phase})"
+    else:
+        check_scores(scores, "scores")
+        if len(money) != len(scores):
+            raise InputError("money", f"give the roubles of each seat ({len(scores)}, in seat order), "
+                             f"got {len(money)}")
+        for m in money:
+            if m < 0:
+                raise InputError("money", f"roubles are 0 or more, got {m}")
+        rs = _ruleset(variant, _parse_options(option))
+        build = importlib.import_module("engine.petersburg.position").position
+        try:
+            state = build(players=len(scores), variant=rs.variant, options=dict(rs.options), phase="over",
+                          last_round=True, vp=scores, money=money)
+        except InputError as exc:
+            raise InputError({"vp": "scores"}.get(exc.field.split("[")[0], exc.field), exc.message) from None
+        over = True
+        source = "VP " + " ".join(map(str, scores)) + ", roubles " + " ".join(map(str, money))
+    ranking, winners = core.standings(state)
+    n = state.players
+    tie = [core.tiebreak_money(state, p) for p in range(n)]
+    key = {p: (state.vp[p], tie[p]) for p in range(n)}
+    place = places(ranking, key)
+    kept = bool(dict(state.rules.options).get("keep_roubles", True))
+    steps.append(Step.of("SP-END-8", "the most VP wins; a tie on VP goes to the most roubles"))
+    if kept:
+        steps.append(Step.of("SP-END-6", "the roubles are kept after the final scoring: all of them break "
+                             "the tie"))
+    else:
+        steps.append(Step.of("SP-END-6", "option keep_roubles=false: each full 10 roubles was paid in, so "
+                             "the roubles left (" + ", ".join(f"P{p} {tie[p]}" for p in range(n))
+                             + ") break the tie"))
+    vp_tied = sorted({p for p in range(n) for q in range(n) if p != q and state.vp[p] == state.vp[q]})
+    if vp_tied:
+        steps.append(Step(None, f"{seat_names(vp_tied)} tied on VP: roubles decide"))
+    shared = [p for p in ranking if sum(1 for q in ranking if place[q] == place[p]) > 1]
+    steps.append(Step.of("SP-END-9", "still tied on VP and roubles: the place is shared — "
+                         + (seat_names(shared) if shared else "nobody")))
+    if n == 1:
+        steps.append(Step.of("SP-SOLO-1", "solo: the player is the sole winner; the score is the VP"))
+    rows = [[str(place[p]), f"P{p}", str(state.vp[p]), str(state.money[p]), str(tie[p]),
+             "winner" if p in winners else ""] for p in ranking]
+    summary = (f"{seat_names(winners)} {'win' if over else 'lead'}{'' if len(winners) > 1 else 's'}"
+               + (" (tied, shared)" if len(winners) > 1 else "")
+               + f"; order {' > '.join(f'P{p}' for p in ranking)} by VP, then "
+               + ("roubles" if kept else "roubles left after converting"))
+    value = {"game": "petersburg", "variant": state.rules.variant, "ranking": list(ranking),
+             "winners": list(winners), "over": over, "keep_roubles": kept,
+             "places": [{"seat": p, "place": place[p], "vp": int(state.vp[p]), "roubles": int(state.money[p]),
+                         "tiebreak": tie[p]} for p in ranking]}
+    return Answer(kind="standings", game="petersburg", question=f"Who wins Saint Petersburg from {source}?",
+                  summary=summary, value=value, steps=steps,
+                  headers=("place", "seat", "VP", "roubles", "tie-break", ""), rows=rows, notes=notes)

@@ -18,7 +18,6 @@ engine.errors.InputError: txt: unknown parameter of 'search' (known: text, game,
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -29,7 +28,7 @@ from engine.game import facet_module, game_names
 from engine.query import rulesref, search
 from engine.query.model import Answer, Step
 
-__all__ = ["QUESTIONS", "Param", "Question", "ask", "question", "register"]
+__all__ = ["QUESTIONS", "Param", "Question", "ask", "dispatch", "game_handler", "question", "register"]
 
 
 def _int_list(name: str, value: Any) -> list[int]:
@@ -158,10 +157,8 @@ def _load_game_questions() -> None:
     if _LOADED:
         return
     _LOADED.append(True)
-    for game in game_names():
+    for game in game_names():  # (each game's questions module imports the shared standings question)
         facet_module(game, "questions")
-    for name in ("engine.query.standings",):  # interim: replaced by per-game standings handlers
-        importlib.import_module(name)
 
 
 def all_questions() -> dict[str, Question]:
@@ -304,7 +301,9 @@ def game_handler(kind: str, game: str) -> Callable[[GameHandler], GameHandler]:
     return wrap
 
 
-def _dispatch(kind: str, game: str, **params: Any) -> Answer:
+def dispatch(kind: str, game: str, **params: Any) -> Answer:
+    """``game``'s answer to the shared question ``kind``, from the handler the game registered
+    (:func:`game_handler`); a game without one is a one-line InputError naming ``game``."""
     handler = GAME_HANDLERS.get((kind, game))
     if handler is None:
         raise InputError("game", f"the {kind!r} question is not available for {game}")
@@ -326,7 +325,7 @@ def _options(pairs: list[str]) -> dict[str, Any]:
 register(Question(
     "setup", None, "the set-up for n players (cards, rows, money, start markers) in a variant",
     (GAME_REQUIRED, Param("players", int, "number of players"), VARIANT_PARAM, OPTION_PARAM),
-    lambda game, players, variant, option: _dispatch("setup", game, players=players, variant=variant,
+    lambda game, players, variant, option: dispatch("setup", game, players=players, variant=variant,
                                                      options=_options(option)),
     ("arbiter ask setup take6 5 --variant tactics", "arbiter ask setup petersburg 3"),
 ))
@@ -334,13 +333,13 @@ register(Question(
 register(Question(
     "end", None, "when the game ends, the final scoring and who wins",
     (GAME_REQUIRED, VARIANT_PARAM, OPTION_PARAM),
-    lambda game, variant, option: _dispatch("end", game, variant=variant, options=_options(option)),
+    lambda game, variant, option: dispatch("end", game, variant=variant, options=_options(option)),
     ("arbiter ask end take6", "arbiter ask end petersburg"),
 ))
 
 register(Question(
     "variants", None, "the variants and options of a game, with the clauses each one changes",
     (GAME_REQUIRED,),
-    lambda game: _dispatch("variants", game),
+    lambda game: dispatch("variants", game),
     ("arbiter ask variants take6",),
 ))

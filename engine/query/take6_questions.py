@@ -22,6 +22,7 @@ from engine.game import Game
 from engine.query.explain import Explanation, register_explainer
 from engine.query.model import Answer, Step
 from engine.query.questions import Param, Question, game_handler, register
+from engine.query.standings import check_scores, places, seat_names
 from engine.query.take6_common import (
     GAME,
     _check_card,
@@ -266,3 +267,78 @@ def explain_take6(game: Game, state: Any, action: Any, refusal: RuleViolation | 
     """Where a selected card will go on the current rows, or what a row choice takes."""
     result: Explanation = explain_action(game, state, action, refusal)
     return result
+
+
+# --------------------------------------------------------------------------------------------------
+# standings
+
+
+@game_handler("standings", GAME)
+def standings_answer(position: str | None, scores: list[int], money: list[int], variant: str | None,
+           option: list[str]) -> Answer:
+    from engine.query.take6_common import _parse_options, _rules_for
+
+    if money:
+        raise InputError("money", "6 nimmt! has no money: give --scores only")
+    narration = importlib.import_module("engine.take6.narration")
+    scoring = importlib.import_module("engine.take6.scoring")
+    notes: list[str] = []
+    if position is not None:
+        load = importlib.import_module("engine.positions").load_position
+        state = load("take6", position, source="position")
+        rules = state.rules
+        taken = tuple(int(x) for x in state.penalties)
+        over = state.phase == "over"
+        source = f"the position (round {state.round})"
+    else:
+        check_scores(scores, "scores")
+        rules = _rules_for(variant, len(scores), _parse_options(option))
+        if rules.countdown_from is not None:
+            taken = tuple(rules.countdown_from - s for s in scores)
+            source = "points left " + " ".join(map(str, scores))
+        else:
+            taken = tuple(scores)
+            source = "bullheads " + " ".join(map(str, scores))
+        # plain scores of a threshold game are final once a total reached it; the kids game's are final
+        over = rules.end != "threshold" or any(t >= rules.threshold for t in taken)
+    result = scoring.rank(taken, rules)
+    shown = [narration.shown(rules, t) for t in taken]
+    unit = "points left" if rules.display == "countdown" else "bullheads"
+    steps: list[Step] = []
+    if rules.display == "countdown":
+        steps.append(Step.of("T6-COUNT-1", f"countdown: each player's {rules.countdown_from} points minus "
+                             "the bullheads taken; the most points left wins"))
+    if rules.winner == "highest":
+        steps.append(Step.of("T6-KIDS-4", "kids: the most bullheads taken wins"))
+    else:
+        steps.append(Step.of("T6-END-2", "the fewest bullheads taken wins"))
+    place = places(result.ranking, {p: taken[p] for p in result.ranking})
+    tied = [p for p in result.ranking if sum(1 for q in result.ranking if place[q] == place[p]) > 1]
+    steps.append(Step.of("T6-END-3", "tied players share the place (no tie-break): "
+                         + (seat_names(tied) + " tied" if tied else "no tie")))
+    if rules.end == "threshold":
+        reached = [p for p in range(len(taken)) if taken[p] >= rules.threshold]
+        if reached:
+            steps.append(Step.of("T6-END-1", f"{seat_names(reached)} reached {rules.threshold} bullheads: "
+                                 "the game ends after that round", rules.threshold))
+        else:
+            steps.append(Step.of("T6-END-1", f"no total has reached {rules.threshold}: the game goes on "
+                                 "(standings so far)", rules.threshold))
+    elif not over:
+        steps.append(Step.of("T6-KIDS-3", "the game ends when every pile is played out (standings so far)"))
+    if not over:
+        notes.append("The game is not over: these are the standings so far.")
+    rows = [[str(place[p]), f"P{p}", str(shown[p]), "winner" if p in result.winners else ""]
+            for p in result.ranking]
+    win = seat_names(result.winners)
+    lead = "win" if over else "lead"
+    summary = (f"{win} {lead + ('' if len(result.winners) > 1 else 's')}"
+               + (" (tied, shared)" if len(result.winners) > 1 else "")
+               + f"; order {' > '.join(f'P{p}' for p in result.ranking)} by {unit}")
+    value = {"game": "take6", "variant": rules.variant, "ranking": list(result.ranking),
+             "winners": list(result.winners), "over": over,
+             "places": [{"seat": p, "place": place[p], "score": shown[p], "bullheads": taken[p]}
+                        for p in result.ranking]}
+    return Answer(kind="standings", game="take6", question=f"Who wins 6 nimmt! ({rules.variant}) from "
+                  f"{source}?", summary=summary, value=value, steps=steps,
+                  headers=("place", "seat", unit, ""), rows=rows, notes=notes)
