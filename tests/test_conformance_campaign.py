@@ -362,14 +362,9 @@ def test_each_variant_takes_its_player_range_from_the_hello() -> None:
         player_counts({"take6": ("kids",)}, [8], hello.players)
 
 
-def test_ctrl_c_reports_what_was_found_and_exits_with_the_usual_code() -> None:
-    """Ctrl-C during a campaign stops it: the classes the finished batches found are reported (marked
-    interrupted, not shrunk) and the exit code is 1 as for any open class; no worker or peer is left.
-    Events decide, never the clock: the campaign is far too long to end by itself, the signal is sent once
-    the first batch has reported, and the run must end because of it."""
-    import signal
-
-    proc = subprocess.Popen(
+def _start_campaign() -> subprocess.Popen[str]:
+    """A campaign far too long to end by itself, its progress on a pipe."""
+    return subprocess.Popen(
         [
             PY,
             "-m",
@@ -390,6 +385,23 @@ def test_ctrl_c_reports_what_was_found_and_exits_with_the_usual_code() -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def test_ctrl_c_reports_what_was_found_and_exits_with_the_usual_code() -> None:
+    """Ctrl-C during a campaign stops it: the classes the finished batches found are reported (marked
+    interrupted, not shrunk) and the exit code is 1 as for any open class; no worker or peer is left.
+    Events decide, never the clock: the campaign is far too long to end by itself, the signal is sent once
+    the first batch has reported, and the run must end because of it."""
+    import signal
+
+    # A suite started in the background of a script runs with SIGINT ignored (POSIX), and the campaign would
+    # inherit that and never see the signal; a handler, unlike SIG_IGN, is not inherited across exec, so the
+    # campaign starts with the default disposition, as when it is run from a terminal.
+    ignored = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = _start_campaign()
+    finally:
+        signal.signal(signal.SIGINT, ignored)
     assert proc.stderr is not None
     first = proc.stderr.readline()  # the first progress line: a batch is done, however loaded the machine
     if first.startswith("arbiter: --jobs"):  # a machine with one core says it starts one worker
