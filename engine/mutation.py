@@ -670,13 +670,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--keep-coverage", action="store_true",
                         help="reuse the coverage map while the rule code and tables are unchanged, though "
                         "tests were added (give the added ones with --first)")
+    parser.add_argument("--only-equivalent", action="store_true",
+                        help="only the mutants listed as equivalent, run against their tests: a check of "
+                        "the reasons (a kill shows a reason to correct; a survivor counts as equivalent)")
     parser.add_argument("--skip-equivalent", action="store_true",
                         help="count the mutants listed as equivalent without running them")
     parser.add_argument("--journal", metavar="FILE", default=None,
                         help="append each outcome to FILE as it comes, and skip the mutants FILE already "
                         "holds (a long run stopped part-way goes on where it stopped)")
     args = parser.parse_args(argv)
+    if args.only_equivalent and args.skip_equivalent:
+        parser.error("--only-equivalent runs the listed equivalents; --skip-equivalent does not run them")
+    known = equivalents()
     mutants = all_mutants(args.only)
+    if args.only_equivalent:
+        mutants = [m for m in mutants if equivalent_reason(m, known) is not None]
     if args.match:
         mutants = [m for m in mutants if any(fnmatch.fnmatchcase(m.describe(), p) for p in args.match)]
     if args.rerun:
@@ -700,7 +708,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         listed = args.skip_equivalent and equivalent_reason(m, known) is not None
         return listed or (result is not None and not rerun)
 
-    known = equivalents()
     pending = not all(settled(m) for m in mutants)
     coverage = collect_coverage(keep=args.keep_coverage) if args.select == "coverage" and pending else None
     collected = time.perf_counter() - start

@@ -203,3 +203,17 @@ def test_select_first_journals_a_kill_but_not_a_survival(
     assert mutation.run([again], journal=journal, first=["new.py"], only_first=True, progress=False)[
         "killed"
     ] == [again]
+
+
+def test_only_the_listed_equivalents_can_be_chosen_to_check_their_reasons(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--only-equivalent``: the run is of the listed mutants alone (a check of their reasons), and it
+    cannot be combined with ``--skip-equivalent``."""
+    listed, other = _mutant(7), _mutant(8)
+    monkeypatch.setattr(mutation, "all_mutants", lambda only=(): [listed, other])
+    monkeypatch.setattr(mutation, "equivalents", lambda: {(listed.describe(), None): "why"})
+    assert mutation.main(["--only-equivalent", "--list"]) == 0
+    assert capsys.readouterr().out.splitlines() == [listed.describe(), "1 mutants"]
+    with pytest.raises(SystemExit):
+        mutation.main(["--only-equivalent", "--skip-equivalent", "--list"])
