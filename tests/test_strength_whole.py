@@ -167,6 +167,7 @@ def test_the_interned_tables_hold_every_entry_a_game_reaches() -> None:
         assert len(table) == layout.MAXP + 1 and len(table[layout.MAXP]) == layout.MAXP
     assert len(layout.DRAFT) == layout.MAXP and all(len(row) == 105 for row in layout.DRAFT)
     assert layout.DRAFT[9][104] == Draft(9, 104) and layout.ONE[104] == (104,)
+    assert len(layout.ONE) == layout.MAXC + 1  # one entry a card, and one for card 0, unused
     from engine.take6.rules import PREBUILT_ROWS
 
     assert len(layout.TAKES) == PREBUILT_ROWS + 1
