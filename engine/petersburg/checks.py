@@ -14,12 +14,13 @@ from typing import Any
 
 from engine.derivation import Trace
 from engine.errors import GameOver, IllegalAction, NotYourTurn
-from engine.petersburg.catalog import FINAL, PARAM_CLAUSES, PHASES, STACKS
+from engine.petersburg.catalog import FINAL, PHASES, STACKS
 from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost, trace_cost
 from engine.petersburg.displacement import displaceable, live_targets
 from engine.petersburg.legal import (
-    HAND_LIMIT,
+    HAND_CLAUSE,
     hand_limit,
+    hand_limit_clause,
     legal_actions,
     observatory_ready,
     pub_capacity,
@@ -336,11 +337,11 @@ def diagnose(s: State, a: Any, trace: Trace | None = None) -> Any:
     if isinstance(a, Take):
         limit = hand_limit(rs, area)
         if len(hand) >= limit:
-            clause = "SP-HAND-3" if len(hand) > limit else PARAM_CLAUSES["hand_limit"]
+            clause = "SP-HAND-3" if len(hand) > limit else HAND_CLAUSE
             raise IllegalAction(clause, f"seat {p} holds {len(hand)} cards; the hand limit is {limit}")
         if trace is not None:
             trace.add(
-                "SP-WAREHOUSE-1" if limit > HAND_LIMIT else PARAM_CLAUSES["hand_limit"],
+                hand_limit_clause(rs, area),
                 "room-in-hand",
                 {"held": len(hand), "limit": limit},
                 note=f"seat {p} holds {len(hand)} of {limit} cards",

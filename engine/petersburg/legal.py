@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.petersburg.catalog import KIND_BITS, PARAMS, STACKS
+from engine.petersburg.catalog import KIND_BITS, PARAM_CLAUSES, PARAMS, STACKS
 from engine.petersburg.costs import DRAWN, HAND, LOWER, UPPER, fast_cost
 from engine.petersburg.displacement import live_targets
 from engine.petersburg.model import (
@@ -44,6 +44,7 @@ from engine.petersburg.ruleset import Ruleset
 __all__ = [
     "action_key",
     "hand_limit",
+    "hand_limit_clause",
     "legal_actions",
     "observatory_ready",
     "pub_capacity",
@@ -53,6 +54,8 @@ __all__ = [
 ]
 
 HAND_LIMIT = PARAMS["hand_limit"]
+HAND_CLAUSE = PARAM_CLAUSES["hand_limit"]
+"""The base hand limit and its clause (phases.toml's ``hand_limit`` row, SP-HAND-2)."""
 _SRC_SHIFT = KIND_BITS
 _CARD_SHIFT = KIND_BITS + 2
 # the key spaces of the other actions (a buy or a play is keyed below 1 << 14)
@@ -80,6 +83,22 @@ def hand_limit(rs: Ruleset, area: tuple[int, ...]) -> int:
         if k in area and rs.hand_limit[k] > limit:
             limit = rs.hand_limit[k]
     return limit
+
+
+def hand_limit_clause(rs: Ruleset, area: tuple[int, ...]) -> str:
+    """The clause of this area's hand limit: the effect's of the card that raises it most
+    (SP-WAREHOUSE-1), else the base limit's (SP-HAND-2).
+
+    >>> from engine.petersburg.ruleset import ruleset
+    >>> rs = ruleset()
+    >>> hand_limit_clause(rs, ()), hand_limit_clause(rs, (rs.kind["Warehouse"],))
+    ('SP-HAND-2', 'SP-WAREHOUSE-1')
+    """
+    limit, clause = HAND_LIMIT, HAND_CLAUSE
+    for k in rs.hand_limit_kinds:
+        if k in area and rs.hand_limit[k] > limit:
+            limit, clause = rs.hand_limit[k], rs.effect_clause[k] or HAND_CLAUSE
+    return clause
 
 
 def to_act(s: State) -> tuple[int, ...]:

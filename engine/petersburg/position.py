@@ -25,7 +25,7 @@ from typing import Any
 from engine.errors import IllegalSetup, PositionError
 from engine.jsonio import show
 from engine.petersburg.catalog import GAME_META, PARAM_CLAUSES, PARAMS, PHASES, SETUPS, STACKS, VARIANTS
-from engine.petersburg.legal import hand_limit
+from engine.petersburg.legal import HAND_CLAUSE, HAND_LIMIT, hand_limit
 from engine.petersburg.model import PHASE_NAMES, STATE_PHASES, State
 from engine.petersburg.names import resolve_card
 from engine.petersburg.ruleset import Ruleset, ruleset
@@ -265,14 +265,13 @@ def position(
         integer(v, f"vp[{p}]", "SP-END-7" if vp_lo is None else "SP-SETUP-2", vp_lo)
         for p, v in enumerate(_per_seat(vp, "vp", n, 0))
     )
-    most = max([PARAMS["hand_limit"], *(rs.hand_limit[k] for k in rs.hand_limit_kinds)])
+    most = max([HAND_LIMIT, *(rs.hand_limit[k] for k in rs.hand_limit_kinds)])
     lost = set(disc) | {k for k in range(rs.nkinds) if left[k] > 0}
     for p, h in enumerate(hand_t):
         limit = hand_limit(rs, area_t[p])
         if len(h) > most:
             raise PositionError(
-                f"hands[{p}]", PARAM_CLAUSES["hand_limit"],
-                f"holds {len(h)} cards, no hand limit exceeds {most}",
+                f"hands[{p}]", HAND_CLAUSE, f"holds {len(h)} cards, no hand limit exceeds {most}"
             )
         if len(h) > limit and not any(k in lost for k in rs.hand_limit_kinds):
             raise PositionError(

@@ -48,6 +48,7 @@ class Ruleset:
         "displace_clause",
         "dval",
         "edition",
+        "effect_clause",
         "hand_limit",
         "hand_limit_kinds",
         "is_trading",
@@ -106,6 +107,7 @@ class Ruleset:
         self.obs_phase = tuple(t.observatory_phase)
         self.observatory_kinds = tuple(k for k in range(n) if t.observatory_phase[k] >= 0)
         self.per_card = tuple(t.per_card)
+        self.effect_clause = tuple(t.effect_clause)  # the clause of each kind's effect handler, or None
         # reducers_for[k]: ((reducer kind, amount), ...) applying to card k (SP-COST-4, SP-COST-5)
         discount_trading = bool(opts["trading_discount"])
         red: list[tuple[tuple[int, int], ...]] = []

@@ -442,13 +442,13 @@ def _handlimit(owns: list[str], variant: str | None, position: str | None = None
         return _handlimit(list(state.cards("area", p)), state.rules.variant)
     rs = _ruleset(variant, {})
     area = tuple(sorted(kind_of(rs, n, "owns") for n in owns))
-    limit = _core().hand_limit(rs, area)
-    base = _catalog().PARAMS["hand_limit"]
-    steps = [Step.of(_catalog().PARAM_CLAUSES["hand_limit"],
-                     f"the hand limit is {base} unless an effect raises it: {limit}", limit)]
-    if any(rs.hand_limit[k] > base for k in area):
-        steps.append(Step.of("SP-WAREHOUSE-1", f"a hand_limit effect in the area raises it to {limit}",
-                             limit))
+    legal = importlib.import_module("engine.petersburg.legal")
+    limit = legal.hand_limit(rs, area)
+    steps = [Step.of(legal.HAND_CLAUSE,
+                     f"the hand limit is {legal.HAND_LIMIT} unless an effect raises it: {limit}", limit)]
+    raised = legal.hand_limit_clause(rs, area)
+    if raised != legal.HAND_CLAUSE:
+        steps.append(Step.of(raised, f"a hand_limit effect in the area raises it to {limit}", limit))
     return Answer(kind="handlimit", game=GAME,
                   question=f"How many cards may a player owning {_owned_text(owns)} hold in hand?",
                   summary=f"{limit} cards", value=limit, steps=steps,
@@ -659,9 +659,8 @@ def explain_petersburg(game: Game, state: Any, action: Any, refusal: RuleViolati
 
 @game_handler("standings", GAME)
 def standings_answer(position: str | None, scores: list[int], money: list[int], variant: str | None,
-                option: list[str]) -> Answer:
-    from engine.query.petersburg_questions import _parse_options, _ruleset
-
+                     option: list[str]) -> Answer:
+    """Rank the seats of a Saint Petersburg position or of plain VP and roubles (SP-END-8, SP-END-6)."""
     core = importlib.import_module("engine.petersburg.scoring")
     notes: list[str] = []
     steps: list[Step] = []
@@ -700,7 +699,7 @@ def standings_answer(position: str | None, scores: list[int], money: list[int], 
     tie = [core.tiebreak_money(state, p) for p in range(n)]
     key = {p: (state.vp[p], tie[p]) for p in range(n)}
     place = places(ranking, key)
-    kept = bool(dict(state.rules.options).get("keep_roubles", True))
+    kept = bool(dict(state.rules.options)["keep_roubles"])  # the ruleset holds every option
     steps.append(Step.of("SP-END-8", "the most VP wins; a tie on VP goes to the most roubles"))
     if kept:
         steps.append(Step.of("SP-END-6", "the roubles are kept after the final scoring: all of them break "

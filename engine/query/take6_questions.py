@@ -275,9 +275,9 @@ def explain_take6(game: Game, state: Any, action: Any, refusal: RuleViolation | 
 
 @game_handler("standings", GAME)
 def standings_answer(position: str | None, scores: list[int], money: list[int], variant: str | None,
-           option: list[str]) -> Answer:
-    from engine.query.take6_common import _parse_options, _rules_for
-
+                     option: list[str]) -> Answer:
+    """Rank the seats of a 6 nimmt! position or of plain scores, through the engine's own ``rank``
+    (T6-END-2, T6-END-3; kids T6-KIDS-4, countdown T6-COUNT-1)."""
     if money:
         raise InputError("money", "6 nimmt! has no money: give --scores only")
     narration = importlib.import_module("engine.take6.narration")
