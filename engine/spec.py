@@ -46,6 +46,7 @@ __all__ = [
     "Clause",
     "ClauseBook",
     "Field",
+    "Tables",
     "all_clauses",
     "check_rows",
     "check_wording",
@@ -97,6 +98,76 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise SpecError(f"{path.name}: table file missing ({path})") from exc
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path.name}: not valid TOML: {exc}") from exc
+
+
+# --------------------------------------------------------------------------------------------------
+# The tables of one game, as data
+
+
+@frozen(eq=False)
+class Tables:
+    """The data tables of one game's rules: each file of ``spec/<game>/`` (but ``clauses.toml``) as its
+    parsed TOML document, by file name.  :meth:`shipped` is the tables as shipped; :meth:`replace` gives a
+    copy with one document replaced (an edited rule table: a test, a fault model), labelled by ``edits``.
+    The interpreters build their rules from a ``Tables`` value, so edited rules are built in-process,
+    without writing a file or touching the shipped rules.  Two values are equal when they are of the same
+    game with the same edit labels.  The documents are shared, never mutated: edit a deep copy.
+
+    >>> t = Tables.shipped("take6")
+    >>> t.doc("setup.toml")["setup"][0]["row_capacity"]
+    5
+    >>> doc = {"setup": [{**t.doc("setup.toml")["setup"][0], "row_capacity": 4}]}
+    >>> e = t.replace("setup.toml", doc, "setup/standard/row_capacity=4")
+    >>> e.edits, e.doc("setup.toml")["setup"][0]["row_capacity"], e == t
+    (('setup/standard/row_capacity=4',), 4, False)
+    """
+
+    game: str
+    docs: Mapping[str, Mapping[str, Any]]
+    edits: tuple[str, ...] = ()
+
+    @staticmethod
+    def read(game: str) -> Tables:
+        """Read every table file of ``spec/<game>/`` afresh (see :meth:`shipped` for the cached value)."""
+        folder = spec_dir(game)
+        names = sorted(p.name for p in folder.glob("*.toml") if p.name != "clauses.toml")
+        return Tables(game, {name: read_toml(folder / name) for name in names})
+
+    @staticmethod
+    def shipped(game: str) -> Tables:
+        """The game's tables as shipped in ``spec/<game>/``, read once."""
+        return _shipped(game)
+
+    def doc(self, filename: str) -> Mapping[str, Any]:
+        """The parsed document of ``filename``; a file the game does not have raises SpecError."""
+        try:
+            return self.docs[filename]
+        except KeyError:
+            raise SpecError(f"{filename}: table file missing ({spec_dir(self.game) / filename})") from None
+
+    def replace(self, filename: str, doc: Mapping[str, Any], edit: str) -> Tables:
+        """These tables with ``filename``'s document replaced by ``doc``, labelled ``edit``."""
+        return Tables(self.game, {**self.docs, filename: doc}, (*self.edits, edit))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Tables) and (self.game, self.edits) == (other.game, other.edits)
+
+    def __hash__(self) -> int:
+        return hash((self.game, self.edits))
+
+    def __repr__(self) -> str:
+        edits = f", edits={list(self.edits)!r}" if self.edits else ""
+        return f"Tables({self.game!r}{edits})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if not self.edits:
+            return (Tables.shipped, (self.game,))
+        return (Tables, (self.game, dict(self.docs), self.edits))
+
+
+@functools.cache
+def _shipped(game: str) -> Tables:
+    return Tables.read(game)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -205,14 +276,15 @@ def load_table(
     *,
     key: str | None = None,
     allowed_top: Iterable[str] = (),
+    tables: Tables | None = None,
 ) -> tuple[dict[str, Any], ...]:
-    """Load ``spec/<game>/<filename>``'s array of tables ``array`` and check it against ``fields``.
+    """Load ``spec/<game>/<filename>``'s array of tables ``array`` and check it against ``fields``: from
+    ``tables`` (default: the shipped tables).
 
     Clause references are checked against the game's clause book.  Top-level keys other than ``array`` and
     ``allowed_top`` are rejected.
     """
-    path = spec_dir(game) / filename
-    doc = read_toml(path)
+    doc = (tables if tables is not None else Tables.shipped(game)).doc(filename)
     allowed = {array, *allowed_top}
     for name in doc:
         if name not in allowed:

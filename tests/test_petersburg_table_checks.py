@@ -1,36 +1,36 @@
 """The Saint Petersburg table loaders refuse malformed tables: each check is run on a table edited in memory
-(the file on disk is untouched) and must raise a SpecError naming the table."""
+(a :class:`~engine.spec.Tables` copy: the file on disk and the shipped rules are untouched) and must raise a
+SpecError naming the table."""
 
 from __future__ import annotations
 
 import copy
 import importlib
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import engine.spec
 from engine.errors import SpecError
+from engine.spec import Tables
 
 Edit = Callable[[dict[str, Any]], None]
 catalog = importlib.import_module("engine.petersburg.catalog")
 
 
-def loads_with(monkeypatch: pytest.MonkeyPatch, filename: str, edit: Edit, loader: Callable[[], Any]) -> Any:
-    """Run the uncached ``loader`` with ``spec/petersburg/<filename>`` edited by ``edit``; its result."""
-    real = engine.spec.read_toml
+def loads_with(filename: str, edit: Edit, loader: Callable[[Tables], Any]) -> Any:
+    """Run ``loader`` on tables whose ``spec/petersburg/<filename>`` ``edit`` changed; its result."""
+    shipped = Tables.shipped("petersburg")
+    doc = copy.deepcopy(dict(shipped.doc(filename)))
+    edit(doc)
+    return loader(shipped.replace(filename, doc, f"{filename}: edited"))
 
-    def patched(path: Path) -> dict[str, Any]:
-        doc = real(path)
-        if path.name == filename and path.parent.name == "petersburg":
-            doc = copy.deepcopy(doc)
-            edit(doc)
-        return doc
 
-    monkeypatch.setattr(engine.spec, "read_toml", patched)
-    return loader()
+LOADERS: dict[str, Callable[[Tables], Any]] = {
+    "_phase_tables": catalog._phase_tables,
+    "_setups": catalog._setups,
+    "pairings": catalog.build_book,
+}
 
 
 def _set(section: str, index: int, key: str, value: Any) -> Edit:
@@ -70,19 +70,19 @@ CASES: dict[str, tuple[str, Edit, str, str]] = {
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_malformed_tables_are_refused(monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+def test_malformed_tables_are_refused(case: str) -> None:
     """SP-SETUP-1 / SP-PHASE-1 / SP-TRADE-3: the phase order with the round's end after the trading phase,
     the pairings' trading cards and every row's clause reference are checked when the tables load — a
     malformed table is a SpecError, never a silently different game."""
     filename, edit, loader, message = CASES[case]
     with pytest.raises(SpecError, match=message):
-        loads_with(monkeypatch, filename, edit, getattr(catalog, loader).__wrapped__)
+        loads_with(filename, edit, LOADERS[loader])
 
 
 def test_the_unedited_tables_load() -> None:
     """The same loaders accept the shipped tables (so the refusals above are about the edits)."""
-    for loader in ("_phase_tables", "_setups"):
-        assert getattr(catalog, loader).__wrapped__()
+    for loader in ("_phase_tables", "_setups", "pairings"):
+        assert LOADERS[loader](Tables.shipped("petersburg"))
 
 
 def _cards_up_to(n: int) -> Edit:
@@ -95,21 +95,15 @@ def _cards_up_to(n: int) -> Edit:
     return edit
 
 
-def test_a_catalog_beyond_the_action_keys_is_refused_at_its_first_row_beyond(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_catalog_beyond_the_action_keys_is_refused_at_its_first_row_beyond() -> None:
     """SP-CARD-5: the interpreter keys a buy or a play by its card's kind and the displaced kind + 1 in
     KIND_BITS bits each, so a catalog holds at most MAX_KINDS (63) kinds: the cards table refuses its 64th
     row by name, and accepts exactly 63."""
     bits, most = catalog.KIND_BITS, catalog.MAX_KINDS
     assert most == (1 << bits) - 1 == 63
-    with (
-        monkeypatch.context() as m,
-        pytest.raises(SpecError, match=r"row 'Extra 14': card kind 63 is one too"),
-    ):
-        loads_with(m, "cards.toml", _cards_up_to(most + 1), catalog._base_rows.__wrapped__)
-    with monkeypatch.context() as m:
-        assert len(loads_with(m, "cards.toml", _cards_up_to(most), catalog._base_rows.__wrapped__)) == most
+    with pytest.raises(SpecError, match=r"row 'Extra 14': card kind 63 is one too"):
+        loads_with("cards.toml", _cards_up_to(most + 1), catalog._base_rows)
+    assert len(loads_with("cards.toml", _cards_up_to(most), catalog._base_rows)) == most
 
 
 def test_the_action_keys_never_collide_within_the_bound() -> None:

@@ -222,25 +222,18 @@ def test_an_action_without_its_card_is_refused(action: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("bad", [[""], [7], ["Holzfäller", ""]])
-def test_the_names_table_refuses_an_empty_or_non_text_name(monkeypatch: pytest.MonkeyPatch, bad: Any) -> None:
+def test_the_names_table_refuses_an_empty_or_non_text_name(bad: Any) -> None:
     """Every name of a card in names.toml is non-empty text (a search for "" would find every card)."""
     import copy
 
-    import engine.spec
+    from engine.spec import Tables
 
     names = importlib.import_module("engine.petersburg.names")
-    real = engine.spec.read_toml
-
-    def patched(path: Path) -> dict[str, Any]:
-        doc = real(path)
-        if path.name == "names.toml" and path.parent.name == "petersburg":
-            doc = copy.deepcopy(doc)
-            doc["name"][0]["de"] = bad
-        return doc
-
-    monkeypatch.setattr(engine.spec, "read_toml", patched)
+    shipped = Tables.shipped("petersburg")
+    doc = copy.deepcopy(dict(shipped.doc("names.toml")))
+    doc["name"][0]["de"] = bad
     with pytest.raises(SpecError, match="non-empty strings"):
-        names.card_names.__wrapped__()
+        names.names_of(shipped.replace("names.toml", doc, "names: edited"))
 
 
 def test_the_variety_bonus_counts_at_most_ten_aristocrats() -> None:

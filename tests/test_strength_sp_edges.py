@@ -489,11 +489,11 @@ def test_the_names_table_refuses_an_empty_or_non_text_name() -> None:
     from test_strength_whole_sp import _load_edited
 
     from engine.errors import SpecError
-    from engine.petersburg.names import card_names
+    from engine.petersburg.names import names_of
 
     for bad in ("", 7):
         with pytest.raises(SpecError, match="must be a list of non-empty strings"):
-            _load_edited("petersburg", "names.toml", "name", card_names,
+            _load_edited("petersburg", "names.toml", "name", names_of,
                          lambda rows, b=bad: rows[0]["de"].append(b))
 
 

@@ -574,7 +574,7 @@ def test_the_bullhead_rules_table_checks_its_rows() -> None:
 
         engine.spec.read_toml = patched
         try:
-            take6_rules._load_bullheads(1, 104, None)
+            take6_rules._load_bullheads(engine.spec.Tables.read("take6"), 1, 104, None)
         finally:
             engine.spec.read_toml = real
 

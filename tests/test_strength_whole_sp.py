@@ -133,9 +133,9 @@ def _loaders() -> list[tuple[str, str, str, object]]:
 
     return [
         ("take6", "game.toml", "game", rules._load_game_info),
-        ("take6", "bullheads.toml", "rule", lambda: rules._load_bullheads(1, 104, None)),
+        ("take6", "bullheads.toml", "rule", lambda t: rules._load_bullheads(t, 1, 104, None)),
         ("take6", "variants.toml", "variant", rules._load_variants),
-        ("take6", "options.toml", "option", lambda: rules._load_options(rules.VARIANTS)),
+        ("take6", "options.toml", "option", lambda t: rules._load_options(t, rules.VARIANTS)),
         ("take6", "setup.toml", "setup", rules._load_setups),
         ("petersburg", "cards.toml", "card", catalog._base_rows),
         ("petersburg", "editions.toml", "edition", catalog._editions),
@@ -149,8 +149,8 @@ def _loaders() -> list[tuple[str, str, str, object]]:
         ("petersburg", "game.toml", "game", catalog._game_tables),
         ("petersburg", "game.toml", "variant", catalog._game_tables),
         ("petersburg", "game.toml", "option", catalog._game_tables),
-        ("petersburg", "pairings.toml", "colour_rule", catalog.pairings),
-        ("petersburg", "pairings.toml", "pairing", catalog.pairings),
+        ("petersburg", "pairings.toml", "colour_rule", catalog.build_book),
+        ("petersburg", "pairings.toml", "pairing", catalog.build_book),
     ]
 
 
@@ -175,32 +175,17 @@ def test_every_table_refuses_a_row_citing_an_unknown_clause() -> None:
             _load_edited(game, filename, array, loader, _cite_nothing)
 
 
-def _load_edited(game: str, filename: str, array: str, loader: object, edit: Any) -> None:
-    """Run a table loader with the rows of ``spec/<game>/<filename>``'s ``[[array]]`` edited in memory (the
-    file is untouched, the loader's cache cleared before and after)."""
+def _load_edited(game: str, filename: str, array: str, loader: Any, edit: Any) -> None:
+    """Run a table loader on tables whose ``spec/<game>/<filename>`` ``[[array]]`` rows ``edit`` changed
+    (a :class:`~engine.spec.Tables` copy: the file and the shipped rules are untouched)."""
     import copy
 
-    import engine.spec
+    from engine.spec import Tables
 
-    real = engine.spec.read_toml
-
-    def patched(path: Any) -> Any:
-        doc = real(path)
-        if path.name == filename and path.parent.name == game:
-            doc = copy.deepcopy(doc)
-            edit(doc[array])
-        return doc
-
-    clear = getattr(loader, "cache_clear", None)
-    engine.spec.read_toml = patched
-    try:
-        if clear is not None:
-            clear()
-        loader()  # type: ignore[operator]
-    finally:
-        engine.spec.read_toml = real
-        if clear is not None:
-            clear()
+    shipped = Tables.shipped(game)
+    doc = copy.deepcopy(dict(shipped.doc(filename)))
+    edit(doc[array])
+    loader(shipped.replace(filename, doc, f"{filename}: edited"))
 
 
 def test_the_petersburg_tables_accept_zero_where_zero_is_a_value() -> None:
@@ -321,20 +306,6 @@ def test_the_final_scoring_rows_cite_the_clauses_the_scoring_derives_from() -> N
     }
 
 
-def _second_edition() -> None:
-    """Compile the second edition afresh (its deltas re-read), leaving no cached copy of an edited table."""
-    import importlib
-
-    catalog = importlib.import_module("engine.petersburg.catalog")
-    for cached in (catalog._editions, catalog._edition):
-        cached.cache_clear()
-    try:
-        catalog._edition("second")
-    finally:
-        for cached in (catalog._editions, catalog._edition):
-            cached.cache_clear()
-
-
 def _delta(**fields: Any) -> Any:
     def edit(rows: list[dict[str, Any]]) -> None:
         rows[0].clear()
@@ -358,7 +329,7 @@ def test_the_edition_set_up_and_variety_tables_check_their_rows() -> None:
         _load_edited(SP_GAME, "editions.toml", "delta", catalog._editions,
                      _delta(edition="second", card="Observatory", clause="SP-EDITION-1"))
     with pytest.raises(SpecError, match=r"petersburg/editions\.toml"):
-        _load_edited(SP_GAME, "editions.toml", "delta", _second_edition,
+        _load_edited(SP_GAME, "editions.toml", "delta", catalog.build_book,
                      _delta(edition="second", card="Observatory", effect={"kind": "nope"},
                             clause="SP-EDITION-1"))
     for markers in ([4], [0, 4]):

@@ -1,41 +1,33 @@
 """The 6 nimmt! table loaders refuse malformed rows, naming the row: each check is run on a table edited in
-memory (the file on disk is untouched)."""
+memory (a :class:`~engine.spec.Tables` copy; the file on disk and the shipped rules are untouched)."""
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import engine.spec
 from engine.errors import SpecError
+from engine.spec import Tables
 from engine.take6 import rules
 
 Edit = Callable[[list[dict[str, Any]]], None]
 
 
-def load_with(monkeypatch: pytest.MonkeyPatch, filename: str, array: str, edit: Edit) -> None:
-    """Run the loader of ``spec/take6/<filename>`` with the rows of ``[[array]]`` edited by ``edit``."""
-    real = engine.spec.read_toml
-
-    def patched(path: Path) -> dict[str, Any]:
-        doc = real(path)
-        if path.name == filename and path.parent.name == "take6":
-            doc = copy.deepcopy(doc)
-            edit(doc[array])
-        return doc
-
-    monkeypatch.setattr(engine.spec, "read_toml", patched)
-    LOADERS[filename]()
+def load_with(filename: str, array: str, edit: Edit) -> None:
+    """Run the loader of ``spec/take6/<filename>`` on tables whose ``[[array]]`` rows ``edit`` changed."""
+    shipped = Tables.shipped("take6")
+    doc = copy.deepcopy(dict(shipped.doc(filename)))
+    edit(doc[array])
+    LOADERS[filename](shipped.replace(filename, doc, f"{filename}: edited"))
 
 
-LOADERS: dict[str, Callable[[], Any]] = {
+LOADERS: dict[str, Callable[[Tables], Any]] = {
     "variants.toml": rules._load_variants,
-    "options.toml": lambda: rules._load_options(rules.VARIANTS),
-    "bullheads.toml": lambda: rules._load_bullheads(1, 104, None),
+    "options.toml": lambda t: rules._load_options(t, rules.VARIANTS),
+    "bullheads.toml": lambda t: rules._load_bullheads(t, 1, 104, None),
     "setup.toml": rules._load_setups,
 }
 
@@ -99,7 +91,7 @@ CASES: dict[str, tuple[str, str, Edit, str]] = {
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_malformed_variant_rows_are_refused(monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+def test_malformed_variant_rows_are_refused(case: str) -> None:
     """T6-VAR-1: every variant row names a known deck, set-up and end, gives countdown_from exactly with the
     countdown display, and never drafts a face-down pile (T6-LOGIC-1 vs T6-KIDS-2); an option applies to known
     variants; a bullhead rule (T6-BULL-1) other than the last names its n; a set-up has no more rows
@@ -107,12 +99,13 @@ def test_malformed_variant_rows_are_refused(monkeypatch: pytest.MonkeyPatch, cas
     number."""
     filename, array, edit, message = CASES[case]
     with pytest.raises(SpecError, match=message):
-        load_with(monkeypatch, filename, array, edit)
+        load_with(filename, array, edit)
 
 
 def test_the_unedited_variants_load() -> None:
     """The loaders accept the shipped tables (so the refusals above are about the edits)."""
-    assert set(rules._load_variants()) == set(rules.VARIANTS)
-    assert set(rules._load_options(rules.VARIANTS)) == set(rules.OPTIONS)
-    assert rules._load_bullheads(1, 104, None) == rules.BULLHEADS
-    assert rules._load_setups() == rules._SETUPS
+    shipped = Tables.shipped("take6")
+    assert set(rules._load_variants(shipped)) == set(rules.VARIANTS)
+    assert set(rules._load_options(shipped, rules.VARIANTS)) == set(rules.OPTIONS)
+    assert rules._load_bullheads(shipped, 1, 104, None) == rules.BULLHEADS
+    assert rules._load_setups(shipped) == rules.SHIPPED.setups

@@ -10,9 +10,11 @@ import pytest
 
 import engine.take6.rules as rules_module
 from engine.errors import IllegalSetup, SpecError
-from engine.spec import Field, check_rows, load_clauses, load_table
+from engine.spec import Field, Tables, check_rows, load_clauses, load_table
 from engine.take6 import BULLHEADS, GAME, OPTIONS, VARIANTS, bullheads, deal_order, derived_seed, rules_for
 from engine.take6.rules import GAME_INFO
+
+SHIPPED_TABLES = Tables.shipped("take6")
 
 
 def test_full_deck_is_1_to_104() -> None:
@@ -170,17 +172,17 @@ def test_bullhead_table_cross_checks_fail_loudly(monkeypatch: pytest.MonkeyPatch
 
     patched_rows(monkeypatch, "bullheads.toml", wrong_count)
     with pytest.raises(SpecError, match=r"bullheads.toml \[\[rule\]\] row 2: field 'count'"):
-        rules_module._load_bullheads(1, 104, 171)
+        rules_module._load_bullheads(SHIPPED_TABLES, 1, 104, 171)
 
     def otherwise_first(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [rows[-1], *rows[:-1]]
 
     patched_rows(monkeypatch, "bullheads.toml", otherwise_first)
     with pytest.raises(SpecError, match="last rule"):
-        rules_module._load_bullheads(1, 104, 171)
+        rules_module._load_bullheads(SHIPPED_TABLES, 1, 104, 171)
     monkeypatch.undo()
     with pytest.raises(SpecError, match="bullhead_total 170"):
-        rules_module._load_bullheads(1, 104, 170)
+        rules_module._load_bullheads(SHIPPED_TABLES, 1, 104, 170)
 
 
 def test_variant_references_fail_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -192,7 +194,7 @@ def test_variant_references_fail_loudly(monkeypatch: pytest.MonkeyPatch) -> None
 
     patched_rows(monkeypatch, "variants.toml", bad_deck)
     with pytest.raises(SpecError, match=r"\(tactics\): field 'deck' names unknown deck 'jumbo'"):
-        rules_module._load_variants()
+        rules_module._load_variants(SHIPPED_TABLES)
 
     def no_start(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rows[-1]["countdown_from"] = None
@@ -201,7 +203,7 @@ def test_variant_references_fail_loudly(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.undo()
     patched_rows(monkeypatch, "variants.toml", no_start)
     with pytest.raises(SpecError, match="countdown_from"):
-        rules_module._load_variants()
+        rules_module._load_variants(SHIPPED_TABLES)
 
 
 def test_unknown_handler_kind_fails_loudly() -> None:

@@ -16,18 +16,23 @@ ruleset the interpreter reads is :mod:`engine.petersburg.ruleset`; the card name
 ('Lumberjack', True)
 >>> variety_bonus(4), variety_bonus(12)
 (10, 55)
+
+The tables are a function of a :class:`~engine.spec.Tables` value: :func:`build_book` loads and checks
+every table of it into a :class:`Book`, and the module's names (``CARDS``, ``PARAMS``, :func:`catalog` ...)
+are the shipped book's (:data:`SHIPPED`).  A book of edited tables gives rulesets that differ from the
+shipped ones only where the edit says, in-process (a fault model, a test).
 """
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Mapping
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
 
 from engine.errors import SpecError
 from engine.petersburg.effects import COLOURS, PHASE_NAMES, EffectTables, compile_effect
-from engine.spec import Field, load_clauses, load_table
+from engine.spec import Field, Tables, load_clauses, load_table
 
 __all__ = [
     "CARDS",
@@ -41,13 +46,16 @@ __all__ = [
     "PARAM_CLAUSES",
     "PHASES",
     "SETUPS",
+    "SHIPPED",
     "STACKS",
     "VARIANTS",
     "VARIETY",
+    "Book",
     "Card",
     "OptionSpec",
     "PhaseSpec",
     "SetupSpec",
+    "build_book",
     "catalog",
     "edition_clauses",
     "effect_tables",
@@ -133,9 +141,8 @@ _CARD_FIELDS = [
 ]
 
 
-@functools.cache
-def _base_rows() -> tuple[dict[str, Any], ...]:
-    rows = load_table(GAME, "cards.toml", "card", _CARD_FIELDS, key="name")
+def _base_rows(tables: Tables) -> tuple[dict[str, Any], ...]:
+    rows = load_table(GAME, "cards.toml", "card", _CARD_FIELDS, key="name", tables=tables)
     if len(rows) > MAX_KINDS:
         raise SpecError(
             f"{GAME}/cards.toml row {rows[MAX_KINDS]['name']!r}: card kind {MAX_KINDS} is one too many: "
@@ -155,12 +162,17 @@ _DELTA_FIELDS = [
 ]
 
 
-@functools.cache
-def _editions() -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]]:
-    eds = load_table(GAME, "editions.toml", "edition", _EDITION_FIELDS, key="name", allowed_top=("delta",))
-    deltas = load_table(GAME, "editions.toml", "delta", _DELTA_FIELDS, allowed_top=("edition",))
+def _editions(
+    tables: Tables, base_rows: tuple[dict[str, Any], ...] | None = None
+) -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]]:
+    eds = load_table(
+        GAME, "editions.toml", "edition", _EDITION_FIELDS, key="name", allowed_top=("delta",), tables=tables
+    )
+    deltas = load_table(
+        GAME, "editions.toml", "delta", _DELTA_FIELDS, allowed_top=("edition",), tables=tables
+    )
     names = {e["name"] for e in eds}
-    base = {r["name"] for r in _base_rows()}
+    base = {r["name"] for r in (base_rows if base_rows is not None else _base_rows(tables))}
     seen: set[tuple[str, str]] = set()
     for i, d in enumerate(deltas, start=1):
         where = f"{GAME}/editions.toml [[delta]] row {i}"
@@ -182,14 +194,16 @@ def _check_symbols(where: str, symbols: list[Any]) -> tuple[str, ...]:
     return tuple(symbols)
 
 
-@functools.cache
-def _edition(edition: str) -> tuple[tuple[Card, ...], EffectTables]:
-    """An edition's cards and their effects, compiled once (the ruleset reads both)."""
-    eds, deltas = _editions()
+def _edition(
+    rows: tuple[dict[str, Any], ...],
+    editions: tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]],
+    edition: str,
+) -> tuple[tuple[Card, ...], EffectTables]:
+    """An edition's cards and their effects, compiled (the ruleset reads both)."""
+    eds, deltas = editions
     if edition not in {e["name"] for e in eds}:
         raise SpecError(f"unknown edition {edition!r}")
     patch = {d["card"]: d for d in deltas if d["edition"] == edition}
-    rows = _base_rows()
     costs = tuple(
         patch[r["name"]]["cost"] if patch.get(r["name"], {}).get("cost") is not None else r["cost"]
         for r in rows
@@ -230,43 +244,6 @@ def _edition(edition: str) -> tuple[tuple[Card, ...], EffectTables]:
     return tuple(cards), tables
 
 
-def catalog(edition: str = "first") -> tuple[Card, ...]:
-    """The card kinds of an edition, in catalog order (index = kind id).
-
-    >>> [c.name for c in catalog("second") if c.key == "Czar and Carpenter"]
-    ['Czar & Carpenter']
-    >>> sum(c.copies for c in catalog())
-    116
-    """
-    return _edition(edition)[0]
-
-
-def edition_clauses(edition: str) -> tuple[str, ...]:
-    """The clauses an edition plays by, from editions.toml: its row's clause, then its delta rows' clauses
-    (each once, in table order).
-
-    >>> edition_clauses("first"), edition_clauses("second")
-    (('SP-VARIANT-1',), ('SP-VARIANT-1', 'SP-EDITION-1', 'SP-MARI-2'))
-    """
-    eds, deltas = _editions()
-    row = next((e for e in eds if e["name"] == edition), None)
-    if row is None:
-        raise SpecError(f"unknown edition {edition!r}")
-    return tuple(dict.fromkeys([row["clause"], *(d["clause"] for d in deltas if d["edition"] == edition)]))
-
-
-def effect_tables(edition: str = "first") -> EffectTables:
-    """The per-kind tables an edition's effects compiled into (read-only: the ruleset copies them to tuples).
-
-    >>> effect_tables().hand_limit[catalog()[0].index]
-    0
-    """
-    return _edition(edition)[1]
-
-
-CARDS: tuple[Card, ...] = catalog("first")
-"""The first-edition catalog (49 card kinds, 116 cards)."""
-
 # ---------------------------------------------------------------------------------------------- other tables
 
 
@@ -282,8 +259,9 @@ class PhaseSpec:
     clause: str
 
 
-@functools.cache
-def _phase_tables() -> tuple[tuple[str, ...], tuple[PhaseSpec, ...], dict[str, int], dict[str, str]]:
+def _phase_tables(
+    tables: Tables,
+) -> tuple[tuple[str, ...], tuple[PhaseSpec, ...], dict[str, int], dict[str, str]]:
     stacks = load_table(
         GAME,
         "phases.toml",
@@ -291,6 +269,7 @@ def _phase_tables() -> tuple[tuple[str, ...], tuple[PhaseSpec, ...], dict[str, i
         [Field("name", str), Field("clause", str, clause_ref=True)],
         key="name",
         allowed_top=("phase", "param"),
+        tables=tables,
     )
     stack_names = tuple(s["name"] for s in stacks)
     if stack_names != PHASE_NAMES:
@@ -310,6 +289,7 @@ def _phase_tables() -> tuple[tuple[str, ...], tuple[PhaseSpec, ...], dict[str, i
         ],
         key="name",
         allowed_top=("stack", "param"),
+        tables=tables,
     )
     phases = tuple(
         PhaseSpec(
@@ -338,6 +318,7 @@ def _phase_tables() -> tuple[tuple[str, ...], tuple[PhaseSpec, ...], dict[str, i
         [Field("name", str), Field("value", int), Field("clause", str, clause_ref=True)],
         key="name",
         allowed_top=("stack", "phase"),
+        tables=tables,
     )
     known = {"board_cards", "hand_limit", "minimum_cost", "lower_row_discount", "identical_discount"}
     got = {p["name"]: p["value"] for p in params}
@@ -353,13 +334,6 @@ def _phase_tables() -> tuple[tuple[str, ...], tuple[PhaseSpec, ...], dict[str, i
     return stack_names, phases, got, {p["name"]: p["clause"] for p in params}
 
 
-STACKS: tuple[str, ...] = _phase_tables()[0]
-PHASES: tuple[PhaseSpec, ...] = _phase_tables()[1]
-PARAMS: dict[str, int] = _phase_tables()[2]
-PARAM_CLAUSES: dict[str, str] = _phase_tables()[3]
-"""The clause of each parameter of phases.toml's ``[[param]]`` rows: what a derivation cites for it."""
-
-
 @frozen
 class SetupSpec:
     """Set-up for one player count: starting money, first workers, markers per seat (dealing order)."""
@@ -371,8 +345,7 @@ class SetupSpec:
     clause: str
 
 
-@functools.cache
-def _setups() -> dict[int, SetupSpec]:
+def _setups(tables: Tables, phases: int = len(PHASE_NAMES)) -> dict[int, SetupSpec]:
     rows = load_table(
         GAME,
         "setup.toml",
@@ -385,6 +358,7 @@ def _setups() -> dict[int, SetupSpec]:
             Field("clause", str, clause_ref=True),
         ],
         key="players",
+        tables=tables,
     )
     out: dict[int, SetupSpec] = {}
     for r in rows:
@@ -393,18 +367,15 @@ def _setups() -> dict[int, SetupSpec]:
         if (
             len(m) != r["players"]
             or not all(isinstance(x, int) and x >= 1 for x in m)
-            or sum(m) != len(PHASES)
+            or sum(m) != phases
         ):
-            raise SpecError(f"{where}: field 'markers' must give each seat >= 1 marker, {len(PHASES)} in all")
+            raise SpecError(f"{where}: field 'markers' must give each seat >= 1 marker, {phases} in all")
         out[r["players"]] = SetupSpec(r["players"], r["money"], r["first_workers"], tuple(m), r["clause"])
     return out
 
 
-SETUPS: dict[int, SetupSpec] = _setups()
 
-
-@functools.cache
-def _final() -> tuple[tuple[int, ...], dict[str, Any]]:
+def _final(tables: Tables) -> tuple[tuple[int, ...], dict[str, Any]]:
     var = load_table(
         GAME,
         "scoring.toml",
@@ -416,6 +387,7 @@ def _final() -> tuple[tuple[int, ...], dict[str, Any]]:
         ],
         key="distinct",
         allowed_top=("final",),
+        tables=tables,
     )
     table = [0] * len(var)
     for r in var:
@@ -435,6 +407,7 @@ def _final() -> tuple[tuple[int, ...], dict[str, Any]]:
         [Field("name", str), Field("value", (int, str)), Field("clause", str, clause_ref=True)],
         key="name",
         allowed_top=("variety",),
+        tables=tables,
     )
     params = {r["name"]: r["value"] for r in final}
     expected = {"roubles_per_vp": int, "vp_per_hand_card": int, "variety_colour": str}
@@ -451,19 +424,6 @@ def _final() -> tuple[tuple[int, ...], dict[str, Any]]:
     return tuple(table), params
 
 
-VARIETY: tuple[int, ...] = _final()[0]
-FINAL: dict[str, Any] = _final()[1]
-
-
-def variety_bonus(n: int) -> int:
-    """VP for ``n`` different aristocrats: n(n+1)/2, capped at the table's last row (10 -> 55).
-
-    >>> [variety_bonus(n) for n in range(12)]
-    [0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 55]
-    """
-    return VARIETY[min(max(n, 0), len(VARIETY) - 1)]
-
-
 @frozen
 class OptionSpec:
     """A game option: name, default and the ruling clause it switches."""
@@ -474,8 +434,9 @@ class OptionSpec:
     clause: str
 
 
-@functools.cache
-def _game_tables() -> tuple[dict[str, Any], dict[str, str], dict[str, OptionSpec]]:
+def _game_tables(
+    tables: Tables, edition_names: set[str] | None = None, setups: Mapping[int, Any] | None = None
+) -> tuple[dict[str, Any], dict[str, str], dict[str, OptionSpec]]:
     meta = load_table(
         GAME,
         "game.toml",
@@ -491,6 +452,7 @@ def _game_tables() -> tuple[dict[str, Any], dict[str, str], dict[str, OptionSpec
             Field("clause", str, clause_ref=True),
         ],
         allowed_top=("variant", "option"),
+        tables=tables,
     )
     if len(meta) != 1:
         raise SpecError(f"{GAME}/game.toml [[game]]: expected exactly one row")
@@ -506,8 +468,9 @@ def _game_tables() -> tuple[dict[str, Any], dict[str, str], dict[str, OptionSpec
         ],
         key="name",
         allowed_top=("game", "option"),
+        tables=tables,
     )
-    eds = {e["name"] for e in _editions()[0]}
+    eds = edition_names if edition_names is not None else {e["name"] for e in _editions(tables)[0]}
     for v in variants:
         if v["edition"] not in eds:
             raise SpecError(
@@ -526,6 +489,7 @@ def _game_tables() -> tuple[dict[str, Any], dict[str, str], dict[str, OptionSpec
         ],
         key="name",
         allowed_top=("game", "variant"),
+        tables=tables,
     )
     known_options = {"trading_discount", "keep_roubles"}
     for o in options:
@@ -536,7 +500,8 @@ def _game_tables() -> tuple[dict[str, Any], dict[str, str], dict[str, OptionSpec
     m = meta[0]
     if m["default_variant"] != variants[0]["name"]:
         raise SpecError(f"{GAME}/game.toml [[game]]: default_variant must be the first variant")
-    if sorted(SETUPS) != list(range(m["min_players"], m["max_players"] + 1)):
+    players = sorted(setups if setups is not None else _setups(tables))
+    if players != list(range(m["min_players"], m["max_players"] + 1)):
         raise SpecError(f"{GAME}/setup.toml: rows must cover players {m['min_players']}..{m['max_players']}")
     return (
         m,
@@ -545,18 +510,13 @@ def _game_tables() -> tuple[dict[str, Any], dict[str, str], dict[str, OptionSpec
     )
 
 
-GAME_META: dict[str, Any] = _game_tables()[0]
-VARIANTS: dict[str, str] = _game_tables()[1]
-"""Variant name -> edition."""
-OPTIONS: dict[str, OptionSpec] = _game_tables()[2]
-
 # ---------------------------------------------------------------------------------------------- pairings
 
 
-@functools.cache
-def pairings() -> tuple[dict[str, str], dict[int, str]]:
+def _pairings(tables: Tables, cards: tuple[Card, ...]) -> tuple[dict[str, str], dict[int, str]]:
     """The trading cards' colour rules (colour -> ``any`` or ``symbol``) and the pairings (the kind of a
-    trading card that displaces by symbol -> that symbol), checked against the first-edition catalog."""
+    trading card that displaces by symbol -> that symbol), checked against the first-edition catalog
+    ``cards``."""
     rules = load_table(
         GAME,
         "pairings.toml",
@@ -568,6 +528,7 @@ def pairings() -> tuple[dict[str, str], dict[int, str]]:
         ],
         key="colour",
         allowed_top=("pairing",),
+        tables=tables,
     )
     pairs = load_table(
         GAME,
@@ -576,9 +537,10 @@ def pairings() -> tuple[dict[str, str], dict[int, str]]:
         [Field("trading", str), Field("symbol", str), Field("clause", str, clause_ref=True)],
         key="trading",
         allowed_top=("colour_rule",),
+        tables=tables,
     )
-    by_name = {c.key: c for c in CARDS}
-    symbols = {s for c in CARDS for s in c.symbols}
+    by_name = {c.key: c for c in cards}
+    symbols = {s for c in cards for s in c.symbols}
     out: dict[int, str] = {}
     for i, p in enumerate(pairs, start=1):
         where = f"{GAME}/pairings.toml [[pairing]] row {i} (trading={p['trading']!r})"
@@ -589,7 +551,7 @@ def pairings() -> tuple[dict[str, str], dict[int, str]]:
             raise SpecError(f"{where}: field 'symbol' {p['symbol']!r} is shown by no card")
         out[card.index] = p["symbol"]
     match = {r["colour"]: r["match"] for r in rules}
-    for c in CARDS:
+    for c in cards:
         if c.trading:
             if c.colour not in match:
                 raise SpecError(f"{GAME}/pairings.toml: no [[colour_rule]] for {c.colour} trading cards")
@@ -598,4 +560,159 @@ def pairings() -> tuple[dict[str, str], dict[int, str]]:
     return match, out
 
 
+
+# ---------------------------------------------------------------------------------------------- the book
+
+
+@frozen(eq=False, repr=False)
+class Book:
+    """Every Saint Petersburg table of one :class:`~engine.spec.Tables` value, loaded and cross-checked:
+    the rules of the game as those tables say.  :data:`SHIPPED` is the shipped tables' book;
+    :func:`build_book` builds one from any tables.  An edition's catalog and effect tables are compiled
+    once per book (:meth:`edition`); ``rulesets`` memoises the compiled rulesets
+    (:func:`engine.petersburg.ruleset.ruleset` with ``book=``).
+
+    >>> SHIPPED.params["lower_row_discount"], SHIPPED.param_clauses["lower_row_discount"]
+    (1, 'SP-COST-3')
+    >>> SHIPPED.catalog("second")[SHIPPED.catalog()[0].index].name
+    'Lumberjack'
+    """
+
+    tables: Tables
+    rows: tuple[dict[str, Any], ...]
+    editions: tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]]
+    stacks: tuple[str, ...]
+    phases: tuple[PhaseSpec, ...]
+    params: Mapping[str, int]
+    param_clauses: Mapping[str, str]
+    """The clause of each parameter of phases.toml's ``[[param]]`` rows: what a derivation cites for it."""
+    setups: Mapping[int, SetupSpec]
+    variety: tuple[int, ...]
+    final: Mapping[str, Any]
+    meta: Mapping[str, Any]
+    variants: Mapping[str, str]
+    """Variant name -> edition."""
+    options: Mapping[str, OptionSpec]
+    match: Mapping[str, str]
+    symbol_of: Mapping[int, str]
+    compiled: dict[str, tuple[tuple[Card, ...], EffectTables]] = field(factory=dict)
+    rulesets: dict[tuple[str, tuple[tuple[str, Any], ...]], Any] = field(factory=dict)
+
+    def __repr__(self) -> str:
+        return f"build_book({self.tables!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (build_book, (self.tables,))
+
+    def edition(self, edition: str) -> tuple[tuple[Card, ...], EffectTables]:
+        """An edition's cards and the tables its effects compiled into (compiled once per book)."""
+        found = self.compiled.get(edition)
+        if found is None:
+            found = self.compiled[edition] = _edition(self.rows, self.editions, edition)
+        return found
+
+    def catalog(self, edition: str = "first") -> tuple[Card, ...]:
+        """The card kinds of an edition, in catalog order (index = kind id)."""
+        return self.edition(edition)[0]
+
+    def effect_tables(self, edition: str = "first") -> EffectTables:
+        """The per-kind tables an edition's effects compiled into (read-only)."""
+        return self.edition(edition)[1]
+
+    def edition_clauses(self, edition: str) -> tuple[str, ...]:
+        """The clauses an edition plays by: its row's clause, then its delta rows' clauses (each once)."""
+        eds, deltas = self.editions
+        row = next((e for e in eds if e["name"] == edition), None)
+        if row is None:
+            raise SpecError(f"unknown edition {edition!r}")
+        clauses = [row["clause"], *(d["clause"] for d in deltas if d["edition"] == edition)]
+        return tuple(dict.fromkeys(clauses))
+
+    def variety_bonus(self, n: int) -> int:
+        """VP for ``n`` different aristocrats, capped at the variety table's last row."""
+        return self.variety[min(max(n, 0), len(self.variety) - 1)]
+
+
+def build_book(tables: Tables) -> Book:
+    """Load and cross-check every table of ``tables`` (a SpecError names the table, the row and the field):
+    the card catalog and both editions (effects compiled), the phases and parameters, the set-ups, the final
+    scoring, the game's variants and options, the pairings."""
+    rows = _base_rows(tables)
+    editions = _editions(tables, rows)
+    stacks, phases, params, param_clauses = _phase_tables(tables)
+    setups = _setups(tables, len(phases))
+    variety, final = _final(tables)
+    meta, variants, options = _game_tables(tables, {e["name"] for e in editions[0]}, setups)
+    first = _edition(rows, editions, "first")
+    match, symbol_of = _pairings(tables, first[0])
+    book = Book(tables, rows, editions, stacks, phases, params, param_clauses, setups, variety, final, meta,
+                variants, options, match, symbol_of)
+    book.compiled["first"] = first
+    for edition in {e["name"] for e in editions[0]}:
+        book.edition(edition)  # every edition compiles (fail here, not mid-game)
+    return book
+
+
 load_clauses(GAME)  # fail at import if the clause book is broken
+SHIPPED: Book = build_book(Tables.shipped(GAME))
+"""The book of the shipped tables (``spec/petersburg/``): every name below is its."""
+
+CARDS: tuple[Card, ...] = SHIPPED.catalog("first")
+"""The first-edition catalog (49 card kinds, 116 cards)."""
+STACKS: tuple[str, ...] = SHIPPED.stacks
+PHASES: tuple[PhaseSpec, ...] = SHIPPED.phases
+PARAMS: Mapping[str, int] = SHIPPED.params
+PARAM_CLAUSES: Mapping[str, str] = SHIPPED.param_clauses
+"""The clause of each parameter of phases.toml's ``[[param]]`` rows: what a derivation cites for it."""
+SETUPS: Mapping[int, SetupSpec] = SHIPPED.setups
+VARIETY: tuple[int, ...] = SHIPPED.variety
+FINAL: Mapping[str, Any] = SHIPPED.final
+GAME_META: Mapping[str, Any] = SHIPPED.meta
+VARIANTS: Mapping[str, str] = SHIPPED.variants
+"""Variant name -> edition."""
+OPTIONS: Mapping[str, OptionSpec] = SHIPPED.options
+
+
+def catalog(edition: str = "first") -> tuple[Card, ...]:
+    """The card kinds of an edition, in catalog order (index = kind id), of the shipped tables.
+
+    >>> [c.name for c in catalog("second") if c.key == "Czar and Carpenter"]
+    ['Czar & Carpenter']
+    >>> sum(c.copies for c in catalog())
+    116
+    """
+    return SHIPPED.catalog(edition)
+
+
+def edition_clauses(edition: str) -> tuple[str, ...]:
+    """The clauses an edition plays by, from editions.toml: its row's clause, then its delta rows' clauses
+    (each once, in table order).
+
+    >>> edition_clauses("first"), edition_clauses("second")
+    (('SP-VARIANT-1',), ('SP-VARIANT-1', 'SP-EDITION-1', 'SP-MARI-2'))
+    """
+    return SHIPPED.edition_clauses(edition)
+
+
+def effect_tables(edition: str = "first") -> EffectTables:
+    """The per-kind tables an edition's effects compiled into (read-only: the ruleset copies them to tuples).
+
+    >>> effect_tables().hand_limit[catalog()[0].index]
+    0
+    """
+    return SHIPPED.effect_tables(edition)
+
+
+def pairings() -> tuple[Mapping[str, str], Mapping[int, str]]:
+    """The shipped trading cards' colour rules (colour -> ``any`` or ``symbol``) and pairings (the kind of
+    a trading card that displaces by symbol -> that symbol)."""
+    return SHIPPED.match, SHIPPED.symbol_of
+
+
+def variety_bonus(n: int) -> int:
+    """VP for ``n`` different aristocrats: n(n+1)/2, capped at the table's last row (10 -> 55).
+
+    >>> [variety_bonus(n) for n in range(12)]
+    [0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 55]
+    """
+    return SHIPPED.variety_bonus(n)

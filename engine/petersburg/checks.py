@@ -14,11 +14,10 @@ from typing import Any
 
 from engine.derivation import Trace
 from engine.errors import GameOver, IllegalAction, NotYourTurn
-from engine.petersburg.catalog import FINAL, PHASES, STACKS
+from engine.petersburg.catalog import PHASES, STACKS
 from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost, trace_cost
 from engine.petersburg.displacement import displaceable, live_targets
 from engine.petersburg.legal import (
-    HAND_CLAUSE,
     hand_limit,
     hand_limit_clause,
     legal_actions,
@@ -150,7 +149,7 @@ def _trace_scores(s: State, k: int, trace: Trace, *, in_hand: bool) -> None:
     rs = s.rules
     name = rs.names[k]
     if in_hand:
-        vp = FINAL["vp_per_hand_card"]
+        vp = rs.vp_per_hand_card
         trace.add(
             "SP-END-7",
             "scores",
@@ -337,7 +336,7 @@ def diagnose(s: State, a: Any, trace: Trace | None = None) -> Any:
     if isinstance(a, Take):
         limit = hand_limit(rs, area)
         if len(hand) >= limit:
-            clause = "SP-HAND-3" if len(hand) > limit else HAND_CLAUSE
+            clause = "SP-HAND-3" if len(hand) > limit else rs.hand_clause
             raise IllegalAction(clause, f"seat {p} holds {len(hand)} cards; the hand limit is {limit}")
         if trace is not None:
             trace.add(

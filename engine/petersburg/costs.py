@@ -51,7 +51,8 @@ SAME_DISCOUNT = PARAMS["identical_discount"]
 MIN_CLAUSE = PARAM_CLAUSES["minimum_cost"]
 LOWER_CLAUSE = PARAM_CLAUSES["lower_row_discount"]
 SAME_CLAUSE = PARAM_CLAUSES["identical_discount"]
-"""The clauses the three parameters' rows of phases.toml cite (SP-COST-6, SP-COST-3, SP-COST-2)."""
+"""The shipped tables' three cost parameters and the clauses their rows of phases.toml cite (SP-COST-6,
+SP-COST-3, SP-COST-2); the interpreter reads a ruleset's own (``rs.min_cost`` ...)."""
 UPPER, LOWER, DRAWN, HAND = range(len(SOURCES))
 """Where a card comes from, by number (the names are ``model.SOURCES``)."""
 SRC: dict[str, int] = {name: i for i, name in enumerate(SOURCES)}
@@ -83,20 +84,20 @@ def fast_cost(
     if area:
         same = area.count(k)
         if same:  # SP-COST-2: identical cards owned
-            cost -= same * SAME_DISCOUNT
+            cost -= same * rs.same_discount
             if reductions is not None:
                 reductions.append(
                     Reduction(
-                        same * SAME_DISCOUNT,
-                        SAME_CLAUSE,
+                        same * rs.same_discount,
+                        rs.same_clause,
                         f"for {same} identical {rs.names[k]} owned",
                         rs.names[k],
                     )
                 )
     if src == LOWER:  # SP-COST-3: the lower row
-        cost -= LOWER_DISCOUNT
+        cost -= rs.lower_discount
         if reductions is not None:
-            reductions.append(Reduction(LOWER_DISCOUNT, LOWER_CLAUSE, "from the lower row"))
+            reductions.append(Reduction(rs.lower_discount, rs.lower_clause, "from the lower row"))
     if area:
         for r, amount in rs.reducers_for[k]:  # SP-COST-4 (trading cards: SP-COST-5): reducers owned
             n = area.count(r)
@@ -105,7 +106,8 @@ def fast_cost(
                 if reductions is not None:
                     clause = rs.reducer_clause if rs.is_trading[k] else "SP-COST-4"
                     reductions.append(Reduction(n * amount, clause, f"for {rs.names[r]} owned", rs.names[r]))
-    return cost if cost > MIN_COST else MIN_COST  # SP-COST-6: never below the minimum
+    least = rs.min_cost
+    return cost if cost > least else least  # SP-COST-6: never below the minimum
 
 
 def trace_cost(
@@ -147,14 +149,15 @@ def trace_cost(
             # a reducer's rouble off a trading card: the reducer's rule, extended by SP-COST-5
             with trace.step("SP-COST-4", "reduction", facts, note=f"{r.amount} R less {r.reason}"):
                 trace.add("SP-COST-5", "trading-card", {"card": name}, note="trading cards of its colour too")
-        lifted = raw < MIN_COST
+        least = rs.min_cost
+        lifted = raw < least
         trace.add(
-            MIN_CLAUSE,
+            rs.min_clause,
             "minimum" if lifted else "above-minimum",
-            {"card": name, "raw": raw, "minimum": MIN_COST, "cost": cost},
-            note=f"{raw} R is below the minimum: {name} costs {MIN_COST} R"
+            {"card": name, "raw": raw, "minimum": least, "cost": cost},
+            note=f"{raw} R is below the minimum: {name} costs {least} R"
             if lifted
-            else f"{raw} R is not below the minimum of {MIN_COST} R",
+            else f"{raw} R is not below the minimum of {least} R",
         )
     ok = cost <= money
     trace.add(
@@ -206,7 +209,7 @@ def cost_breakdown(
         displace_value=rs.dval[t] if t >= 0 else 0,
         displace_clause=dclause,
         reductions=tuple(reductions),
-        minimum=MIN_COST,
+        minimum=rs.min_cost,
         cost=cost,
         money=money,
         affordable=cost <= money,

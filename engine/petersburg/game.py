@@ -25,7 +25,7 @@ from engine.derivation import Step, Trace
 from engine.errors import IllegalAction, IllegalSetup, NotAnAction, RuleViolation
 from engine.game import Result
 from engine.petersburg import codec, narration, notation
-from engine.petersburg.catalog import GAME_META, VARIANTS
+from engine.petersburg.catalog import GAME_META, SHIPPED, VARIANTS, Book, build_book
 from engine.petersburg.checks import check, granting_clause
 from engine.petersburg.legal import legal_actions, reveals, to_act
 from engine.petersburg.model import State
@@ -34,7 +34,7 @@ from engine.petersburg.ruleset import ruleset
 from engine.petersburg.scoring import standings, tiebreak_money
 from engine.petersburg.setup import initial_state, seeded_setup, setup_spec
 from engine.petersburg.transitions import TRANSITIONS, transition
-from engine.spec import ClauseBook, load_clauses
+from engine.spec import ClauseBook, Tables, load_clauses
 
 __all__ = ["GAME", "PetersburgGame"]
 
@@ -45,11 +45,39 @@ class PetersburgGame:
     name = "petersburg"
     title = "Saint Petersburg"
 
-    def __init__(self) -> None:
+    def __init__(self, book: Book = SHIPPED) -> None:
+        self.book = book
+        """The rule tables this game plays by (:data:`~engine.petersburg.catalog.SHIPPED` for ``GAME``)."""
         self.min_players: int = GAME_META["min_players"]
         self.max_players: int = GAME_META["max_players"]
         self.variants: tuple[str, ...] = tuple(VARIANTS)
         self.clauses: ClauseBook = load_clauses("petersburg")
+
+    def edited(self, tables: Tables) -> PetersburgGame:
+        """This game playing by ``tables`` (an edited copy of the shipped tables: a fault model, a test):
+        new games, positions read from notation or JSON, and states given to :meth:`adopt` play by them.
+        The shipped ``GAME`` is untouched.  Raises SpecError when the edited tables do not load.
+
+        >>> import copy
+        >>> from engine.spec import Tables
+        >>> t = Tables.shipped("petersburg")
+        >>> doc = copy.deepcopy(dict(t.doc("phases.toml")))
+        >>> next(p for p in doc["param"] if p["name"] == "lower_row_discount")["value"] = 2
+        >>> edited = GAME.edited(t.replace("phases.toml", doc, "lower 2"))
+        >>> from engine.petersburg import cost_breakdown
+        >>> s = GAME.new_game(2, seed=1)
+        >>> [cost_breakdown(g.adopt(s), 0, "Lumberjack", source="lower").cost for g in (GAME, edited)]
+        [2, 1]
+        """
+        return PetersburgGame(build_book(tables))
+
+    def adopt(self, state: State) -> State:
+        """``state`` (a position of any book) playing by this game's tables from now on: the same cards,
+        money and scores, the ruleset compiled from :attr:`book`."""
+        rs = state.rules
+        if rs.book is self.book:
+            return state
+        return state._replace(rules=ruleset(rs.variant, dict(rs.options), self.book))
 
     # ------------------------------------------------------------------------------------------- protocol
     def new_game(
@@ -65,12 +93,12 @@ class PetersburgGame:
         ``seed=None`` needs an explicit ``setup`` (every stack's order is given; a game whose stacks' order
         is unknown starts from a :func:`~engine.petersburg.position.position` with ``unknown`` stacks and
         takes a ``Reveal`` chance step at each draw from them)."""
-        rs = ruleset(variant, options)
-        setup_spec(players)
+        rs = ruleset(variant, options, self.book)
+        setup_spec(players, self.book)
         if setup is None:
             if seed is None:
                 raise IllegalSetup("SP-SETUP-7", "without a seed give the set-up (every stack's order)")
-            setup = seeded_setup(players, seed=seed, variant=rs.variant)
+            setup = seeded_setup(players, seed=seed, variant=rs.variant, book=self.book)
         return initial_state(players, rs, setup)
 
     def to_act(self, state: State) -> tuple[int, ...]:
@@ -176,7 +204,7 @@ class PetersburgGame:
 
     def state_from_json(self, data: Any) -> State:
         """Parse and validate a JSON state; InputError names the offending field."""
-        return codec.state_from_json(data)
+        return self.adopt(codec.state_from_json(data))
 
     def action_to_json(self, action: Any) -> dict[str, Any]:
         """Canonical JSON of an action: ``{"type": ..., "player": ..., <fields>}``."""
@@ -217,7 +245,7 @@ class PetersburgGame:
 
     def from_notation(self, text: str) -> State:
         """Read a notation line (InputError / PositionError naming the token and, for a rule, the clause)."""
-        return notation.from_notation(text)
+        return self.adopt(notation.from_notation(text))
 
 
 GAME = PetersburgGame()

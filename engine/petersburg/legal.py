@@ -55,6 +55,8 @@ __all__ = [
 
 HAND_LIMIT = PARAMS["hand_limit"]
 HAND_CLAUSE = PARAM_CLAUSES["hand_limit"]
+"""The shipped tables' base hand limit and its clause; the interpreter reads a ruleset's own
+(``rs.hand_base``, ``rs.hand_clause``)."""
 """The base hand limit and its clause (phases.toml's ``hand_limit`` row, SP-HAND-2)."""
 _SRC_SHIFT = KIND_BITS
 _CARD_SHIFT = KIND_BITS + 2
@@ -78,7 +80,7 @@ def action_key(k: int, src: int, t: int = -1) -> int:
 
 def hand_limit(rs: Ruleset, area: tuple[int, ...]) -> int:
     """The hand limit of a player with this area: 3, or more with a hand_limit effect (SP-WAREHOUSE-1)."""
-    limit = HAND_LIMIT
+    limit = rs.hand_base
     for k in rs.hand_limit_kinds:
         if k in area and rs.hand_limit[k] > limit:
             limit = rs.hand_limit[k]
@@ -94,10 +96,10 @@ def hand_limit_clause(rs: Ruleset, area: tuple[int, ...]) -> str:
     >>> hand_limit_clause(rs, ()), hand_limit_clause(rs, (rs.kind["Warehouse"],))
     ('SP-HAND-2', 'SP-WAREHOUSE-1')
     """
-    limit, clause = HAND_LIMIT, HAND_CLAUSE
+    limit, clause = rs.hand_base, rs.hand_clause
     for k in rs.hand_limit_kinds:
         if k in area and rs.hand_limit[k] > limit:
-            limit, clause = rs.hand_limit[k], rs.effect_clause[k] or HAND_CLAUSE
+            limit, clause = rs.hand_limit[k], rs.effect_clause[k] or rs.hand_clause
     return clause
 
 
@@ -138,7 +140,7 @@ def legal_actions(s: State, p: int) -> tuple[Any, ...]:
     money = s.money[p]
     hand = s.hands[p]
     turned = s.turned[p]
-    room = len(hand) < HAND_LIMIT or len(hand) < hand_limit(rs, area)  # no limit is below HAND_LIMIT
+    room = len(hand) < rs.hand_base or len(hand) < hand_limit(rs, area)  # no limit is below the base
     memo = rs.costs.get(p)
     if memo is None or memo[0] is not area:
         memo = rs.costs[p] = (area, {})

@@ -18,7 +18,7 @@ from attrs import frozen
 from engine.errors import IllegalAction, SpecError
 from engine.petersburg.catalog import CARDS, GAME, VARIANTS, catalog
 from engine.petersburg.ruleset import Ruleset
-from engine.spec import Field, load_table
+from engine.spec import Field, Tables, load_table
 
 __all__ = ["Names", "card_names", "kind_of", "resolve_card"]
 
@@ -41,6 +41,11 @@ def card_names() -> dict[str, Names]:
     >>> card_names()["Czar and Carpenter"].de[0]
     'Zar Peter'
     """
+    return names_of(Tables.shipped(GAME))
+
+
+def names_of(tables: Tables) -> dict[str, Names]:
+    """The names table of ``tables`` (checked: every card named, in every language, by non-empty text)."""
     rows = load_table(
         GAME,
         "names.toml",
@@ -53,6 +58,7 @@ def card_names() -> dict[str, Names]:
             Field("seed_terms", list),
         ],
         key="card",
+        tables=tables,
     )
     base = {c.key for c in CARDS}
     out: dict[str, Names] = {}

@@ -7,27 +7,19 @@ loaded tables (:mod:`engine.petersburg.catalog`) and the effects compiled there,
 ('Market', 5)
 >>> ruleset("second").names[rs.kind["Pope"]]
 'Abbot'
+
+A ruleset is compiled from a :class:`~engine.petersburg.catalog.Book` (default: the shipped tables'), so a
+book of edited tables gives a ruleset that plays by the edit: every value the interpreter reads during play
+(card facts, effects, pairings, the cost and board parameters, the final scoring) is the ruleset's.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import IllegalSetup
-from engine.petersburg.catalog import (
-    COLOURS,
-    FINAL,
-    GAME_META,
-    OPTIONS,
-    STACKS,
-    VARIANTS,
-    Card,
-    catalog,
-    effect_tables,
-    pairings,
-)
+from engine.petersburg.catalog import COLOURS, SHIPPED, Book, Card
 
 __all__ = ["Ruleset", "normalize_options", "ruleset"]
 
@@ -40,6 +32,8 @@ class Ruleset:
     """
 
     __slots__ = (
+        "board",
+        "book",
         "cache",
         "cards",
         "colour",
@@ -48,12 +42,19 @@ class Ruleset:
         "displace_clause",
         "dval",
         "edition",
+        "edits",
         "effect_clause",
+        "hand_base",
+        "hand_clause",
         "hand_limit",
         "hand_limit_kinds",
         "is_trading",
         "key",
         "kind",
+        "lower_clause",
+        "lower_discount",
+        "min_clause",
+        "min_cost",
         "names",
         "nkinds",
         "obs_phase",
@@ -66,23 +67,30 @@ class Ruleset:
         "reducer_clause",
         "reducers_for",
         "roubles",
+        "roubles_per_vp",
+        "same_clause",
+        "same_discount",
         "stack",
         "stack_kinds",
         "targets_of",
         "variant",
+        "variety",
         "variety_colour",
         "vp",
+        "vp_per_hand_card",
     )
 
-    def __init__(self, variant: str, options: tuple[tuple[str, Any], ...]) -> None:
+    def __init__(self, variant: str, options: tuple[tuple[str, Any], ...], book: Book = SHIPPED) -> None:
         self.variant = variant
-        self.options = options = normalize_options(dict(options))  # every option, its default if not given
+        self.book = book
+        self.edits = book.tables.edits  # () for the shipped tables
+        self.options = options = normalize_options(dict(options), book)  # every option, default if not given
         self.cache: dict[int, dict[int, Any]] = {}  # interned action objects per seat (a memo, not state)
         # per seat, (area, {action key: cost}): legal_actions' memo of fast_cost while the area is unchanged
         self.costs: dict[int, tuple[tuple[int, ...], dict[int, int]]] = {}
-        self.edition = VARIANTS[variant]
+        self.edition = book.variants[variant]
         opts = dict(options)
-        cards = catalog(self.edition)
+        cards = book.catalog(self.edition)
         self.cards = cards
         n = len(cards)
         self.nkinds = n
@@ -93,10 +101,10 @@ class Ruleset:
         self.roubles = tuple(c.roubles for c in cards)
         self.vp = tuple(c.vp for c in cards)
         self.colour = tuple(COLOURS.index(c.colour) for c in cards)
-        self.stack = tuple(STACKS.index(c.stack) for c in cards)
+        self.stack = tuple(book.stacks.index(c.stack) for c in cards)
         self.is_trading = tuple(c.trading for c in cards)
-        self.stack_kinds = tuple(tuple(c.index for c in cards if c.stack == s) for s in STACKS)
-        t = effect_tables(self.edition)
+        self.stack_kinds = tuple(tuple(c.index for c in cards if c.stack == s) for s in book.stacks)
+        t = book.effect_tables(self.edition)
         self.dval = tuple(t.displace_value)
         self.displace_clause = tuple(t.displace_clause)
         self.hand_limit = tuple(t.hand_limit)
@@ -121,18 +129,40 @@ class Ruleset:
             )
         self.reducers_for = tuple(red)
         self.reducer_clause = "SP-COST-5" if discount_trading else "SP-COST-4"
-        self.targets_of = _targets(cards)
-        self.variety_colour = COLOURS.index(FINAL["variety_colour"])
+        self.targets_of = _targets(cards, book)
+        # the board and cost parameters (phases.toml [[param]]) and their clauses
+        params, clauses = book.params, book.param_clauses
+        self.min_cost, self.min_clause = params["minimum_cost"], clauses["minimum_cost"]
+        self.lower_discount, self.lower_clause = params["lower_row_discount"], clauses["lower_row_discount"]
+        self.same_discount, self.same_clause = params["identical_discount"], clauses["identical_discount"]
+        self.hand_base, self.hand_clause = params["hand_limit"], clauses["hand_limit"]
+        self.board = params["board_cards"]
+        # the final scoring (scoring.toml)
+        self.variety = book.variety
+        self.variety_colour = COLOURS.index(book.final["variety_colour"])
+        self.roubles_per_vp = book.final["roubles_per_vp"]
+        self.vp_per_hand_card = book.final["vp_per_hand_card"]
 
     def __repr__(self) -> str:
-        return f"ruleset({self.variant!r}, {dict(self.options)!r})"
+        edits = f" [edited: {', '.join(self.edits)}]" if self.edits else ""
+        return f"ruleset({self.variant!r}, {dict(self.options)!r}){edits}"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ruleset, (self.variant, dict(self.options)))
+        if not self.edits:
+            return (ruleset, (self.variant, dict(self.options)))
+        return (ruleset, (self.variant, dict(self.options), self.book))
+
+    def variety_bonus(self, n: int) -> int:
+        """VP for ``n`` different aristocrats, capped at the variety table's last row.
+
+        >>> ruleset().variety_bonus(3), ruleset().variety_bonus(12)
+        (6, 55)
+        """
+        return self.variety[min(max(n, 0), len(self.variety) - 1)]
 
 
-def _targets(cards: tuple[Card, ...]) -> tuple[tuple[int, ...], ...]:
-    match, symbol_of = pairings()
+def _targets(cards: tuple[Card, ...], book: Book) -> tuple[tuple[int, ...], ...]:
+    match, symbol_of = book.match, book.symbol_of
     out: list[tuple[int, ...]] = []
     for c in cards:
         if not c.trading:
@@ -151,19 +181,14 @@ def _targets(cards: tuple[Card, ...]) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-@functools.cache
-def _ruleset(variant: str, options: tuple[tuple[str, Any], ...]) -> Ruleset:
-    return Ruleset(variant, options)
-
-
-def normalize_options(options: Mapping[str, Any] | None) -> tuple[tuple[str, Any], ...]:
+def normalize_options(options: Mapping[str, Any] | None, book: Book = SHIPPED) -> tuple[tuple[str, Any], ...]:
     """Options with defaults filled in, as a sorted tuple; unknown names or wrong types -> IllegalSetup."""
     opts = dict(options or {})
     out: dict[str, Any] = {}
     for name in opts:
-        if name not in OPTIONS:
-            raise IllegalSetup("SP-VARIANT-2", f"unknown option {name!r} (known: {', '.join(OPTIONS)})")
-    for name, spec in OPTIONS.items():
+        if name not in book.options:
+            raise IllegalSetup("SP-VARIANT-2", f"unknown option {name!r} (known: {', '.join(book.options)})")
+    for name, spec in book.options.items():
         value = opts.get(name, spec.default)
         if not isinstance(value, bool):
             raise IllegalSetup("SP-VARIANT-2", f"option {name!r} must be true or false, got {value!r}")
@@ -171,9 +196,16 @@ def normalize_options(options: Mapping[str, Any] | None) -> tuple[tuple[str, Any
     return tuple(sorted(out.items()))
 
 
-def ruleset(variant: str | None = None, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """The compiled ruleset of a variant (default ``first``) and options; unknown ones -> IllegalSetup."""
-    v = GAME_META["default_variant"] if variant is None else variant
-    if v not in VARIANTS:
-        raise IllegalSetup("SP-VARIANT-1", f"unknown variant {v!r} (known: {', '.join(VARIANTS)})")
-    return _ruleset(v, normalize_options(options))
+def ruleset(
+    variant: str | None = None, options: Mapping[str, Any] | None = None, book: Book = SHIPPED
+) -> Ruleset:
+    """The compiled ruleset of a variant (default ``first``) and options, from ``book`` (default: the
+    shipped tables); unknown ones -> IllegalSetup.  Compiled once per book, variant and options."""
+    v = book.meta["default_variant"] if variant is None else variant
+    if v not in book.variants:
+        raise IllegalSetup("SP-VARIANT-1", f"unknown variant {v!r} (known: {', '.join(book.variants)})")
+    key = (v, normalize_options(options, book))
+    found: Ruleset | None = book.rulesets.get(key)
+    if found is None:
+        found = book.rulesets[key] = Ruleset(v, key[1], book)
+    return found

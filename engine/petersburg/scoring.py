@@ -11,7 +11,7 @@ they return.
 from __future__ import annotations
 
 from engine.derivation import Trace
-from engine.petersburg.catalog import FINAL, PHASES, VARIETY, variety_bonus
+from engine.petersburg.catalog import PHASES, VARIETY
 from engine.petersburg.model import State
 
 __all__ = ["VARIETY_CAP", "final_breakdown", "phase_income", "standings", "tiebreak_money"]
@@ -83,10 +83,10 @@ def final_breakdown(state: State, p: int, trace: Trace | None = None) -> dict[st
     rs = state.rules
     area = state.areas[p]
     distinct = len({k for k in area if rs.colour[k] == rs.variety_colour})
-    variety = variety_bonus(distinct)
-    capped = min(distinct, VARIETY_CAP)
-    money = state.money[p] // FINAL["roubles_per_vp"]
-    hand = len(state.hands[p]) * FINAL["vp_per_hand_card"]
+    variety = rs.variety_bonus(distinct)
+    capped = min(distinct, len(rs.variety) - 1)
+    money = state.money[p] // rs.roubles_per_vp
+    hand = len(state.hands[p]) * rs.vp_per_hand_card
     if trace is not None:
         total = variety + money + hand
         with trace.step(
@@ -136,7 +136,7 @@ def tiebreak_money(state: State, p: int, trace: Trace | None = None) -> int:
     5
     """
     keep = dict(state.rules.options)["keep_roubles"]  # the ruleset holds every option
-    money = int(state.money[p]) if keep else int(state.money[p] % FINAL["roubles_per_vp"])
+    money = int(state.money[p]) if keep else int(state.money[p] % state.rules.roubles_per_vp)
     if trace is not None:
         trace.add(
             "SP-END-6",

@@ -14,7 +14,7 @@ from typing import Any
 from attrs import frozen
 
 from engine.errors import IllegalSetup
-from engine.petersburg.catalog import GAME_META, PHASES, SETUPS, STACKS
+from engine.petersburg.catalog import PHASES, SHIPPED, STACKS, Book
 from engine.petersburg.model import State
 from engine.petersburg.names import resolve_card
 from engine.petersburg.ruleset import Ruleset, ruleset
@@ -45,7 +45,7 @@ class Setup:
         return seeded_setup(players, seed=seed, variant=variant)
 
 
-def seeded_setup(players: int, *, seed: int = 0, variant: str | None = None) -> Setup:
+def seeded_setup(players: int, *, seed: int = 0, variant: str | None = None, book: Book = SHIPPED) -> Setup:
     """The set-up a seed produces (SP-SETUP-7).
 
     ``rng = random.Random(f"petersburg:{seed}")``; for each stack in the order worker, building,
@@ -58,8 +58,8 @@ def seeded_setup(players: int, *, seed: int = 0, variant: str | None = None) -> 
     >>> seeded_setup(2, seed=5) == seeded_setup(2, seed=5)
     True
     """
-    rs = ruleset(variant)
-    spec = setup_spec(players)
+    rs = ruleset(variant, book=book)
+    spec = setup_spec(players, book)
     rng = random.Random(f"petersburg:{seed}")
     stacks = []
     for kinds in rs.stack_kinds:
@@ -79,19 +79,19 @@ def seeded_setup(players: int, *, seed: int = 0, variant: str | None = None) -> 
     return Setup(stacks=tuple(stacks), markers=tuple(markers))
 
 
-def setup_spec(players: int) -> Any:
-    """The set-up table row of a player count (IllegalSetup SP-GAME-1 for any other count)."""
-    if isinstance(players, bool) or not isinstance(players, int) or players not in SETUPS:
+def setup_spec(players: int, book: Book = SHIPPED) -> Any:
+    """The set-up table row of a player count in ``book`` (IllegalSetup SP-GAME-1 for any other count)."""
+    if isinstance(players, bool) or not isinstance(players, int) or players not in book.setups:
         raise IllegalSetup(
             "SP-GAME-1",
-            f"players must be {GAME_META['min_players']}..{GAME_META['max_players']}, got {players!r}",
+            f"players must be {book.meta['min_players']}..{book.meta['max_players']}, got {players!r}",
         )
-    return SETUPS[players]
+    return book.setups[players]
 
 
 def initial_state(players: int, rs: Ruleset, setup: Setup) -> State:
     """The state at the start of the first worker phase, from a checked explicit set-up."""
-    spec = setup_spec(players)
+    spec = setup_spec(players, rs.book)
     if not isinstance(setup, Setup):
         raise IllegalSetup("SP-SETUP-6", f"setup must be a Setup, got {type(setup).__name__}")
     if not isinstance(setup.stacks, tuple | list) or len(setup.stacks) != len(STACKS):

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.derivation import Trace
-from engine.petersburg.catalog import PARAM_CLAUSES, PARAMS, PHASES, STACKS
+from engine.petersburg.catalog import PHASES, STACKS
 from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost, trace_cost
 from engine.petersburg.legal import observatory_ready, pub_capacity, pub_rate
 from engine.petersburg.model import (
@@ -48,7 +48,6 @@ from engine.petersburg.scoring import final_breakdown, phase_income, standings
 
 __all__ = ["TRANSITIONS", "transition"]
 
-BOARD = PARAMS["board_cards"]
 
 # the successor builders, by the fields each step changes (model.changer)
 _acquired = changer("upper", "lower", "drawn", "hands", "discard", "areas", "money", "turn", "passes")
@@ -383,7 +382,7 @@ def _refill(s: State, stack_index: int, trace: Trace | None = None) -> State:
     """Fill the upper row from a stack up to the board's cards (SP-REFILL-1, SP-REFILL-2); a stack that
     runs out makes this round the last (SP-END-1, SP-END-3)."""
     rs = s.rules
-    need = BOARD - len(s.upper) - len(s.lower)
+    need = rs.board - len(s.upper) - len(s.lower)
     if need <= 0:
         return s
     stack = s.stacks[stack_index]
@@ -392,7 +391,7 @@ def _refill(s: State, stack_index: int, trace: Trace | None = None) -> State:
     if trace is not None:
         names_drawn = [card_name(rs, k) for k in drawn]
         with trace.step(
-            PARAM_CLAUSES["board_cards"],
+            rs.book.param_clauses["board_cards"],
             "refill",
             {"stack": STACKS[stack_index], "cards": names_drawn},
             note=f"{len(drawn)} from the {STACKS[stack_index]} stack: {', '.join(names_drawn) or 'nothing'}",

@@ -27,7 +27,7 @@ from typing import Any
 from engine.derivation import Step, Trace, render
 from engine.errors import IllegalAction, IllegalSetup, NotAnAction, RuleViolation
 from engine.game import Result
-from engine.spec import ClauseBook
+from engine.spec import ClauseBook, Tables
 from engine.take6 import codec, notation
 from engine.take6.deal import check_setup, deal_order, deal_round, derived_seed, with_seed
 from engine.take6.layout import (
@@ -45,11 +45,12 @@ from engine.take6.layout import (
     TAKES,
     ZEROS,
     new,
+    replace,
 )
 from engine.take6.model import Action, Select, Setup, State, TakeRow
 from engine.take6.narration import describe_state
 from engine.take6.observation import observation
-from engine.take6.rules import CLAUSES, GAME_INFO, OPTIONS, VARIANTS, rules_for
+from engine.take6.rules import CLAUSES, GAME_INFO, OPTIONS, SHIPPED, VARIANTS, Book, build_book
 from engine.take6.scoring import result_of
 from engine.take6.transitions import check, granting_clause, step, take_row, turn_fast
 
@@ -68,6 +69,34 @@ class Take6:
     variants: tuple[str, ...] = tuple(VARIANTS)
     options: tuple[str, ...] = tuple(OPTIONS)
     clauses: ClauseBook = CLAUSES
+
+    def __init__(self, book: Book = SHIPPED) -> None:
+        self.book = book
+        """The rule tables this game plays by (:data:`~engine.take6.rules.SHIPPED` for ``GAME``)."""
+
+    def edited(self, tables: Tables) -> Take6:
+        """This game playing by ``tables`` (an edited copy of the shipped tables: a fault model, a test):
+        new games, positions read from notation or JSON, and states given to :meth:`adopt` play by them.
+        The shipped ``GAME`` is untouched.  Raises SpecError when the edited tables do not load.
+
+        >>> from engine.spec import Tables
+        >>> t = Tables.shipped("take6")
+        >>> doc = {"setup": [dict(row) for row in t.doc("setup.toml")["setup"]]}
+        >>> doc["setup"][0]["hand_size"] = 8
+        >>> len(GAME.edited(t.replace("setup.toml", doc, "hand 8")).new_game(2, seed=1).hands[0])
+        8
+        >>> len(GAME.new_game(2, seed=1).hands[0])
+        10
+        """
+        return Take6(build_book(tables))
+
+    def adopt(self, state: State) -> State:
+        """``state`` (a position of any book) playing by this game's tables from now on: the same cards,
+        rows and totals, the rules resolved from :attr:`book`."""
+        rules = state[I_RULES]
+        if rules.book is self.book:
+            return state
+        return replace(state, rules=self.book.rules_for(rules.variant, rules.players, dict(rules.options)))
 
     def new_game(
         self,
@@ -89,7 +118,7 @@ class Take6:
         >>> sorted([c for h in s.hands for c in h] + [r[0] for r in s.rows]) == list(range(1, 35))
         True
         """
-        rules = rules_for(variant, players, options)
+        rules = self.book.rules_for(variant, players, options)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise IllegalSetup("T6-SETUP-4", f"seed must be a non-negative integer, got {seed!r}")
         deals = check_setup(rules, setup)
@@ -176,7 +205,7 @@ class Take6:
     def state_from_json(self, data: Any) -> State:
         """Parse and validate a JSON state (InputError naming the field): types and ranges, then every rule
         of a position (:func:`engine.take6.position.position`)."""
-        return codec.state_from_json(data)
+        return self.adopt(codec.state_from_json(data))
 
     def action_to_json(self, action: Action | Setup) -> dict[str, Any]:
         """Canonical JSON form: ``{"type": ..., "player": ..., ...}``."""
@@ -196,7 +225,7 @@ class Take6:
 
     def from_notation(self, text: str) -> State:
         """Read a notation line (PositionError naming the token and, for a rule, the clause)."""
-        return notation.from_notation(text)
+        return self.adopt(notation.from_notation(text))
 
     def variant_of(self, state: State) -> str:
         """The variant of a state.

@@ -332,7 +332,7 @@ class State(tuple):  # type: ignore[type-arg]
     @property
     def totals_before_round(self) -> tuple[int, ...]:
         """Each player's bullheads from the earlier rounds (``penalties`` less this round's piles)."""
-        bh = BULLHEADS
+        bh = self[0].heads
         return tuple(t - sum(bh[c] for c in pile) for t, pile in zip(self[7], self[6], strict=True))
 
     @property

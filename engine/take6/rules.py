@@ -14,18 +14,30 @@ must be large enough for every player count its variants allow.
 >>> r = rules_for("tactics", 3)
 >>> (r.deck[0], r.deck[-1], r.rows, r.hand_size, r.capacity)
 (1, 34, 4, 10, 5)
+
+The rules are a function of the tables: :func:`build_book` builds a :class:`Book` (every table, checked)
+from a :class:`~engine.spec.Tables` value, and the module's names (``VARIANTS``, ``BULLHEADS``,
+:func:`rules_for` ...) are the shipped book's.  A book built from edited tables gives rules that differ
+from the shipped ones only where the edit says, in-process (a fault model, a test):
+
+>>> from engine.spec import Tables
+>>> t = Tables.shipped("take6")
+>>> doc = {"setup": [dict(row) for row in t.doc("setup.toml")["setup"]]}
+>>> doc["setup"][0]["row_capacity"] = 4
+>>> book = build_book(t.replace("setup.toml", doc, "setup/standard/row_capacity=4"))
+>>> book.rules_for("standard", 4).capacity, rules_for("standard", 4).capacity
+(4, 5)
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from typing import Any
 
 from attrs import field, frozen
 
 from engine.errors import IllegalSetup, SpecError
-from engine.spec import Field, load_clauses, load_table
+from engine.spec import Field, Tables, load_clauses, load_table
 
 __all__ = [
     "BULLHEADS",
@@ -38,11 +50,14 @@ __all__ = [
     "PLACEMENT_KINDS",
     "PLAY_KINDS",
     "PREBUILT_ROWS",
+    "SHIPPED",
     "VARIANTS",
+    "Book",
     "GameInfo",
     "OptionSpec",
     "Rules",
     "VariantSpec",
+    "build_book",
     "bullheads",
     "rules_for",
 ]
@@ -98,7 +113,7 @@ class GameInfo:
     score_max: int
 
 
-def _load_game_info() -> GameInfo:
+def _load_game_info(tables: Tables) -> GameInfo:
     (row,) = load_table(
         GAME,
         "game.toml",
@@ -115,6 +130,7 @@ def _load_game_info() -> GameInfo:
             Field("clauses", list, check=_clause_list, clause_ref=True),
         ],
         key="name",
+        tables=tables,
     )
     if row["name"] != GAME:
         raise SpecError(f"take6/game.toml [[game]] row 1: field 'name' must be {GAME!r}")
@@ -126,13 +142,13 @@ def _load_game_info() -> GameInfo:
 # bullheads.toml
 
 
-def _load_bullheads(low: int, high: int, expected_total: int | None) -> tuple[int, ...]:
+def _load_bullheads(tables: Tables, low: int, high: int, expected_total: int | None) -> tuple[int, ...]:
     """Evaluate the ordered bullhead rules over ``low..high``; index a card to get its bullheads."""
-    return _bullhead_table(low, high, expected_total)[0]
+    return _bullhead_table(tables, low, high, expected_total)[0]
 
 
 def _bullhead_table(
-    low: int, high: int, expected_total: int | None
+    tables: Tables, low: int, high: int, expected_total: int | None
 ) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, ...]]:
     """Evaluate the ordered bullhead rules over ``low..high``: per card its bullheads, the clause of the rule
     that decides it (the first that matches) and that rule's subject (``55``, ``x11``, ``other``)."""
@@ -148,6 +164,7 @@ def _bullhead_table(
             Field("count", int, check=_positive),
             Field("clause", str, clause_ref=True),
         ],
+        tables=tables,
     )
     for i, rule in enumerate(rules, start=1):
         if (rule["when"] == "otherwise") != (rule["n"] is None):
@@ -188,33 +205,38 @@ def _bullhead_table(
 # deck.toml, setup.toml, end.toml, variants.toml, options.toml
 
 
-def _load_named(filename: str, array: str, fields: list[Field]) -> dict[str, dict[str, Any]]:
-    rows = load_table(GAME, filename, array, [Field("name", str), *fields], key="name")
+def _load_named(tables: Tables, filename: str, array: str, fields: list[Field]) -> dict[str, dict[str, Any]]:
+    rows = load_table(GAME, filename, array, [Field("name", str), *fields], key="name", tables=tables)
     return {r["name"]: r for r in rows}
 
 
-_DECKS = _load_named(
-    "deck.toml",
-    "deck",
-    [
-        Field("low", int, check=_positive),
-        Field("high", int, required=False, check=_positive),
-        Field("per_player", int, required=False, check=_positive),
-        Field("extra", int, required=False),
-        Field("bullhead_total", int, required=False),
-        Field("clause", str, clause_ref=True),
-    ],
-)
-for _name, _deck in _DECKS.items():
-    if (_deck["high"] is None) == (_deck["per_player"] is None or _deck["extra"] is None):
-        raise SpecError(
-            f"take6/deck.toml [[deck]] ({_name}): give either 'high' or both 'per_player' and 'extra'"
-        )
+def _load_decks(tables: Tables) -> dict[str, dict[str, Any]]:
+    """deck.toml: each deck gives either its highest card or the per-player rule (tactics)."""
+    decks = _load_named(
+        tables,
+        "deck.toml",
+        "deck",
+        [
+            Field("low", int, check=_positive),
+            Field("high", int, required=False, check=_positive),
+            Field("per_player", int, required=False, check=_positive),
+            Field("extra", int, required=False),
+            Field("bullhead_total", int, required=False),
+            Field("clause", str, clause_ref=True),
+        ],
+    )
+    for name, deck in decks.items():
+        if (deck["high"] is None) == (deck["per_player"] is None or deck["extra"] is None):
+            raise SpecError(
+                f"take6/deck.toml [[deck]] ({name}): give either 'high' or both 'per_player' and 'extra'"
+            )
+    return decks
 
 
-def _load_setups() -> dict[str, dict[str, Any]]:
+def _load_setups(tables: Tables) -> dict[str, dict[str, Any]]:
     """setup.toml, each set-up's row count checked against the prebuilt row choices (PREBUILT_ROWS)."""
     setups = _load_named(
+        tables,
         "setup.toml",
         "setup",
         [
@@ -248,24 +270,26 @@ def _check_row_bound(setups: Mapping[str, Mapping[str, Any]]) -> None:
             )
 
 
-_SETUPS = _load_setups()
-
-_ENDS = _load_named(
-    "end.toml",
-    "end",
-    [
-        Field("kind", str, check=_one_of(END_KINDS)),
-        Field("threshold", int, required=False, check=_positive),
-        Field("rounds", int, required=False, check=_positive),
-        Field("winner", str, check=_one_of(WINNER_KINDS)),
-        Field("ties", str, check=_one_of(TIE_KINDS)),
-        Field("clauses", list, check=_clause_list, clause_ref=True),
-    ],
-)
-for _name, _end in _ENDS.items():
-    _need = "threshold" if _end["kind"] == "threshold" else "rounds"
-    if _end[_need] is None:
-        raise SpecError(f"take6/end.toml [[end]] ({_name}): kind {_end['kind']!r} needs field {_need!r}")
+def _load_ends(tables: Tables) -> dict[str, dict[str, Any]]:
+    """end.toml: a threshold end needs its threshold, a fixed number of rounds its rounds."""
+    ends = _load_named(
+        tables,
+        "end.toml",
+        "end",
+        [
+            Field("kind", str, check=_one_of(END_KINDS)),
+            Field("threshold", int, required=False, check=_positive),
+            Field("rounds", int, required=False, check=_positive),
+            Field("winner", str, check=_one_of(WINNER_KINDS)),
+            Field("ties", str, check=_one_of(TIE_KINDS)),
+            Field("clauses", list, check=_clause_list, clause_ref=True),
+        ],
+    )
+    for name, end in ends.items():
+        need = "threshold" if end["kind"] == "threshold" else "rounds"
+        if end[need] is None:
+            raise SpecError(f"take6/end.toml [[end]] ({name}): kind {end['kind']!r} needs field {need!r}")
+    return ends
 
 
 @frozen
@@ -285,7 +309,19 @@ class VariantSpec:
     clauses: tuple[str, ...]
 
 
-def _load_variants() -> dict[str, VariantSpec]:
+def _load_variants(
+    tables: Tables,
+    decks: Mapping[str, Any] | None = None,
+    setups: Mapping[str, Any] | None = None,
+    ends: Mapping[str, Any] | None = None,
+) -> dict[str, VariantSpec]:
+    """variants.toml, each row's deck, set-up and end checked against their tables (read from ``tables``
+    unless given)."""
+    known_tables = {
+        "deck": decks if decks is not None else _load_decks(tables),
+        "setup": setups if setups is not None else _load_setups(tables),
+        "end": ends if ends is not None else _load_ends(tables),
+    }
     rows = load_table(
         GAME,
         "variants.toml",
@@ -304,11 +340,12 @@ def _load_variants() -> dict[str, VariantSpec]:
             Field("clauses", list, check=_clause_list, clause_ref=True),
         ],
         key="name",
+        tables=tables,
     )
     out: dict[str, VariantSpec] = {}
     for i, row in enumerate(rows, start=1):
         where = f"take6/variants.toml [[variant]] row {i} ({row['name']})"
-        for name, known in (("deck", _DECKS), ("setup", _SETUPS), ("end", _ENDS)):
+        for name, known in known_tables.items():
             if row[name] not in known:
                 raise SpecError(f"{where}: field {name!r} names unknown {name} {row[name]!r}")
         if (row["display"] == "countdown") != (row["countdown_from"] is not None):
@@ -337,7 +374,7 @@ class OptionSpec:
         return self.values[0]
 
 
-def _load_options(variants: Mapping[str, VariantSpec]) -> dict[str, OptionSpec]:
+def _load_options(tables: Tables, variants: Mapping[str, VariantSpec]) -> dict[str, OptionSpec]:
     rows = load_table(
         GAME,
         "options.toml",
@@ -358,6 +395,7 @@ def _load_options(variants: Mapping[str, VariantSpec]) -> dict[str, OptionSpec]:
             Field("doc", str),
         ],
         key="name",
+        tables=tables,
     )
     out: dict[str, OptionSpec] = {}
     for i, row in enumerate(rows, start=1):
@@ -372,29 +410,83 @@ def _load_options(variants: Mapping[str, VariantSpec]) -> dict[str, OptionSpec]:
     return out
 
 
-GAME_INFO = _load_game_info()
-VARIANTS: dict[str, VariantSpec] = _load_variants()
-OPTIONS: dict[str, OptionSpec] = _load_options(VARIANTS)
-if GAME_INFO.default_variant != next(iter(VARIANTS)):
-    raise SpecError("take6/game.toml: default_variant must be the first row of variants.toml")
-
-_FULL_HIGH = max(d["high"] or 0 for d in _DECKS.values())
-_TOTAL = next((d["bullhead_total"] for d in _DECKS.values() if d["bullhead_total"] is not None), None)
-BULLHEADS, BULLHEAD_CLAUSE, BULLHEAD_SUBJECT = _bullhead_table(
-    min(d["low"] for d in _DECKS.values()), _FULL_HIGH, _TOTAL
-)
-"""``BULLHEADS[card]`` is the card's bullheads (index 0 unused), evaluated once from ``bullheads.toml``;
-``BULLHEAD_CLAUSE[card]`` the clause of the rule that decides it (T6-BULL-1 for 55) and
-``BULLHEAD_SUBJECT[card]`` that rule's subject (``55``, ``x11``, ``x10``, ``x5``, ``other``)."""
+# --------------------------------------------------------------------------------------------------
+# The book: every table of one Tables value, checked
 
 
-def bullheads(card: int) -> int:
-    """The bullheads on ``card`` (T6-BULL-1 .. T6-BULL-5, evaluated from the ordered table).
+@frozen(eq=False, repr=False)
+class Book:
+    """Every 6 nimmt! table of one :class:`~engine.spec.Tables` value, loaded and cross-checked: the rules
+    of the game as those tables say.  :data:`SHIPPED` is the shipped tables' book; :func:`build_book`
+    builds one from any tables (an edited copy: a fault model, a test).  ``rules_for`` resolves a game's
+    :class:`Rules` from the book (each resolved once per book).
 
-    >>> [bullheads(c) for c in (1, 5, 10, 11, 55, 104)]
-    [1, 2, 3, 5, 7, 1]
+    ``heads[card]`` is the card's bullheads (index 0 unused), ``head_clause[card]`` the clause of the rule
+    that decides it (T6-BULL-1 for 55) and ``head_subject[card]`` that rule's subject (``55``, ``x11``,
+    ``x10``, ``x5``, ``other``).
+
+    >>> SHIPPED.heads[55], SHIPPED.head_clause[55], SHIPPED.head_subject[22]
+    (7, 'T6-BULL-1', 'x11')
     """
-    return BULLHEADS[card]
+
+    tables: Tables
+    info: GameInfo
+    decks: Mapping[str, Mapping[str, Any]]
+    setups: Mapping[str, Mapping[str, Any]]
+    ends: Mapping[str, Mapping[str, Any]]
+    variants: Mapping[str, VariantSpec]
+    options: Mapping[str, OptionSpec]
+    heads: tuple[int, ...]
+    head_clause: tuple[str, ...]
+    head_subject: tuple[str, ...]
+    full_high: int
+    memo: dict[tuple[str, int, tuple[tuple[str, str], ...]], Rules] = field(factory=dict)
+
+    def __repr__(self) -> str:
+        return f"build_book({self.tables!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (build_book, (self.tables,))
+
+    def rules_for(self, variant: str | None, players: int, options: Mapping[str, Any] | None = None) -> Rules:
+        """Resolve the rules of ``variant`` (default: the first) for ``players`` with ``options``.
+
+        Raises IllegalSetup (T6-VAR-1 for an unknown variant or option, T6-SETUP-1 for a player count
+        outside the set-up's range, the option's clause for a bad option value).
+        """
+        info = self.info
+        name = info.default_variant if variant is None else variant
+        if name not in self.variants:
+            raise IllegalSetup("T6-VAR-1", f"unknown variant {name!r} (known: {', '.join(self.variants)})")
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise IllegalSetup("T6-SETUP-1", f"players must be an integer, got {players!r}")
+        if not info.min_players <= players <= info.max_players:
+            raise IllegalSetup(
+                "T6-SETUP-1",
+                f"6 nimmt! is for {info.min_players} to {info.max_players} players, got {players}",
+            )
+        key = (name, players, _clean_options(self.options, name, options))
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = _resolve(self, *key)
+        return found
+
+
+def build_book(tables: Tables) -> Book:
+    """Load and cross-check every table of ``tables``: a SpecError names the table, the row and the field;
+    every variant must set up every player count of its set-up (fail here, not mid-game)."""
+    info = _load_game_info(tables)
+    decks, setups, ends = _load_decks(tables), _load_setups(tables), _load_ends(tables)
+    variants = _load_variants(tables, decks, setups, ends)
+    options = _load_options(tables, variants)
+    if info.default_variant != next(iter(variants)):
+        raise SpecError("take6/game.toml: default_variant must be the first row of variants.toml")
+    full_high = max(d["high"] or 0 for d in decks.values())
+    total = next((d["bullhead_total"] for d in decks.values() if d["bullhead_total"] is not None), None)
+    heads, clause, subject = _bullhead_table(tables, min(d["low"] for d in decks.values()), full_high, total)
+    book = Book(tables, info, decks, setups, ends, variants, options, heads, clause, subject, full_high)
+    _check_every_variant(book)
+    return book
 
 
 # --------------------------------------------------------------------------------------------------
@@ -406,7 +498,9 @@ class Rules:
     """The resolved parameters of one game: a variant for a player count with its options.
 
     ``deck`` is the sorted tuple of the cards in play; ``hand_size`` is cards per hand (per face-down pile
-    in kids); ``threshold`` is ``None`` for a fixed number of rounds.
+    in kids); ``threshold`` is ``None`` for a fixed number of rounds; ``heads[card]`` a card's bullheads.
+    ``book`` is the :class:`Book` they were resolved from and ``edits`` its tables' edit labels (``()``
+    for the shipped tables): rules of edited tables never equal the shipped ones.
     """
 
     variant: str
@@ -427,11 +521,19 @@ class Rules:
     options: tuple[tuple[str, str], ...]
     option_map: Mapping[str, str] = field(eq=False)
     tie_to_start: bool = False
+    heads: tuple[int, ...] = field(default=(), eq=False)
+    book: Book | None = field(default=None, eq=False)
+    edits: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
-        if self.options:
-            return f"rules_for({self.variant!r}, {self.players}, {dict(self.options)!r})"
-        return f"rules_for({self.variant!r}, {self.players})"
+        opts = f", {dict(self.options)!r}" if self.options else ""
+        edits = f" [edited: {', '.join(self.edits)}]" if self.edits else ""
+        return f"rules_for({self.variant!r}, {self.players}{opts}){edits}"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if not self.edits or self.book is None:
+            return (rules_for, (self.variant, self.players, dict(self.options)))
+        return (_rules_of_book, (self.book, self.variant, self.players, dict(self.options)))
 
     @property
     def deck_clause(self) -> str:
@@ -440,7 +542,8 @@ class Rules:
         >>> rules_for("standard", 4).deck_clause, rules_for("tactics", 4).deck_clause
         ('T6-DECK-1', 'T6-TACT-1')
         """
-        return str(_DECKS[VARIANTS[self.variant].deck]["clause"])
+        book = self.book or SHIPPED
+        return str(book.decks[book.variants[self.variant].deck]["clause"])
 
     @property
     def cards_dealt(self) -> int:
@@ -448,15 +551,21 @@ class Rules:
         return self.players * self.hand_size + self.rows
 
 
-def _deck_cards(deck: Mapping[str, Any], players: int) -> tuple[int, ...]:
+def _rules_of_book(book: Book, variant: str, players: int, options: Mapping[str, Any]) -> Rules:
+    return book.rules_for(variant, players, options)
+
+
+def _deck_cards(deck: Mapping[str, Any], players: int, full_high: int) -> tuple[int, ...]:
     high = deck["high"] if deck["high"] is not None else deck["per_player"] * players + deck["extra"]
-    return tuple(range(deck["low"], min(high, _FULL_HIGH) + 1))
+    return tuple(range(deck["low"], min(high, full_high) + 1))
 
 
-def _clean_options(variant: str, options: Mapping[str, Any] | None) -> tuple[tuple[str, str], ...]:
+def _clean_options(
+    known: Mapping[str, OptionSpec], variant: str, options: Mapping[str, Any] | None
+) -> tuple[tuple[str, str], ...]:
     given = dict(options or {})
     out: list[tuple[str, str]] = []
-    for name, spec in OPTIONS.items():
+    for name, spec in known.items():
         if variant not in spec.variants:
             continue
         value = given.pop(name, spec.default)
@@ -467,23 +576,22 @@ def _clean_options(variant: str, options: Mapping[str, Any] | None) -> tuple[tup
         out.append((name, value))
     if given:
         name = sorted(given)[0]
-        if name in OPTIONS:
+        if name in known:
             raise IllegalSetup(
-                OPTIONS[name].clause,
+                known[name].clause,
                 f"option {name} does not apply to variant {variant} "
-                f"(only {', '.join(OPTIONS[name].variants)})",
+                f"(only {', '.join(known[name].variants)})",
             )
-        raise IllegalSetup("T6-VAR-1", f"unknown option {name!r} (known: {', '.join(OPTIONS) or 'none'})")
+        raise IllegalSetup("T6-VAR-1", f"unknown option {name!r} (known: {', '.join(known) or 'none'})")
     return tuple(out)
 
 
-@functools.cache
-def _rules(variant: str, players: int, options: tuple[tuple[str, str], ...]) -> Rules:
-    spec = VARIANTS[variant]
-    setup = _SETUPS[spec.setup]
-    end = _ENDS[spec.end]
+def _resolve(book: Book, variant: str, players: int, options: tuple[tuple[str, str], ...]) -> Rules:
+    spec = book.variants[variant]
+    setup = book.setups[spec.setup]
+    end = book.ends[spec.end]
     option_map = dict(options)
-    deck = _deck_cards(_DECKS[spec.deck], players)
+    deck = _deck_cards(book.decks[spec.deck], players, book.full_high)
     lo, hi = setup["min_players"], setup["max_players"]
     if not lo <= players <= hi:
         raise IllegalSetup("T6-SETUP-1", f"{variant} is for {lo} to {hi} players, got {players}")
@@ -517,11 +625,53 @@ def _rules(variant: str, players: int, options: tuple[tuple[str, str], ...]) -> 
         options=options,
         option_map=option_map,
         tie_to_start=option_map.get("professional_tie") == "start",
+        heads=book.heads,
+        book=book,
+        edits=book.tables.edits,
     )
 
 
+def _check_every_variant(book: Book) -> None:
+    """Every variant must set up for every player count of its set-up (fail at load, not mid-game)."""
+    for name, spec in book.variants.items():
+        setup = book.setups[spec.setup]
+        for n in range(setup["min_players"], setup["max_players"] + 1):
+            try:
+                r = book.rules_for(name, n)
+            except IllegalSetup as exc:
+                raise SpecError(f"take6/variants.toml ({name}): cannot set up {n} players: {exc}") from exc
+            if r.hand_size < 1:
+                raise SpecError(f"take6/variants.toml ({name}): {n} players get empty hands")
+        for clause in spec.clauses:
+            CLAUSES.require(clause)
+
+
+SHIPPED: Book = build_book(Tables.shipped(GAME))
+"""The book of the shipped tables (``spec/take6/``): every name below is its."""
+
+GAME_INFO: GameInfo = SHIPPED.info
+VARIANTS: Mapping[str, VariantSpec] = SHIPPED.variants
+OPTIONS: Mapping[str, OptionSpec] = SHIPPED.options
+BULLHEADS: tuple[int, ...] = SHIPPED.heads
+"""``BULLHEADS[card]`` is the card's bullheads (index 0 unused), evaluated once from ``bullheads.toml``."""
+BULLHEAD_CLAUSE: tuple[str, ...] = SHIPPED.head_clause
+"""The clause of the bullhead rule that decides each card (T6-BULL-1 for 55)."""
+BULLHEAD_SUBJECT: tuple[str, ...] = SHIPPED.head_subject
+"""The subject of the bullhead rule that decides each card (``55``, ``x11``, ``x10``, ``x5``, ``other``)."""
+
+
+def bullheads(card: int) -> int:
+    """The bullheads on ``card`` (T6-BULL-1 .. T6-BULL-5, evaluated from the ordered table).
+
+    >>> [bullheads(c) for c in (1, 5, 10, 11, 55, 104)]
+    [1, 2, 3, 5, 7, 1]
+    """
+    return BULLHEADS[card]
+
+
 def rules_for(variant: str | None, players: int, options: Mapping[str, Any] | None = None) -> Rules:
-    """Resolve the rules of ``variant`` (default: the first) for ``players`` with ``options``.
+    """Resolve the rules of ``variant`` (default: the first) for ``players`` with ``options``, from the
+    shipped tables (:meth:`Book.rules_for` of :data:`SHIPPED`).
 
     Raises IllegalSetup (T6-VAR-1 for an unknown variant or option, T6-SETUP-1 for a player count outside
     the set-up's range, the option's clause for a bad option value).
@@ -533,32 +683,4 @@ def rules_for(variant: str | None, players: int, options: Mapping[str, Any] | No
     ...
     engine.errors.IllegalSetup: T6-KIDS-5: kids: 7 hands of 15 and 5 rows need more than the 104 cards ...
     """
-    name = GAME_INFO.default_variant if variant is None else variant
-    if name not in VARIANTS:
-        raise IllegalSetup("T6-VAR-1", f"unknown variant {name!r} (known: {', '.join(VARIANTS)})")
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise IllegalSetup("T6-SETUP-1", f"players must be an integer, got {players!r}")
-    if not GAME_INFO.min_players <= players <= GAME_INFO.max_players:
-        raise IllegalSetup(
-            "T6-SETUP-1",
-            f"6 nimmt! is for {GAME_INFO.min_players} to {GAME_INFO.max_players} players, got {players}",
-        )
-    return _rules(name, players, _clean_options(name, options))
-
-
-def _check_every_variant() -> None:
-    """Every variant must set up for every player count of its set-up (fail at import, not mid-game)."""
-    for name, spec in VARIANTS.items():
-        setup = _SETUPS[spec.setup]
-        for n in range(setup["min_players"], setup["max_players"] + 1):
-            try:
-                r = rules_for(name, n)
-            except IllegalSetup as exc:
-                raise SpecError(f"take6/variants.toml ({name}): cannot set up {n} players: {exc}") from exc
-            if r.hand_size < 1:
-                raise SpecError(f"take6/variants.toml ({name}): {n} players get empty hands")
-        for clause in spec.clauses:
-            CLAUSES.require(clause)
-
-
-_check_every_variant()
+    return SHIPPED.rules_for(variant, players, options)

@@ -19,9 +19,9 @@ from engine.take6.rules import BULLHEADS, Rules
 __all__ = ["bullheads_of", "end_step", "rank", "result_of", "shown"]
 
 
-def bullheads_of(cards: Sequence[int]) -> int:
-    """The bullheads of some cards (T6-BULL-1..5)."""
-    return sum(map(BULLHEADS.__getitem__, cards))
+def bullheads_of(cards: Sequence[int], heads: Sequence[int] = BULLHEADS) -> int:
+    """The bullheads of some cards (T6-BULL-1..5): by the shipped table, or ``heads`` (a ``Rules.heads``)."""
+    return sum(map(heads.__getitem__, cards))
 
 
 def shown(rules: Rules, penalty: int) -> str:

@@ -64,7 +64,7 @@ from engine.take6.narration import (
     sixth_note,
 )
 from engine.take6.placement import Placement, locate
-from engine.take6.rules import BULLHEAD_CLAUSE, BULLHEAD_SUBJECT, BULLHEADS, Rules
+from engine.take6.rules import SHIPPED, Rules
 from engine.take6.scoring import bullheads_of, end_step, result_of
 
 __all__ = ["check", "granting_clause", "record_take", "step", "take_row", "turn_fast"]
@@ -82,21 +82,26 @@ def _choose_clause(rules: Rules) -> str:
     return "T6-PRO-5" if rules.placement == "ends_and_starts" else "T6-PLACE-3"
 
 
-def record_take(trace: Trace, seat: int, cards: tuple[int, ...]) -> None:
+def record_take(trace: Trace, seat: int, cards: tuple[int, ...], rules: Rules | None = None) -> None:
     """The derivation of a row taken: the cards go to the seat's pile (T6-PILE-1), each card's bullheads
-    by the rule of the table that decides it (T6-BULL-1..5), with the rule's subject (``55``, ``x11`` ...).
+    by the rule of the table that decides it (T6-BULL-1..5), with the rule's subject (``55``, ``x11`` ...),
+    as the tables of ``rules`` say (default: the shipped tables).
 
     >>> t = Trace()
     >>> record_take(t, 1, (55, 3))
     >>> [(s.clause, s.data["card"], s.data["heads"]) for s in t.steps[0].steps]
     [('T6-BULL-1', 55, 7), ('T6-BULL-5', 3, 1)]
     """
-    with trace.step("T6-PILE-1", "taken", {"seat": seat, "cards": list(cards), "heads": bullheads_of(cards)}):
+    book = rules.book if rules is not None and rules.book is not None else SHIPPED
+    heads = book.heads
+    with trace.step(
+        "T6-PILE-1", "taken", {"seat": seat, "cards": list(cards), "heads": bullheads_of(cards, heads)}
+    ):
         for c in cards:
             trace.add(
-                BULLHEAD_CLAUSE[c],
+                book.head_clause[c],
                 "bullheads",
-                {"card": c, "heads": BULLHEADS[c], "seat": seat, "subject": BULLHEAD_SUBJECT[c]},
+                {"card": c, "heads": heads[c], "seat": seat, "subject": book.head_subject[c]},
             )
 
 
@@ -133,7 +138,7 @@ def _record_placement(
         }
         if pl.sixth:
             with trace.step(cap_clause, "sixth", facts, note=sixth_note(seat, pl, row)):
-                record_take(trace, seat, row)
+                record_take(trace, seat, row, rules)
         else:
             trace.add(cap_clause, "room", facts)
 
@@ -183,7 +188,7 @@ def _resolve(
                 piles = list(piles_t)
                 penalties = list(penalties_t)
             piles[p] = piles[p] + row
-            penalties[p] += bullheads_of(row)
+            penalties[p] += bullheads_of(row, rules.heads)
             rows[r] = (card,)
         elif pl.side == "end":
             rows[r] = (*row, card)
@@ -262,20 +267,23 @@ def _end_round(
         over = rnd >= rules.rounds
     if trace is not None:
         trace.add("T6-ROUND-1", "round-ends", {"round": rnd, "over": over})
-        scores = [{"seat": p, "added": bullheads_of(piles[p]), "total": penalties[p]} for p in range(n)]
+        scores = [
+            {"seat": p, "added": bullheads_of(piles[p], rules.heads), "total": penalties[p]} for p in range(n)
+        ]
         with trace.step(
             "T6-ROUND-2",
             "round-scores",
             {"round": rnd, "scores": scores},
             note=round_note(rules, rnd, piles, penalties),
         ):
+            book = rules.book or SHIPPED
             for p in range(n):
                 with trace.step("T6-ROUND-2", "player-score", scores[p]):
                     for c in piles[p]:
                         trace.add(
-                            BULLHEAD_CLAUSE[c],
+                            book.head_clause[c],
                             "bullheads",
-                            {"card": c, "heads": BULLHEADS[c], "seat": p, "subject": BULLHEAD_SUBJECT[c]},
+                            {"card": c, "heads": book.heads[c], "seat": p, "subject": book.head_subject[c]},
                         )
         end_step(trace, rules, rnd, penalties, over)
     if over:
@@ -413,7 +421,7 @@ def _place_fast(  # noqa: PLR0917 (the hot path: positional is the cheapest call
             changed[p] += best
             piles = tuple(changed)
             totals = list(penalties)
-            totals[p] += sum(map(BULLHEADS.__getitem__, best))
+            totals[p] += sum(map(rules.heads.__getitem__, best))
             penalties = tuple(totals)
             rows[r] = ONE[card]
     if rules.play == "flip":
@@ -477,11 +485,11 @@ def take_row(s: State, p: int, r: int, trace: Trace | None) -> State:
     changed = list(s[I_PILES])
     changed[p] += row
     piles = tuple(changed)
-    heads = sum(map(BULLHEADS.__getitem__, row))
+    rules = s[I_RULES]
+    heads = sum(map(rules.heads.__getitem__, row))
     totals = list(s[I_PENALTIES])
     totals[p] += heads
     penalties = tuple(totals)
-    rules = s[I_RULES]
     if trace is None and rules.placement == "ends":
         rows_list = list(rows)
         rows_list[r] = ONE[card]
@@ -501,7 +509,7 @@ def take_row(s: State, p: int, r: int, trace: Trace | None) -> State:
             note=f"P{p} takes row {r}: {card_names(row)} ({plural(heads, 'bullhead')}); "
             f"{card} starts row {r}",
         ):
-            record_take(trace, p, row)
+            record_take(trace, p, row, rules)
     if len(pending) > 1:
         return _resolve(
             s, rows, pending[1:], piles, penalties, held=s[I_HELD], selects=s[I_SELECTS], trace=trace
