@@ -127,7 +127,9 @@ class Matches(Exception):
         self.actions = actions
 
 
-def resolve(text: str, readings: Sequence[Reading], legal: Iterable[Any], fill: Callable[[Reading], Any]) -> Any:
+def resolve(
+    text: str, readings: Sequence[Reading], legal: Iterable[Any], fill: Callable[[Reading], Any]
+) -> Any:
     """The action a text names: the one legal action matching one of its ``readings``; several raise
     :class:`Matches`; none, and the first reading with its open fields filled in (``fill``) is returned,
     for the engine's check to accept or refuse."""

@@ -55,7 +55,8 @@ def _cases() -> list[tuple[str, str, int, dict[str, Any], str]]:
     return out
 
 
-def _start(name: str, variant: str, players: int, options: dict[str, Any], chance: str, seed: int) -> Any:
+def _start(case: tuple[str, str, int, dict[str, Any], str], seed: int) -> Any:
+    name, variant, players, options, chance = case
     game = get_game(name)
     if chance == "seeded":
         return game.new_game(players, seed=seed, variant=variant, options=options)
@@ -84,10 +85,9 @@ def _chance_step(game: Game, state: Any, rng: random.Random) -> Any:
 
 def _playout(case: tuple[str, str, int, dict[str, Any], str], seed: int) -> Iterator[tuple[Any, Any]]:
     """(state, chance step or None) along a seeded random game."""
-    name, variant, players, options, chance = case
-    game = get_game(name)
+    game = get_game(case[0])
     rng = random.Random(f"{case}:{seed}")
-    state = _start(name, variant, players, options, chance, seed)
+    state = _start(case, seed)
     while not game.is_terminal(state):
         acting = game.to_act(state)
         chance_step = None
@@ -117,7 +117,8 @@ def test_every_legal_action_reads_back_from_its_text(case: tuple[str, str, int, 
     seeds = (3, 4, 5) if case[4] == "chance" else (3,)
     for state, chance_step in [step for seed in seeds for step in _sampled(case, seed)]:
         legal = game.legal_actions(state)
-        actions = list(legal) + ([chance_step] if chance_step is not None and chance_step not in legal else [])
+        extra = chance_step is not None and chance_step not in legal
+        actions = list(legal) + ([chance_step] if extra else [])
         texts = [game.action_to_text(state, a) for a in actions]
         assert len(set(texts)) == len(texts), f"two actions share a text: {sorted(texts)}"
         for action, text in zip(actions, texts, strict=True):

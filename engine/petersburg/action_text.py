@@ -35,7 +35,7 @@ Buy(player=1, card='Market', source='lower', displace=None)
 >>> from_text(s, "buy markt", legal)
 Traceback (most recent call last):
 ...
-engine.errors.AmbiguousAction: action: 'buy markt' is ambiguous: it could be 'buy Market upper' or 'buy Market lower'
+engine.errors.AmbiguousAction: action: 'buy markt' is ambiguous: it could be 'buy Market upper' or ...
 >>> [to_text(s, a, legal) for a in legal][:4]
 ['pass', 'buy Market upper', 'hand Market upper', 'buy Pub']
 """
@@ -183,8 +183,8 @@ def _fill(state: State, reading: Reading) -> Any:
     given.setdefault("player", (to_act(state) or (0,))[0])
     kind = rs.kind.get(given.get("card", ""))
     if reading.kind in (Buy, Take) and "source" not in given:
-        places = (("drawn", state.drawn == kind), ("upper", kind in state.upper), ("lower", kind in state.lower))
-        given["source"] = next((source for source, here in places if here), "upper")
+        places = {"drawn": state.drawn == kind, "upper": kind in state.upper, "lower": kind in state.lower}
+        given["source"] = next((source for source, here in places.items() if here), "upper")
     if reading.kind is Discard and "card" not in given:
         given["card"] = card_name(rs, state.drawn) if state.drawn >= 0 else "nothing"
     if reading.kind is Observe and "stack" not in given:
@@ -217,6 +217,8 @@ def to_text(state: State, action: Any, legal: Legal) -> str:
     t = type(action)
     if t is Reveal:
         return f"reveal {action.card}"
+    if t not in (Pass, Buy, Take, Play, Observe, Discard, PubBuy):
+        raise InputError("action", f"not a Saint Petersburg action: {show(action)}")
     p = f"P{action.player}"
     if t is Pass:
         forms = ["pass", f"{p} pass"]
@@ -232,10 +234,8 @@ def to_text(state: State, action: Any, legal: Legal) -> str:
         forms = [f"observe {action.stack}", f"{p} observe {action.stack}"]
     elif t is Discard:
         forms = ["discard", f"discard {action.card}", f"{p} discard {action.card}"]
-    elif t is PubBuy:
-        forms = [f"pub {action.vp}", f"{p} pub {action.vp}"]
     else:
-        raise InputError("action", f"not a Saint Petersburg action: {show(action)}")
+        forms = [f"pub {action.vp}", f"{p} pub {action.vp}"]
     found = shortest(action, forms, lambda form: _read(state, form, legal))
     return found if found is not None else forms[-1]
 
@@ -251,6 +251,8 @@ def to_words(state: State, action: Any) -> str:
     'P0 buy the Market from the lower row'
     """
     t = type(action)
+    if t not in (Pass, Buy, Take, Play, Observe, Discard, PubBuy, Reveal):
+        raise InputError("action", f"not a Saint Petersburg action: {show(action)}")
     if t is Reveal:
         i = pending_reveal(state) if state.hidden else -1
         stack = f"the {STACKS[i]} stack" if i >= 0 else "a stack of unknown order"
@@ -267,9 +269,7 @@ def to_words(state: State, action: Any) -> str:
     over = f", displacing the {action.displace}" if getattr(action, "displace", None) is not None else ""
     if t is Play:
         return f"{who} play the {action.card} from the hand{over}"
-    if t is Buy or t is Take:
-        verb, into = ("buy", "") if t is Buy else ("take", " into the hand")
-        if action.source == "drawn":
-            return f"{who} {verb} the drawn {action.card}{into}{over}"
-        return f"{who} {verb} the {action.card} from the {action.source} row{into}{over}"
-    raise InputError("action", f"not a Saint Petersburg action: {show(action)}")
+    verb, into = ("buy", "") if t is Buy else ("take", " into the hand")
+    if action.source == "drawn":
+        return f"{who} {verb} the drawn {action.card}{into}{over}"
+    return f"{who} {verb} the {action.card} from the {action.source} row{into}{over}"

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.derivation import Step, Trace
-from engine.errors import IllegalAction, IllegalSetup, NotAnAction, RuleViolation
+from engine.errors import IllegalAction, IllegalSetup, InputError, NotAnAction, RuleViolation
 from engine.game import Result
 from engine.petersburg import action_text, codec, narration, notation
 from engine.petersburg.catalog import GAME_META, VARIANTS
@@ -147,13 +147,20 @@ class PetersburgGame:
         ('SP-BUY-1', 'SP-TURN-1')
         """
         trace = Trace()
+        shown = self._shown(state, action)
         try:
             check(state, action, trace)
         except RuleViolation as exc:
-            return trace.root(exc.clause, "refused", {"action": repr(action)}, note=exc.message)
-        return trace.root(
-            granting_clause(state, action), "legal", {"action": repr(action)}, note=f"{action!r} is legal"
-        )
+            return trace.root(exc.clause, "refused", {"action": shown}, note=exc.message)
+        granted = granting_clause(state, action)
+        return trace.root(granted, "legal", {"action": shown}, note=f"{shown} is legal")
+
+    def _shown(self, state: State, action: Any) -> str:
+        """An action as a derivation names it: its text, or its ``repr`` when it is no action of the game."""
+        try:
+            return self.action_to_text(state, action)
+        except InputError:
+            return repr(action)
 
     def explain_result(self, state: State) -> Step:
         """The derivation of a finished game's result: each seat's place, VP and tie-break roubles (with

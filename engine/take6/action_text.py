@@ -24,11 +24,11 @@ IllegalAction the engine raises for it.
 >>> from engine.take6 import GAME
 >>> s = GAME.new_game(2, seed=1)
 >>> s.hands[1][:3]
-(5, 21, 33)
->>> from_text(s, "P1 21", GAME.legal_actions(s))
-Select(player=1, card=21)
->>> to_text(s, Select(1, 21), GAME.legal_actions(s))
-'P1 21'
+(5, 13, 23)
+>>> from_text(s, "P1 13", GAME.legal_actions(s))
+Select(player=1, card=13)
+>>> to_text(s, Select(1, 13), GAME.legal_actions(s))
+'P1 13'
 >>> from_text(s, "row 9", GAME.legal_actions(s))
 Traceback (most recent call last):
 ...
@@ -52,8 +52,9 @@ from engine.action_input import (
 )
 from engine.errors import InputError
 from engine.jsonio import show
-from engine.take6.layout import MAXC, PREBUILT_ROWS
+from engine.take6.layout import MAXC
 from engine.take6.model import Action, Deal, Draft, DraftStart, Flip, Select, Setup, State, TakeRow
+from engine.take6.rules import PREBUILT_ROWS
 from engine.take6.transitions import check
 
 __all__ = ["VERBS", "from_text", "to_text", "to_words"]
@@ -123,7 +124,7 @@ def _fill(state: State, reading: Reading) -> Action | Setup:
     the first seat to act, else seat 0."""
     given = dict(reading.given)
     if reading.kind in (Deal, DraftStart):
-        return reading.kind(**given)  # type: ignore[no-any-return]
+        return reading.kind(**given)
     if "player" not in given:
         card = given.get("card")
         holders = [p for p in range(state.players) if card in state.hands[p] or card == state.selected[p]]
@@ -160,6 +161,8 @@ def to_text(state: State, action: Action | Setup, legal: Legal) -> str:
         return f"deal {hands}|{'.'.join(map(str, action.rows))}"  # type: ignore[union-attr]
     if t is DraftStart:
         return f"start P{action.player}"  # type: ignore[union-attr]
+    if t not in (Select, Draft, TakeRow, Flip):
+        raise InputError("action", f"not a 6 nimmt! action: {show(action)}")
     p = action.player  # type: ignore[union-attr]
     if t is Select:
         c = action.card  # type: ignore[union-attr]
@@ -171,11 +174,9 @@ def to_text(state: State, action: Action | Setup, legal: Legal) -> str:
     elif t is TakeRow:
         full = f"P{p} row {action.row}"  # type: ignore[union-attr]
         forms = [f"row {action.row}", full]  # type: ignore[union-attr]
-    elif t is Flip:
+    else:
         full = f"P{p} flip"
         forms = ["flip", full]
-    else:
-        raise InputError("action", f"not a 6 nimmt! action: {show(action)}")
     found = shortest(action, forms, lambda form: _read(state, form, legal))
     return found if found is not None else full
 
@@ -190,6 +191,8 @@ def to_words(state: State, action: Action | Setup) -> str:
     'P1 take row 2'
     """
     t = type(action)
+    if t not in (Select, Draft, TakeRow, Flip, Deal, DraftStart):
+        raise InputError("action", f"not a 6 nimmt! action: {show(action)}")
     if t is Deal:
         return f"round {state.round} be dealt {to_text(state, action, ())[len('deal '):]}"
     if t is DraftStart:

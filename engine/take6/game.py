@@ -25,7 +25,7 @@ from operator import itemgetter
 from typing import Any
 
 from engine.derivation import Step, Trace, render
-from engine.errors import IllegalAction, IllegalSetup, NotAnAction, RuleViolation
+from engine.errors import IllegalAction, IllegalSetup, InputError, NotAnAction, RuleViolation
 from engine.game import Result
 from engine.spec import ClauseBook
 from engine.take6 import action_text, codec, notation
@@ -295,11 +295,19 @@ class Take6:
         ('T6-SELECT-1', 'refused')
         """
         trace = Trace()
+        shown = {"action": self._shown(state, action)}
         try:
             check(state, action, trace)
         except RuleViolation as exc:
-            return trace.root(exc.clause, "refused", {"action": repr(action)}, note=exc.message)
-        return trace.root(granting_clause(state, action), "legal", {"action": repr(action)})
+            return trace.root(exc.clause, "refused", shown, note=exc.message)
+        return trace.root(granting_clause(state, action), "legal", shown)
+
+    def _shown(self, state: State, action: Any) -> str:
+        """An action as a derivation names it: its text, or its ``repr`` when it is no action of the game."""
+        try:
+            return self.action_to_text(state, action)
+        except InputError:
+            return repr(action)
 
     def explain_result(self, state: State) -> Step:
         """The derivation of a finished game's result: the winners' rule, each seat's place and total, a
