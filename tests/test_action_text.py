@@ -352,3 +352,13 @@ def test_games_and_actions_have_readable_reprs() -> None:
     assert repr(SP.action_from_text(s, "buy Shepherd")) == (
         "Buy(player=0, card='Shepherd', source='upper', displace=None)"
     )
+
+
+def test_the_readmes_library_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's library example (action text both ways) runs and prints the texts it promises."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Library", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(block, "README.md", "exec"), {})  # the page's own example, as a reader runs it
+    assert capsys.readouterr().out.splitlines()[:3] == ["P0 10", "P1 5", "11"]
