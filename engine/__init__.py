@@ -10,6 +10,7 @@ Rules live as cited data tables in ``spec/``; this package loads and checks them
 """
 
 from engine.errors import (
+    AmbiguousAction,
     ArbiterError,
     GameOver,
     IllegalAction,
@@ -22,6 +23,7 @@ from engine.errors import (
 from engine.game import Game, Result, game_names, get_game
 
 __all__ = [
+    "AmbiguousAction",
     "ArbiterError",
     "Game",
     "GameOver",

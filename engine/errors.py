@@ -51,6 +51,20 @@ class NotAnAction(InputError, TypeError):
         super().__init__("action", f"expected a {game} action value, got a {got}: build it with {build}")
 
 
+class AmbiguousAction(InputError):
+    """An action text that names several legal actions (as python-chess's ``AmbiguousMoveError``):
+    ``readings`` are their texts, each naming one of them.
+
+    >>> err = AmbiguousAction("action", "'buy Market' is ambiguous", ("buy Market upper", "buy Market lower"))
+    >>> err.field, err.readings
+    ('action', ('buy Market upper', 'buy Market lower'))
+    """
+
+    def __init__(self, field: str, message: str, readings: tuple[str, ...]) -> None:
+        super().__init__(field, message)
+        self.readings = readings
+
+
 class RuleViolation(ArbiterError, ValueError):
     """An action or a set-up breaks a rule; ``clause`` is the id of the rule (e.g. ``T6-PLACE-2``)."""
 

@@ -20,6 +20,14 @@ Two tiers apply an action (as ``push_san`` and ``push`` do in python-chess):
 >>> state = game.apply(state, game.legal_actions(state, 0)[0])
 >>> game.to_act(state)
 (1, 2, 3)
+
+An action can also be written and read as short text relative to a state, as SAN is in chess
+(``action_to_text`` / ``action_from_text``; docs/positions.md, "Actions as text"):
+
+>>> card = state.hands[1][0]
+>>> game.action_to_text(state, game.legal_actions(state, 1)[0]) == f"P1 {card}"
+True
+>>> state = game.apply(state, game.action_from_text(state, f"P1 {card}"))
 """
 
 from __future__ import annotations
@@ -175,6 +183,24 @@ class Game(Protocol):
 
     def action_from_json(self, data: Any) -> Any:
         """Parse and validate a JSON action; raises InputError naming the field."""
+        ...
+
+    def action_to_text(self, state: Any, action: Any) -> str:
+        """The action as short text relative to ``state``, as SAN is to a chess position (``58``, ``P2
+        58``, ``row 2``, ``buy Market lower``, ``pass``: docs/positions.md, "Actions as text"): the
+        shortest text that ``action_from_text`` reads back as the action."""
+        ...
+
+    def action_from_text(self, state: Any, text: str, *, checked: bool = True) -> Any:
+        """The action ``text`` names in ``state``; the state is not changed.  AmbiguousAction (an
+        InputError) lists the readings of a text naming several legal actions; InputError names the
+        malformed part; IllegalAction (with its clause) is the engine's refusal of the action named, or
+        with ``checked=False`` that action is returned, to explain its refusal."""
+        ...
+
+    def action_to_words(self, state: Any, action: Any) -> str:
+        """The action in plain words, as the clause a question puts after "May": ``P0 buy the Market from
+        the lower row``, ``P2 select 58``."""
         ...
 
     def narrate(self, before: Any, action: Any, after: Any) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import jsonio
+from engine.action_input import seat_word
 from engine.bots import BOTS
 from engine.errors import InputError
 from engine.game import Game, get_game
@@ -48,6 +49,25 @@ def parse_options(pairs: list[str] | None) -> dict[str, Any]:
                 raise
             out[name] = raw
     return out
+
+
+def action_line(game: Game, state: Any, action: Any, index: int) -> str:
+    """A log's line naming action ``index`` (from 0, as a record counts) by its text, with its seat, so it
+    can be typed back (``arbiter explain GAME --record FILE --upto INDEX --action TEXT``); a chance step
+    says so.
+
+    >>> from engine.game import get_game
+    >>> g = get_game("petersburg")
+    >>> s = g.new_game(2, seed=1)
+    >>> action_line(g, s, g.legal_actions(s)[1], 0)
+    'Action 0: P0 buy Shepherd'
+    """
+    text = game.action_to_text(state, action)
+    acting = game.to_act(state)
+    if not acting:
+        return f"Action {index} (chance): {text}"
+    seat = "" if seat_word(text.split()[0]) is not None else f"P{acting[0]} "
+    return f"Action {index}: {seat}{text}"
 
 
 def play_game(
@@ -95,6 +115,7 @@ def play_game(
         # no seat to act: a chance step the position leaves open (a reveal from a stack of unknown order)
         action = chooser(game, state, acting[0], rng) if acting else rng.choice(game.legal_actions(state))
         after = game.apply(state, action)
+        lines.append(action_line(game, state, action, len(actions)))
         lines.extend(game.narrate(state, action, after))
         actions.append(action)
         state = after

@@ -449,6 +449,26 @@ def test_action_from_json_refuses_with_input_error(game: str, data: st.DataObjec
     assert g.state_to_json(state) == before
 
 
+@FUZZ
+@given(game=st.sampled_from(GAMES), data=st.data())
+def test_action_from_text_refuses_with_input_error(game: str, data: st.DataObject) -> None:
+    """A legal action's text, mutated as bytes, read against a real position: an action, InputError (an
+    ambiguous text too) or the engine's IllegalAction naming a clause; the state is unchanged."""
+    g = get_game(game)
+    state = data.draw(st.sampled_from(POSITIONS[game]))
+    before = g.state_to_json(state)
+    legal = g.legal_actions(state)
+    base = g.action_to_text(state, data.draw(st.sampled_from(legal))).encode() if legal else b"pass"
+    text = data.draw(mutated_bytes(base, [*SPLICES, b" over ", b" lower", b"P9 ", b"\xd0\xa0"]))
+    try:
+        g.action_from_text(state, text.decode("utf-8", "replace"))
+    except RuleViolation as exc:
+        assert exc.clause
+    except InputError:
+        pass
+    assert g.state_to_json(state) == before
+
+
 REPLIES = {
     "hello": {"ok": True, "protocol": 1, "name": "peer", "games": {"take6": ["standard"]}},
     "new": {"ok": True},

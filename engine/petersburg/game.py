@@ -22,9 +22,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.derivation import Step, Trace
-from engine.errors import IllegalAction, IllegalSetup, NotAnAction, RuleViolation
+from engine.errors import IllegalAction, IllegalSetup, InputError, NotAnAction, RuleViolation
 from engine.game import Result
-from engine.petersburg import codec, narration, notation
+from engine.petersburg import action_text, codec, narration, notation
 from engine.petersburg.catalog import GAME_META, SHIPPED, VARIANTS, Book, build_book
 from engine.petersburg.checks import check, granting_clause
 from engine.petersburg.legal import legal_actions, reveals, to_act
@@ -40,7 +40,11 @@ __all__ = ["GAME", "PetersburgGame"]
 
 
 class PetersburgGame:
-    """Saint Petersburg (1-4 players, first and second edition).  Use the module-level ``GAME``."""
+    """Saint Petersburg (1-4 players, first and second edition).  Use the module-level ``GAME``.
+
+    >>> GAME
+    <Game petersburg: Saint Petersburg, 1–4 players, variants first, second>
+    """
 
     name = "petersburg"
     title = "Saint Petersburg"
@@ -78,6 +82,11 @@ class PetersburgGame:
         if rs.book is self.book:
             return state
         return state._replace(rules=ruleset(rs.variant, dict(rs.options), self.book))
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.name}: {self.title}, {self.min_players}–{self.max_players} players, "
+            f"variants {', '.join(self.variants)}>"
+        )
 
     # ------------------------------------------------------------------------------------------- protocol
     def new_game(
@@ -165,13 +174,20 @@ class PetersburgGame:
         ('SP-BUY-1', 'SP-TURN-1')
         """
         trace = Trace()
+        shown = self._shown(state, action)
         try:
             check(state, action, trace)
         except RuleViolation as exc:
-            return trace.root(exc.clause, "refused", {"action": repr(action)}, note=exc.message)
-        return trace.root(
-            granting_clause(state, action), "legal", {"action": repr(action)}, note=f"{action!r} is legal"
-        )
+            return trace.root(exc.clause, "refused", {"action": shown}, note=exc.message)
+        granted = granting_clause(state, action)
+        return trace.root(granted, "legal", {"action": shown}, note=f"{shown} is legal")
+
+    def _shown(self, state: State, action: Any) -> str:
+        """An action as a derivation names it: its text, or its ``repr`` when it is no action of the game."""
+        try:
+            return self.action_to_text(state, action)
+        except InputError:
+            return repr(action)
 
     def explain_result(self, state: State) -> Step:
         """The derivation of a finished game's result: each seat's place, VP and tie-break roubles (with
@@ -213,6 +229,41 @@ class PetersburgGame:
     def action_from_json(self, data: Any) -> Any:
         """Parse and validate a JSON action (cards by name: any edition's name or a known alias)."""
         return codec.action_from_json(data)
+
+    def action_to_text(self, state: State, action: Any) -> str:
+        """The action as short text relative to ``state``, as SAN is to a chess position: ``pass``, ``buy
+        Market``, ``buy Market lower`` (when both rows hold one), ``hand Lumberjack``, ``play Warehouse``,
+        ``buy Gold Smelter over Gold Miner``, ``observe building``, ``discard``, ``pub 3``, ``reveal
+        Market`` (:mod:`engine.petersburg.action_text`, docs/positions.md); :meth:`action_from_text` reads
+        it back.
+
+        >>> s = GAME.new_game(2, seed=1)
+        >>> [GAME.action_to_text(s, a) for a in GAME.legal_actions(s)[:3]]
+        ['pass', 'buy Shepherd', 'hand Shepherd']
+        """
+        return action_text.to_text(state, action, self.legal_actions(state))
+
+    def action_to_words(self, state: State, action: Any) -> str:
+        """The action in plain words, as the clause a question puts after "May" (``explain`` asks "May P2
+        select 58 here?"); see :func:`engine.petersburg.action_text.to_words`."""
+        return action_text.to_words(state, action)
+
+    def action_from_text(self, state: State, text: str, *, checked: bool = True) -> Any:
+        """The action ``text`` names in ``state`` (card names in any edition or language, any case):
+        AmbiguousAction (an InputError) lists the readings of a text naming several legal actions,
+        InputError names a malformed part, and IllegalAction is the engine's refusal of the action named
+        (``checked=False``: that action is returned instead, to explain its refusal).  The state is not
+        changed.
+
+        >>> s = GAME.new_game(2, seed=1)
+        >>> GAME.action_from_text(s, "buy schäfer")
+        Buy(player=0, card='Shepherd', source='upper', displace=None)
+        >>> GAME.action_from_text(s, "buy Bank")
+        Traceback (most recent call last):
+        ...
+        engine.errors.IllegalAction: SP-BUY-3: there is no Bank in the upper row
+        """
+        return action_text.from_text(state, text, self.legal_actions(state), checked=checked)
 
     def variant_of(self, state: State) -> str:
         """The variant (edition) of a state.

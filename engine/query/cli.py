@@ -4,8 +4,9 @@
   the tests, properties and vectors that check it; ``--disputed`` — the rulings; ``--write-docs DIR`` /
   ``--check-docs DIR`` — write or check the generated ``docs/rules/`` pages.
 * ``arbiter ask KIND ...`` — a structured question (``arbiter ask`` alone lists them).
-* ``arbiter explain GAME --state FILE --action JSON`` — is this action legal here, and why (``--position
-  TEXT`` instead: a notation line, a JSON state or ``@FILE``).
+* ``arbiter explain GAME --state FILE --action TEXT`` — is this action legal here, and why (``--position
+  TEXT`` instead: a notation line, a JSON state or ``@FILE``; the action as text, ``buy Market lower``, or
+  in its JSON form).
 
 Every command takes ``--json`` for machines.  Bad input prints one line naming the field and exits 2.
 
@@ -236,6 +237,15 @@ def _read_json_arg(field: str, text: str) -> Any:
     return jsonio.read_arg(text, source=field)
 
 
+def _read_action_arg(text: str) -> Any:
+    """``--action``: JSON inline (a value starting with ``{``), ``@FILE`` or a path to a ``.json`` file
+    holding it, or else the action's text (``buy Market lower``, ``P2 58``), read against the state."""
+    json_like = text.startswith("@") or text.lstrip().startswith(("{", "[", '"'))
+    if json_like or (text.endswith(".json") and _is_file(text)):
+        return _read_json_arg("--action", text)
+    return text
+
+
 def explain_for(args: argparse.Namespace) -> Answer:
     """The answer to a parsed ``arbiter explain`` command line."""
     from engine.query import explain
@@ -259,7 +269,7 @@ def explain_for(args: argparse.Namespace) -> Answer:
 
     action_file, state_file = from_file(args.action), from_file(args.state)
     with jsonio.quoting_no_content(action_file):
-        action = _read_json_arg("--action", args.action)  # the arguments are read before any replay
+        action = _read_action_arg(args.action)  # the arguments are read before any replay
     if args.position is not None:
         from engine.positions import load_position
 
@@ -300,7 +310,9 @@ def _register_explain(sub: Any) -> None:
     p.add_argument("--case", metavar="ID", help="a conformance vector's position (a hand-picked case id, or "
                    "one in --vector FILE)")
     p.add_argument("--vector", metavar="FILE", help="with --case: an exported vector file (<game>.jsonl)")
-    p.add_argument("--action", required=True, metavar="JSON|FILE", help="the action, in the game's JSON form")
+    p.add_argument("--action", required=True, metavar="TEXT|JSON|FILE",
+                   help="the action: its text ('buy Market lower', 'P2 58'; docs/positions.md) or the game's "
+                   "JSON form (a value starting with '{', or @FILE)")
     p.add_argument("--json", action="store_true", help="print the answer as JSON")
     p.add_argument("--brief", action="store_true", help="print only the question and the answer")
     p.set_defaults(run=run_explain)

@@ -26,6 +26,7 @@ from typing import Any
 from attrs import field, frozen
 
 from engine import jsonio
+from engine.action_input import read_action
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, facet_module, game_names, get_game
 from engine.query.model import Answer, Step
@@ -166,20 +167,29 @@ def _action_player(action: Any) -> int | None:
     return player if isinstance(player, int) else None
 
 
-def explain(game: str, state: Any, action_json: Any) -> Answer:
-    """Is ``action_json`` (the game's JSON form of an action) legal in ``state``, and why.
+def explain(game: str, state: Any, action_given: Any) -> Answer:
+    """Is the action legal in ``state``, and why.  ``action_given`` is the game's JSON form of an action, or
+    its text relative to ``state`` (``buy Market lower``, ``P2 58``: docs/positions.md, "Actions as text";
+    a string starting with ``{`` is JSON).
 
-    ``value`` holds ``legal`` (bool), ``clause`` (the refusing clause, when illegal), ``player`` and the
-    game's own fields (the cost, the row ...).  A malformed action raises InputError naming ``--action``.
+    ``value`` holds ``legal`` (bool), ``clause`` (the refusing clause, when illegal), ``player``,
+    ``action`` (the action's text) and the game's own fields (the cost, the row ...).  A malformed or
+    ambiguous action raises InputError naming ``--action``.
+
+    >>> from engine.game import get_game
+    >>> s = get_game("petersburg").new_game(2, seed=1)
+    >>> explain("petersburg", s, "buy Shepherd").question
+    'May P0 buy the Shepherd from the upper row here, and what happens?'
     """
     _load_explainers()
     g = get_game(game)
     try:
-        action = g.action_from_json(action_json)
+        action = read_action(g, state, action_given, checked=False)
     except InputError as exc:
-        raise InputError(f"--action: {exc.field}", exc.message) from None
+        where = "--action" if exc.field == "action" else f"--action: {exc.field}"
+        raise InputError(where, exc.message) from None
     except RuleViolation as exc:
-        return _refused_outright(g, state, action_json, exc)
+        return _refused_outright(g, state, action_given, exc)
     seat, seats = _action_player(action), getattr(state, "players", None)
     if seat is not None and isinstance(seats, int) and not 0 <= seat < seats:
         raise InputError("--action: player", f"expected a seat 0..{seats - 1}, got {jsonio.show(seat)}")
@@ -192,9 +202,9 @@ def explain(game: str, state: Any, action_json: Any) -> Answer:
     explainer = EXPLAINERS.get(game)
     extra = explainer(g, state, action, refusal) if explainer else Explanation()
     player = _action_player(action)
-    shown = _short(g.action_to_json(action))
     value: dict[str, Any] = {"legal": refusal is None, "player": player,
-                             "clause": refusal.clause if refusal else None, **extra.value}
+                             "clause": refusal.clause if refusal else None,
+                             "action": g.action_to_text(state, action), **extra.value}
     steps = list(extra.steps)
     notes = list(extra.notes)
     if refusal is not None:
@@ -206,9 +216,8 @@ def explain(game: str, state: Any, action_json: Any) -> Answer:
         summary = "legal" + (f" — {extra.value['summary']}" if "summary" in extra.value else "")
         notes.extend(f"then: {line}" for line in g.narrate(state, action, after))
     value.pop("summary", None)
-    who = f"player {player}" if player is not None else "the player"
     return Answer(
-        kind="explain", game=game, question=f"May {who} play {shown} here, and what happens?",
+        kind="explain", game=game, question=f"May {g.action_to_words(state, action)} here, and what happens?",
         summary=summary, value=value, steps=steps, headers=extra.headers, rows=extra.rows, notes=notes,
     )
 
@@ -245,6 +254,6 @@ def _legal_hint(g: Game, state: Any, player: int | None, limit: int = 8) -> str:
     if player is None or player not in acting:
         return f"To make it legal: it must be the turn of one of seats {list(acting)} (they must act now)."
     actions = g.legal_actions(state, player)
-    shown = "; ".join(_short(g.action_to_json(a)) for a in actions[:limit])
+    shown = "; ".join(g.action_to_text(state, a) for a in actions[:limit])
     more = f" … and {len(actions) - limit} more" if len(actions) > limit else ""
-    return f"To make it legal: choose one of player {player}'s {len(actions)} legal actions: {shown}{more}."
+    return f"To make it legal: choose one of P{player}'s {len(actions)} legal actions: {shown}{more}."

@@ -25,10 +25,10 @@ from operator import itemgetter
 from typing import Any
 
 from engine.derivation import Step, Trace, render
-from engine.errors import IllegalAction, IllegalSetup, NotAnAction, RuleViolation
+from engine.errors import IllegalAction, IllegalSetup, InputError, NotAnAction, RuleViolation
 from engine.game import Result
 from engine.spec import ClauseBook, Tables
-from engine.take6 import codec, notation
+from engine.take6 import action_text, codec, notation
 from engine.take6.deal import check_setup, deal_order, deal_round, derived_seed, with_seed
 from engine.take6.layout import (
     DRAFT,
@@ -58,7 +58,11 @@ __all__ = ["GAME", "Take6", "deal_order", "derived_seed"]
 
 
 class Take6:
-    """6 nimmt! as an :class:`engine.game.Game` (exported as ``GAME``)."""
+    """6 nimmt! as an :class:`engine.game.Game` (exported as ``GAME``).
+
+    >>> GAME
+    <Game take6: 6 nimmt!, 2–10 players, variants standard, tactics, logic, professional, kids, countdown>
+    """
 
     name = GAME_INFO.name
     title = GAME_INFO.title
@@ -97,6 +101,11 @@ class Take6:
         if rules.book is self.book:
             return state
         return replace(state, rules=self.book.rules_for(rules.variant, rules.players, dict(rules.options)))
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.name}: {self.title}, {self.min_players}–{self.max_players} players, "
+            f"variants {', '.join(self.variants)}>"
+        )
 
     def new_game(
         self,
@@ -219,6 +228,38 @@ class Take6:
         """
         return codec.action_from_json(data)
 
+    def action_to_text(self, state: State, action: Action | Setup) -> str:
+        """The action as short text relative to ``state``, as SAN is to a chess position: ``58`` (``P2 58``
+        while several seats select), ``draft 58``, ``row 2``, ``flip``, ``deal HANDS|ROWCARDS``, ``start
+        P1`` (:mod:`engine.take6.action_text`, docs/positions.md); :meth:`action_from_text` reads it back.
+
+        >>> s = GAME.new_game(2, seed=1)
+        >>> GAME.action_to_text(s, GAME.legal_actions(s, 1)[0])
+        'P1 5'
+        """
+        return action_text.to_text(state, action, self.legal_actions(state))
+
+    def action_to_words(self, state: State, action: Action | Setup) -> str:
+        """The action in plain words, as the clause a question puts after "May" (``explain`` asks "May P2
+        select 58 here?"); see :func:`engine.take6.action_text.to_words`."""
+        return action_text.to_words(state, action)
+
+    def action_from_text(self, state: State, text: str, *, checked: bool = True) -> Action | Setup:
+        """The action ``text`` names in ``state`` (``58``, ``P2 58``, ``row 2``, ...): AmbiguousAction (an
+        InputError) lists the readings of a text naming several legal actions, InputError names a malformed
+        part, and IllegalAction is the engine's refusal of the action named (``checked=False``: that action
+        is returned instead, to explain its refusal).  The state is not changed.
+
+        >>> s = GAME.new_game(2, seed=1)
+        >>> GAME.action_from_text(s, "P1 5")
+        Select(player=1, card=5)
+        >>> GAME.action_from_text(s, "P1 6")
+        Traceback (most recent call last):
+        ...
+        engine.errors.IllegalAction: T6-SELECT-1: card 6 is not in P1's hand
+        """
+        return action_text.from_text(state, text, self.legal_actions(state), checked=checked)
+
     def to_notation(self, state: State) -> str:
         """The position as one notation line (see :mod:`engine.take6.notation`)."""
         return notation.to_notation(state)
@@ -282,11 +323,19 @@ class Take6:
         ('T6-SELECT-1', 'refused')
         """
         trace = Trace()
+        shown = {"action": self._shown(state, action)}
         try:
             check(state, action, trace)
         except RuleViolation as exc:
-            return trace.root(exc.clause, "refused", {"action": repr(action)}, note=exc.message)
-        return trace.root(granting_clause(state, action), "legal", {"action": repr(action)})
+            return trace.root(exc.clause, "refused", shown, note=exc.message)
+        return trace.root(granting_clause(state, action), "legal", shown)
+
+    def _shown(self, state: State, action: Any) -> str:
+        """An action as a derivation names it: its text, or its ``repr`` when it is no action of the game."""
+        try:
+            return self.action_to_text(state, action)
+        except InputError:
+            return repr(action)
 
     def explain_result(self, state: State) -> Step:
         """The derivation of a finished game's result: the winners' rule, each seat's place and total, a
