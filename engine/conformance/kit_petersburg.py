@@ -42,6 +42,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from engine.conformance.diagnosis.faults import FaultPlan, TableFaults
 from engine.conformance.kits import KitBase
 from engine.derivation import Step
 from engine.errors import IllegalAction, InputError
@@ -58,7 +59,8 @@ from engine.petersburg import (
     can_displace,
     cost_breakdown,
 )
-from engine.petersburg.catalog import PARAMS, PHASES, STACKS
+from engine.petersburg.catalog import COLOURS, PARAMS, PHASES, STACKS
+from engine.petersburg.effects import HANDLERS
 from engine.petersburg.model import State
 from engine.petersburg.names import resolve_card
 
@@ -112,6 +114,38 @@ START_CLAUSES = ("SP-GAME-1", "SP-GAME-2", "SP-VARIANT-1", "SP-VARIANT-2", "SP-C
                  "SP-SETUP-4", "SP-SETUP-6", "SP-EFFECT-1", "SP-PHASE-1")
 
 
+def _fault_plan() -> FaultPlan:
+    """The rule values of Saint Petersburg a fault may change (engine.conformance.diagnosis.faults): every
+    card's cost, income, VP, colour and symbols (an effect left out or its parameter changed), an edition's
+    changed cost, the cost and board parameters, the final scoring, the pairings, the set-up's money and
+    first workers.  A step an effect's handler takes is left out by dropping every effect of that kind
+    (``skip``: the Carpenter Workshop's and the Gold Smelter's colour reduction, SP-COST-4); a turned
+    Observatory's lost income (SP-OBS-5) by the ruleset's skip."""
+    from engine.petersburg.catalog import CARDS
+
+    skips: dict[str, tuple[str, ...]] = {"SP-OBS-5": ()}
+    for handler in HANDLERS.values():
+        holders = [c.key for c in CARDS if c.effect == handler.kind]
+        if len(holders) > 1:
+            skips[handler.clause] = tuple(f"petersburg:drop:cards/{key}/effect" for key in holders)
+    return FaultPlan(
+        tables=(
+            TableFaults("cards.toml", "card", "name", fields=("cost", "roubles", "vp", "colour", "symbols"),
+                        swaps=("cost", "roubles", "vp"), effect="effect"),
+            TableFaults("editions.toml", "delta", "card@edition", fields=("cost",), effect="effect"),
+            TableFaults("phases.toml", "param", "name", fields=("value",)),
+            TableFaults("scoring.toml", "variety", "distinct", fields=("vp",)),
+            TableFaults("scoring.toml", "final", "name", fields=("value",)),
+            TableFaults("pairings.toml", "pairing", "trading", fields=("symbol",), drop=True),
+            TableFaults("pairings.toml", "colour_rule", "colour", fields=("match",)),
+            TableFaults("setup.toml", "setup", "players", fields=("money", "first_workers")),
+        ),
+        domains={"colour": COLOURS, "count_colour": COLOURS, "phase": PHASE_NAMES,
+                 "variety_colour.value": COLOURS, "match": ("any", "symbol")},
+        skips=skips,
+    )
+
+
 def _names(data: Any, where: str) -> tuple[str, ...]:
     if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
         raise InputError(where, "expected a list of card names")
@@ -123,6 +157,7 @@ class PetersburgKit(KitBase):
 
     name = "petersburg"
     fact_names = FACT_NAMES
+    faults = _fault_plan()
     fact_topics = FACT_TOPICS
     game_over_clause = "SP-END-1"
 

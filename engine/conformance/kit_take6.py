@@ -43,6 +43,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from engine.conformance.diagnosis.faults import FaultPlan, TableFaults
 from engine.conformance.kits import KitBase, Trial
 from engine.derivation import Step
 from engine.errors import InputError, RuleViolation
@@ -101,6 +102,20 @@ class Take6Kit(KitBase):
     name = "take6"
     fact_names = FACT_NAMES
     fact_topics = FACT_TOPICS
+    faults = FaultPlan(
+        tables=(
+            TableFaults("bullheads.toml", "rule", "clause", fields=("bullheads", "n"), swaps=("bullheads",),
+                        drop=True),
+            TableFaults("setup.toml", "setup", "name", fields=("rows", "hand_size", "row_capacity")),
+            TableFaults("end.toml", "end", "name", fields=("threshold", "rounds", "winner")),
+            TableFaults("deck.toml", "deck", "name", fields=("per_player", "extra")),
+            TableFaults("variants.toml", "variant", "name", fields=("placement",)),
+        ),
+        domains={"winner": ("lowest", "highest"), "placement": ("ends", "ends_and_starts")},
+    )
+    """The rule values of 6 nimmt! a fault may change (engine.conformance.diagnosis.faults): a bullhead
+    rule's value or number (a rule left out, two rules' values swapped), a set-up's rows, hand and row
+    capacity, the end's threshold, rounds and winner, the tactics deck's size, a variant's placement."""
     game_over_clause = "T6-ACT-2"
 
     def __init__(self) -> None:

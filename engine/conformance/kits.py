@@ -30,6 +30,7 @@ from typing import Any, Protocol
 
 from attrs import frozen
 
+from engine.conformance.diagnosis.faults import FaultPlan
 from engine.derivation import Step
 from engine.game import facet_module
 from engine.spec import load_clauses
@@ -143,6 +144,8 @@ class KitBase:
 
     name: str
     fact_topics: Mapping[str, Sequence[str]] = {}
+    faults: FaultPlan = FaultPlan(())
+    """The game's fault-model space (:mod:`engine.conformance.diagnosis`): none unless the kit declares it."""
 
     def __init__(self) -> None:
         self._book = load_clauses(self.name)

@@ -57,10 +57,11 @@ class PetersburgGame:
         self.variants: tuple[str, ...] = tuple(VARIANTS)
         self.clauses: ClauseBook = load_clauses("petersburg")
 
-    def edited(self, tables: Tables) -> PetersburgGame:
+    def edited(self, tables: Tables, *, checked: bool = True) -> PetersburgGame:
         """This game playing by ``tables`` (an edited copy of the shipped tables: a fault model, a test):
         new games, positions read from notation or JSON, and states given to :meth:`adopt` play by them.
-        The shipped ``GAME`` is untouched.  Raises SpecError when the edited tables do not load.
+        The shipped ``GAME`` is untouched.  Raises SpecError when the edited tables do not load
+        (``checked=False``: without the transcription checks, see ``build_book``).
 
         >>> import copy
         >>> from engine.spec import Tables
@@ -73,15 +74,19 @@ class PetersburgGame:
         >>> [cost_breakdown(g.adopt(s), 0, "Lumberjack", source="lower").cost for g in (GAME, edited)]
         [2, 1]
         """
-        return PetersburgGame(build_book(tables))
+        return PetersburgGame(build_book(tables, checked=checked))
 
-    def adopt(self, state: State) -> State:
+    def adopt(
+        self, state: State, *, options: Mapping[str, Any] | None = None, skips: frozenset[str] = frozenset()
+    ) -> State:
         """``state`` (a position of any book) playing by this game's tables from now on: the same cards,
-        money and scores, the ruleset compiled from :attr:`book`."""
+        money and scores, the ruleset compiled from :attr:`book`, with ``options`` changed and the steps
+        ``skips`` names left out (:data:`~engine.petersburg.ruleset.SKIPPABLE`: a fault model's)."""
         rs = state.rules
-        if rs.book is self.book:
+        if rs.book is self.book and not options and skips == rs.skips:
             return state
-        return state._replace(rules=ruleset(rs.variant, dict(rs.options), self.book))
+        changed = {**dict(rs.options), **(options or {})}
+        return state._replace(rules=ruleset(rs.variant, changed, self.book, skips))
     def __repr__(self) -> str:
         return (
             f"<Game {self.name}: {self.title}, {self.min_players}–{self.max_players} players, "

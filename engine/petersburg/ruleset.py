@@ -21,7 +21,7 @@ from typing import Any
 from engine.errors import IllegalSetup
 from engine.petersburg.catalog import COLOURS, SHIPPED, Book, Card
 
-__all__ = ["Ruleset", "normalize_options", "ruleset"]
+__all__ = ["SKIPPABLE", "Ruleset", "normalize_options", "ruleset"]
 
 
 class Ruleset:
@@ -70,6 +70,7 @@ class Ruleset:
         "roubles_per_vp",
         "same_clause",
         "same_discount",
+        "skips",
         "stack",
         "stack_kinds",
         "targets_of",
@@ -80,10 +81,17 @@ class Ruleset:
         "vp_per_hand_card",
     )
 
-    def __init__(self, variant: str, options: tuple[tuple[str, Any], ...], book: Book = SHIPPED) -> None:
+    def __init__(
+        self,
+        variant: str,
+        options: tuple[tuple[str, Any], ...],
+        book: Book = SHIPPED,
+        skips: frozenset[str] = frozenset(),
+    ) -> None:
         self.variant = variant
         self.book = book
         self.edits = book.tables.edits  # () for the shipped tables
+        self.skips = skips  # procedural steps left out (SKIPPABLE): a fault model's, never a game's
         self.options = options = normalize_options(dict(options), book)  # every option, default if not given
         self.cache: dict[int, dict[int, Any]] = {}  # interned action objects per seat (a memo, not state)
         # per seat, (area, {action key: cost}): legal_actions' memo of fast_cost while the area is unchanged
@@ -144,13 +152,14 @@ class Ruleset:
         self.vp_per_hand_card = book.final["vp_per_hand_card"]
 
     def __repr__(self) -> str:
-        edits = f" [edited: {', '.join(self.edits)}]" if self.edits else ""
+        changed = [*self.edits, *(f"skip {c}" for c in sorted(self.skips))]
+        edits = f" [edited: {', '.join(changed)}]" if changed else ""
         return f"ruleset({self.variant!r}, {dict(self.options)!r}){edits}"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        if not self.edits:
+        if not self.edits and not self.skips:
             return (ruleset, (self.variant, dict(self.options)))
-        return (ruleset, (self.variant, dict(self.options), self.book))
+        return (ruleset, (self.variant, dict(self.options), self.book, self.skips))
 
     def variety_bonus(self, n: int) -> int:
         """VP for ``n`` different aristocrats, capped at the variety table's last row.
@@ -196,16 +205,31 @@ def normalize_options(options: Mapping[str, Any] | None, book: Book = SHIPPED) -
     return tuple(sorted(out.items()))
 
 
+SKIPPABLE: tuple[str, ...] = ("SP-OBS-5",)
+"""The procedural steps a ruleset can leave out (``skips``), each guarded where the interpreter takes it:
+a fault model of an implementation that forgets the step (engine.conformance.diagnosis).  A skip is never
+part of a game's rules: only :meth:`PetersburgGame.adopt` with ``skips`` sets one."""
+
+
 def ruleset(
-    variant: str | None = None, options: Mapping[str, Any] | None = None, book: Book = SHIPPED
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    book: Book = SHIPPED,
+    skips: frozenset[str] = frozenset(),
 ) -> Ruleset:
     """The compiled ruleset of a variant (default ``first``) and options, from ``book`` (default: the
-    shipped tables); unknown ones -> IllegalSetup.  Compiled once per book, variant and options."""
+    shipped tables), leaving out the steps ``skips`` names (each one of :data:`SKIPPABLE`); unknown ones
+    -> IllegalSetup.  Compiled once per book, variant, options and skips."""
     v = book.meta["default_variant"] if variant is None else variant
     if v not in book.variants:
         raise IllegalSetup("SP-VARIANT-1", f"unknown variant {v!r} (known: {', '.join(book.variants)})")
-    key = (v, normalize_options(options, book))
+    unknown = sorted(set(skips) - set(SKIPPABLE))
+    if unknown:
+        raise IllegalSetup(
+            "SP-VARIANT-2", f"no step {unknown[0]} can be left out (only {', '.join(SKIPPABLE)})"
+        )
+    key = (v, normalize_options(options, book), frozenset(skips))
     found: Ruleset | None = book.rulesets.get(key)
     if found is None:
-        found = book.rulesets[key] = Ruleset(v, key[1], book)
+        found = book.rulesets[key] = Ruleset(v, key[1], book, key[2])
     return found

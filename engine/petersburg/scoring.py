@@ -51,7 +51,7 @@ def phase_income(state: State, colour: int, trace: Trace | None = None) -> tuple
                 if trace is not None:
                     cards.append((rs.cards[k].clause, rs.names[k], pc[1] * n, pc[2] * n))
         for k in state.turned[p]:
-            if rs.colour[k] == colour:
+            if rs.colour[k] == colour and "SP-OBS-5" not in rs.skips:  # a fault model may leave it out
                 r -= rs.roubles[k]
                 v -= rs.vp[k]
                 if trace is not None:

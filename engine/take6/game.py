@@ -78,10 +78,11 @@ class Take6:
         self.book = book
         """The rule tables this game plays by (:data:`~engine.take6.rules.SHIPPED` for ``GAME``)."""
 
-    def edited(self, tables: Tables) -> Take6:
+    def edited(self, tables: Tables, *, checked: bool = True) -> Take6:
         """This game playing by ``tables`` (an edited copy of the shipped tables: a fault model, a test):
         new games, positions read from notation or JSON, and states given to :meth:`adopt` play by them.
-        The shipped ``GAME`` is untouched.  Raises SpecError when the edited tables do not load.
+        The shipped ``GAME`` is untouched.  Raises SpecError when the edited tables do not load
+        (``checked=False``: without the transcription checks, see ``build_book``).
 
         >>> from engine.spec import Tables
         >>> t = Tables.shipped("take6")
@@ -92,15 +93,16 @@ class Take6:
         >>> len(GAME.new_game(2, seed=1).hands[0])
         10
         """
-        return Take6(build_book(tables))
+        return Take6(build_book(tables, checked=checked))
 
-    def adopt(self, state: State) -> State:
+    def adopt(self, state: State, *, options: Mapping[str, Any] | None = None) -> State:
         """``state`` (a position of any book) playing by this game's tables from now on: the same cards,
-        rows and totals, the rules resolved from :attr:`book`."""
+        rows and totals, the rules resolved from :attr:`book` with ``options`` changed."""
         rules = state[I_RULES]
-        if rules.book is self.book:
+        if rules.book is self.book and not options:
             return state
-        return replace(state, rules=self.book.rules_for(rules.variant, rules.players, dict(rules.options)))
+        changed = {**dict(rules.options), **(options or {})}
+        return replace(state, rules=self.book.rules_for(rules.variant, rules.players, changed))
     def __repr__(self) -> str:
         return (
             f"<Game {self.name}: {self.title}, {self.min_players}–{self.max_players} players, "

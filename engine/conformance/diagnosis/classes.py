@@ -1,0 +1,74 @@
+"""Classes by diagnosis: all the divergences one set of faults explains are one class.
+
+Each divergence comes with its explanations (every smallest set of faults under which the reference does
+what the peer did there and wherever it agreed, :meth:`~engine.conformance.diagnosis.search.Diagnoser.explain`).
+A class's diagnosis is the set that explains the most divergences; of sets explaining as many, the
+simplest (fewer faults, a reading before an option, a skipped step, a missing row, a changed value, a
+swap).  Chosen greedily: the best set takes every divergence it explains, then the best set of what is
+left, until every explained divergence has its class.  A divergence nothing explains keeps a class of its
+own, named as before (its signature's deciding clause) and marked *unexplained*.
+
+>>> from engine.conformance.diagnosis.faults import parse
+>>> a = (parse("petersburg:edit:phases/param/lower_row_discount/value=2"),)
+>>> b = (parse("petersburg:edit:cards/Market/cost=4"),)
+>>> [c.signature for c in cover({"d1": (a, b), "d2": (a,), "d3": ()}, {"d3": "petersburg:claim:SP-COST-1:money"})]
+['petersburg:edit:phases/param/lower_row_discount/value=2', 'petersburg:claim:SP-COST-1:money']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+
+from attrs import frozen
+
+from engine.conformance.diagnosis.faults import Fault
+from engine.conformance.diagnosis.search import simplicity
+
+__all__ = ["DiagnosedClass", "cover", "signature_of"]
+
+
+def signature_of(faults: Sequence[Fault]) -> str:
+    """A class signature naming a set of faults: their signatures joined by ``+`` (one fault: its own)."""
+    return "+".join(f.signature for f in sorted(faults))
+
+
+@frozen
+class DiagnosedClass:
+    """One class: its ``signature`` (the faults' signatures, or the unexplained divergence's own), its
+    ``faults`` (``()``: unexplained) and the divergences (keys) it holds, in the order given."""
+
+    signature: str
+    faults: tuple[Fault, ...]
+    members: tuple[Hashable, ...]
+
+    @property
+    def explained(self) -> bool:
+        """Whether a diagnosis names the class."""
+        return bool(self.faults)
+
+
+def cover(
+    explanations: Mapping[Hashable, Sequence[Sequence[Fault]]], unexplained: Mapping[Hashable, str]
+) -> list[DiagnosedClass]:
+    """The classes of divergences ``explanations`` maps (key -> their explaining sets; ``()`` none), explained
+    classes first (the largest first), then one class per signature of ``unexplained`` (key -> its
+    signature) for the divergences nothing explains."""
+    left = {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items() if sets}
+    order = list(explanations)
+    out: list[DiagnosedClass] = []
+    while left:
+        counts: dict[tuple[Fault, ...], int] = {}
+        for sets in left.values():
+            for fs in sets:
+                counts[fs] = counts.get(fs, 0) + 1
+        best = min(counts, key=lambda fs: (-counts[fs], simplicity(fs)))
+        members = tuple(k for k in order if k in left and best in left[k])
+        for k in members:
+            del left[k]
+        out.append(DiagnosedClass(signature_of(best), best, members))
+    grouped: dict[str, list[Hashable]] = {}
+    for k in order:
+        if not explanations[k]:
+            grouped.setdefault(unexplained.get(k, str(k)), []).append(k)
+    out.extend(DiagnosedClass(sig, (), tuple(keys)) for sig, keys in grouped.items())
+    return out

@@ -1,0 +1,210 @@
+"""Diagnosis of one divergence: the smallest sets of faults under which the reference behaves exactly as the
+peer did there, and as it did everywhere the peer agreed with the reference.
+
+For a divergence (what the peer showed where the reference predicted otherwise, :class:`Seen`) the
+candidates are the faults touching the tables and clauses the reference derivation of that step read
+(:func:`engine.conformance.diagnosis.space.candidates`, with the apparent values the peer's numbers
+suggest).  Each candidate replays the step under its :class:`~engine.conformance.diagnosis.faults.World`;
+it *explains* the divergence when its prediction is what the peer showed.  A candidate that also changes a
+step the peer agreed on is *refuted*: the peer did not behave like that.  When no single fault explains
+the divergence unrefuted, pairs of the candidates that explain most of it are tried.  The answer is every
+explaining set of the smallest size (``()`` when nothing explains it); the campaign's classes pick, among
+them, the one that explains the most divergences (:mod:`engine.conformance.diagnosis.classes`).
+
+>>> from engine.conformance.diagnosis.faults import parse, world
+>>> from engine.game import get_game
+>>> from engine.petersburg import Buy
+>>> g = get_game("petersburg")
+>>> s = g.new_game(2, seed=1)
+>>> peer = world("petersburg", [parse("petersburg:edit:phases/param/lower_row_discount/value=2")])
+>>> buy = next(a for a in g.legal_actions(s, 0) if isinstance(a, Buy) and a.source == "lower")
+>>> seen = Seen("after", s, buy, shown={"money": predict(peer, "petersburg", Seen("after", s, buy,
+...     shown={"money": 0}))["money"]})
+>>> [f.signature for fs in Diagnoser("petersburg").explain(seen, ()) for f in fs][:1]
+['petersburg:edit:phases/param/lower_row_discount/value=2']
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from engine.conformance.diagnosis.evidence import REFUSED, Seen, agreement, matches, numbers, predict
+from engine.conformance.diagnosis.faults import Fault, World
+from engine.conformance.diagnosis.space import candidates
+from engine.conformance.protocol import canonical
+from engine.derivation import Step
+from engine.errors import ArbiterError
+from engine.game import get_game
+
+__all__ = ["PAIR_POOL", "Diagnoser"]
+
+PAIR_POOL = 12
+"""How many of the best partial explanations are paired when no single fault explains a divergence."""
+
+WORLDS = 4096
+"""How many worlds a diagnoser keeps built (most recently used first)."""
+
+_KIND_ORDER = {"reading": 0, "option": 1, "skip": 2, "drop": 3, "edit": 4, "swap": 5}
+"""Of faults explaining equally, the one a report names first: a reading before an option, a skipped step,
+a missing row or effect, a changed value, a swap."""
+
+
+def simplicity(faults: Sequence[Fault]) -> tuple[Any, ...]:
+    """A sort key: fewer faults first, then by kind (:data:`_KIND_ORDER`), then by signature."""
+    return (len(faults), sorted(_KIND_ORDER.get(f.kind, 9) for f in faults), [f.signature for f in faults])
+
+
+class Diagnoser:
+    """Diagnoses the divergences of one game (``name``), keeping the worlds it builds."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.game = get_game(name)
+        self._worlds: OrderedDict[tuple[Fault, ...], World | None] = OrderedDict()
+        self.replays = 0
+        """Steps replayed under a fault (a figure for reports)."""
+
+    # -- worlds -------------------------------------------------------------------------------------------
+
+    def world(self, faults: Iterable[Fault]) -> World | None:
+        """The world of ``faults``; ``None`` when they cannot be applied together."""
+        key = tuple(sorted(set(faults)))
+        if key in self._worlds:
+            self._worlds.move_to_end(key)
+            return self._worlds[key]
+        try:
+            made: World | None = World(self.name, key)
+        except ArbiterError:
+            made = None
+        self._worlds[key] = made
+        if len(self._worlds) > WORLDS:
+            self._worlds.popitem(last=False)
+        return made
+
+    def predict(self, faults: Sequence[Fault], seen: Seen) -> Any:
+        """What the world of ``faults`` shows at ``seen`` (``None``: it cannot be built or played there)."""
+        w = self.world(faults)
+        if w is None:
+            return None
+        self.replays += 1
+        return predict(w, self.name, seen)
+
+    # -- candidates ---------------------------------------------------------------------------------------
+
+    def read(self, seen: Seen) -> tuple[set[str], set[str]]:
+        """The clauses and names (cards, subjects, parameters) the reference derivation at ``seen`` read:
+        the step's derivation and why its action is legal or refused; for a legal set, why each action
+        that differs is legal or refused."""
+        steps: list[Step] = []
+        actions: list[Any] = []
+        game: Any = self.game
+        if seen.kind in ("after", "apply") and seen.action is not None:
+            actions.append(seen.action)
+        if seen.kind == "legal":
+            ours = {canonical(game.action_to_json(a)): a for a in game.legal_actions(seen.state, seen.seat)}
+            shown = seen.shown if isinstance(seen.shown, frozenset) else frozenset()
+            for text in sorted(set(ours) ^ shown)[:24]:
+                try:
+                    import json
+
+                    actions.append(ours[text] if text in ours else game.action_from_json(json.loads(text)))
+                except (ArbiterError, ValueError):
+                    continue
+        for action in actions:
+            try:
+                steps.append(game.why(seen.state, action))
+            except (ArbiterError, AttributeError, IndexError, KeyError, ValueError, TypeError):
+                pass
+            if seen.kind == "after":
+                try:
+                    steps.extend(game.derive(seen.state, action))
+                except (ArbiterError, AttributeError, IndexError, KeyError, ValueError, TypeError):
+                    pass
+        clauses: set[str] = set()
+        names: set[str] = set()
+        for root in steps:
+            for step in root.walk():
+                clauses.add(step.clause)
+                _strings(step.data, names)
+        for action in actions:
+            try:
+                _strings(game.action_to_json(action), names)
+            except ArbiterError:
+                pass
+        return clauses, names
+
+    def candidates(self, seen: Seen, reference: Any) -> list[Fault]:
+        """The faults that could explain ``seen`` (see :func:`~engine.conformance.diagnosis.space.candidates`)."""
+        clauses, names = self.read(seen)
+        return candidates(self.name, clauses, names, numbers(seen.shown, reference))
+
+    # -- explaining ----------------------------------------------------------------------------------------
+
+    def refuted(self, faults: Sequence[Fault], agreed: Sequence[Seen]) -> bool:
+        """Whether a step the peer agreed on goes otherwise under ``faults``."""
+        return any(not matches(self.predict(faults, s), s.shown) for s in agreed)
+
+    def explain(self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen]) -> tuple[tuple[Fault, ...], ...]:
+        """Every smallest set of faults (one or two) under which the reference shows what the peer showed at
+        ``seen`` (one comparison, or several taken at one divergence) and at every ``agreed`` step, simplest
+        first; ``()`` when none does."""
+        seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
+        references = [predict(None, self.name, s) for s in seens]
+        pool: list[Fault] = []
+        seen_faults: set[Fault] = set()
+        for s, ref in zip(seens, references, strict=True):
+            for f in self.candidates(s, ref):
+                if f not in seen_faults:
+                    seen_faults.add(f)
+                    pool.append(f)
+        scored: list[tuple[int, Fault]] = []
+        singles: list[tuple[Fault, ...]] = []
+        for f in pool:
+            score, ok = self._score((f,), seens, references)
+            if ok:
+                singles.append((f,))
+            elif score > 0:
+                scored.append((score, f))
+        found = [fs for fs in singles if not self.refuted(fs, agreed)]
+        if found:
+            return tuple(sorted(found, key=simplicity))
+        partial = [f for _score, f in sorted(scored, key=lambda sf: (-sf[0], simplicity((sf[1],))))]
+        pool2 = [fs[0] for fs in singles] + partial
+        pairs: list[tuple[Fault, ...]] = []
+        for a, b in itertools.combinations(pool2[:PAIR_POOL], 2):
+            if _clash(a, b):
+                continue
+            _score, ok = self._score((a, b), seens, references)
+            if ok and not self.refuted((a, b), agreed):
+                pairs.append(tuple(sorted((a, b))))
+        return tuple(sorted(set(pairs), key=simplicity))
+
+    def _score(self, faults: Sequence[Fault], seens: Sequence[Seen], references: Sequence[Any]) -> tuple[int, bool]:
+        total, ok = 0, True
+        for s, ref in zip(seens, references, strict=True):
+            got = self.predict(faults, s)
+            if got is None or got == REFUSED:
+                return -1, False
+            if not matches(got, s.shown):
+                ok = False
+            total += agreement(got, s.shown, ref)
+        return total, ok
+
+
+def _clash(a: Fault, b: Fault) -> bool:
+    """Two faults of one value (or one option) cannot stand together."""
+    return a.target == b.target or (a.kind == "swap" and b.kind == "swap" and {a.target, a.value} & {b.target, b.value})
+
+
+def _strings(data: Any, out: set[str]) -> None:
+    if isinstance(data, str):
+        out.add(data)
+    elif isinstance(data, Mapping):
+        for v in data.values():
+            _strings(v, out)
+    elif isinstance(data, list | tuple):
+        for v in data:
+            _strings(v, out)

@@ -1,0 +1,202 @@
+"""The fault-model space of a game: every fault its plan allows, and the candidates that could explain one
+divergence.
+
+:func:`fault_space` lists every single fault of a game's :class:`~engine.conformance.diagnosis.faults.FaultPlan`
+with its default values: an integer a step either way (one and two, and 0), another value of a string
+column, a boolean flipped, an element of a list left out or kept alone, an effect left out or one of its
+parameters changed, two rows' values of a column swapped, a row left out, every option's other values
+(named as the reading of the ruling that rejects it, where one does), every skippable step.  A random draw
+of it is the generated defective implementations the diagnosis is measured on.
+
+:func:`candidates` is the part of that space one divergence can be explained by: the faults touching a
+table row or a clause the reference derivation of the step read (a row is touched when its key, a card's
+name, is named in the derivation or when a clause its row cites is one of the derivation's and few rows
+cite it), with the integer values a step from the shipped one, the values of the same column, and the
+shipped value moved by each difference the peer showed (its *apparent* value: a discount of 2 where the
+rules say 1 shows as a price one rouble lower).
+
+>>> space = fault_space("petersburg")
+>>> any(f.signature == "petersburg:drop:cards/Observatory/effect" for f in space)
+True
+>>> [f.signature for f in candidates("petersburg", {"SP-COST-3"}, set(), {1})][:2]
+['petersburg:edit:phases/param/lower_row_discount/value=0', 'petersburg:edit:phases/param/lower_row_discount/value=2']
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from engine.conformance.diagnosis.faults import Fault, FaultPlan, TableFaults, reading_option, row_key
+from engine.game import get_game
+from engine.spec import Tables, load_clauses
+
+__all__ = ["candidates", "fault_space"]
+
+SPECIFIC = 3
+"""A clause cited by at most this many rows of an array touches those rows (a clause every card cites, such
+as the catalog's, touches none)."""
+
+
+def _plan(game: str) -> FaultPlan:
+    from engine.conformance.kits import get_kit
+
+    plan: FaultPlan = get_kit(game).faults  # type: ignore[attr-defined]
+    return plan
+
+
+def _address(tables: Tables, spec: TableFaults, key: str, field: str = "") -> str:
+    stem = spec.file[: -len(".toml")]
+    arrays = [name for name, rows in tables.doc(spec.file).items() if isinstance(rows, list)]
+    parts = [stem, *([spec.array] if len(arrays) > 1 else []), key, *([field] if field else [])]
+    return "/".join(parts)
+
+
+def _clauses(row: Mapping[str, Any]) -> tuple[str, ...]:
+    one = row.get("clause")
+    many = row.get("clauses") or ()
+    return tuple(c for c in (one, *many) if isinstance(c, str))
+
+
+def _ints(value: int, column: Iterable[Any], deltas: Iterable[int]) -> list[int]:
+    out = {value - 1, value + 1, value - 2, value + 2, 0}
+    out |= {v for v in column if isinstance(v, int) and not isinstance(v, bool)}
+    for d in deltas:
+        out |= {value + d, value - d}
+    out.discard(value)
+    return sorted(out)
+
+
+def _alternatives(value: Any, column: list[Any], domain: tuple[Any, ...] | None, deltas: Iterable[int]) -> list[Any]:
+    """The values a fault may give a field holding ``value`` (``column``: the field's values in every row)."""
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int):
+        return _ints(value, column, deltas)
+    if isinstance(value, str):
+        pool = domain if domain is not None else tuple(dict.fromkeys(v for v in column if isinstance(v, str)))
+        return [v for v in pool if v != value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        out: list[Any] = [[v for v in value if v != gone] for gone in value] if len(value) > 1 else []
+        out += [[v] for v in value] if len(value) > 2 else []
+        seen = {v for c in column if isinstance(c, list) for v in c if isinstance(v, str)}
+        out += [[*value, v] for v in sorted(seen - set(value))] if len(value) == 1 else []
+        return out
+    return []
+
+
+def _row_faults(
+    game: str, tables: Tables, plan: FaultPlan, spec: TableFaults, row: Mapping[str, Any],
+    rows: list[Mapping[str, Any]], deltas: Iterable[int],
+) -> Iterator[Fault]:
+    key = row_key(spec, row)
+    clause = next(iter(_clauses(row)), "")
+    for name in spec.fields:
+        if name not in row:
+            continue
+        column = [r.get(name) for r in rows]
+        domain = plan.domains.get(f"{key}.{name}", plan.domains.get(name))
+        for value in _alternatives(row[name], column, domain, deltas):
+            yield Fault(game, "edit", _address(tables, spec, key, name), value, row[name], clause)
+    effect = row.get(spec.effect) if spec.effect else None
+    if isinstance(effect, Mapping):
+        yield Fault(game, "drop", _address(tables, spec, key, str(spec.effect)), None, dict(effect), clause)
+        for param, value in effect.items():
+            if param == "kind":
+                continue
+            domain = plan.domains.get(param)
+            for new in _alternatives(value, [value], domain, deltas):
+                target = _address(tables, spec, key, f"{spec.effect}.{param}")
+                yield Fault(game, "edit", target, new, value, clause)
+    if spec.drop:
+        yield Fault(game, "drop", _address(tables, spec, key), None, None, clause)
+
+
+def _swaps(game: str, tables: Tables, spec: TableFaults, rows: list[Mapping[str, Any]],
+           only: set[str] | None) -> Iterator[Fault]:
+    for name in spec.swaps:
+        for i, a in enumerate(rows):
+            for b in rows[i + 1:]:
+                ka, kb = row_key(spec, a), row_key(spec, b)
+                if only is not None and ka not in only and kb not in only:
+                    continue
+                if (name not in a and name not in b) or a.get(name) == b.get(name):
+                    continue
+                first, second = sorted((_address(tables, spec, ka, name), _address(tables, spec, kb, name)))
+                mine = a if first.endswith(f"/{ka}/{name}") else b
+                yield Fault(game, "swap", first, second, mine.get(name), next(iter(_clauses(a)), ""))
+
+
+def _readings(game: str, only: set[str] | None) -> Iterator[Fault]:
+    """Every option's other values: as the reading of the ruling that names it (``reading``), else
+    ``option``; and every skippable step."""
+    book = load_clauses(game)
+    named: dict[tuple[str, Any], str] = {}
+    for clause in book.values():
+        found = reading_option(game, clause.id) if clause.ruling else None
+        if found is not None:
+            named[found] = clause.id
+    g: Any = get_game(game)
+    for name, spec in g.book.options.items():
+        values = (not spec.default,) if isinstance(spec.default, bool) else tuple(
+            v for v in spec.values if v != spec.default
+        )
+        for value in values:
+            ruling = named.get((name, value))
+            if ruling is not None:
+                if only is None or ruling in only:
+                    rejects = book[ruling].rejects or book[ruling].alternative
+                    yield Fault(game, "reading", ruling, rejects, None, ruling)
+            elif only is None or spec.clause in only:
+                yield Fault(game, "option", name, value, spec.default, spec.clause)
+    for clause_id in _plan(game).skips:
+        if only is None or clause_id in only:
+            yield Fault(game, "skip", clause_id, book[clause_id].text, None, clause_id)
+
+
+@functools.cache
+def fault_space(game: str) -> tuple[Fault, ...]:
+    """Every single fault of ``game``'s plan with its default values (see the module docstring), each once."""
+    tables = Tables.shipped(game)
+    plan = _plan(game)
+    out: dict[str, Fault] = {}
+    for spec in plan.tables:
+        rows = list(tables.doc(spec.file)[spec.array])
+        for row in rows:
+            for f in _row_faults(game, tables, plan, spec, row, rows, ()):
+                out.setdefault(f.signature, f)
+        for f in _swaps(game, tables, spec, rows, None):
+            out.setdefault(f.signature, f)
+    for f in _readings(game, None):
+        out.setdefault(f.signature, f)
+    return tuple(out.values())
+
+
+def candidates(game: str, clauses: set[str], names: set[str], deltas: set[int]) -> list[Fault]:
+    """The faults of ``game`` touching a derivation that read ``clauses`` and named ``names``, with the
+    integer values a step away, of the same column, or the shipped value moved by each of ``deltas``."""
+    tables = Tables.shipped(game)
+    plan = _plan(game)
+    out: dict[str, Fault] = {}
+    steps = {d for d in deltas if 0 < abs(d) <= 40}
+    for spec in plan.tables:
+        rows = list(tables.doc(spec.file)[spec.array])
+        citing: dict[str, int] = {}
+        for row in rows:
+            for c in _clauses(row):
+                citing[c] = citing.get(c, 0) + 1
+        touched: set[str] = set()
+        for row in rows:
+            key = row_key(spec, row)
+            by_clause = any(c in clauses and citing[c] <= SPECIFIC for c in _clauses(row))
+            if by_clause or key in names or key.split("@")[0] in names:
+                touched.add(key)
+                for f in _row_faults(game, tables, plan, spec, row, rows, steps):
+                    out.setdefault(f.signature, f)
+        if touched:
+            for f in _swaps(game, tables, spec, rows, touched):
+                out.setdefault(f.signature, f)
+    for f in _readings(game, clauses):
+        out.setdefault(f.signature, f)
+    return list(out.values())
