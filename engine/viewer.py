@@ -49,7 +49,7 @@ from attrs import field, frozen
 
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
-from engine.svg import plural
+from engine.svg import game_over, plural
 
 __all__ = ["Replay", "Step", "build_replay", "replay_html"]
 
@@ -487,8 +487,10 @@ def replay_html(replay: Replay) -> str:
     entries = _clause_entries(replay)
     data = _page_data(replay, entries)
     result = ""
-    if replay.result:
-        result = f" · result: scores {replay.result.get('scores')}, winners {replay.result.get('winners')}"
+    if replay.result:  # the engine's result, or the record's result line when the rules gave none
+        winners, scores = replay.result.get("winners") or [], replay.result.get("scores") or []
+        won = game_over(winners).removeprefix("game over · ")
+        result = f" · {won} · scores {', '.join(map(str, scores))}"
     jump = '<button id="jump-divergence" title="go to the divergence">divergence</button>'
     meta = (
         f"{e(replay.variant)} · {plural(replay.players, 'player')} · {plural(len(replay.steps), 'step')} · "

@@ -30,7 +30,8 @@ def _unpack(data: dict[str, Any]) -> list[tuple[str, list[str], list[str]]]:
     does (engine/assets/viewer.js): a picture is the step before's, changed (``[i, m]``: m of its elements
     from the i-th; ``k``: element k of the shared table); lines and clauses are indexes into their tables."""
     parts, lines, ids = data["svg_parts"], data["lines"], data["clauses"]
-    out, before = [], []
+    out: list[tuple[str, list[str], list[str]]] = []
+    before: list[int] = []
     for step in data["steps"]:
         now: list[int] = []
         for op in step["svg"]:
@@ -276,6 +277,9 @@ def test_the_last_step_of_a_finished_game_shows_the_winners_without_prices() -> 
         assert last.count('class="winner"') == len(winners) and 'class="result"' in last
         assert "pays" not in last and "costs for" not in last
         assert all("game over" not in s.svg for s in replay.steps[:-1])
+        scores = ", ".join(map(str, replay.result["scores"]))
+        assert f"{'winners' if len(winners) > 1 else 'winner'} P{winners[0]}" in replay_html(replay)
+        assert f" · scores {scores}</div>" in replay_html(replay)
 
 
 def test_a_pass_names_the_clause_that_allows_it() -> None:
