@@ -173,6 +173,9 @@ def petersburg_svg(
     ``costs_for`` is the seat whose effective cost is printed under each card of the two rows (default: the
     viewer, else the player to act); ``viewer`` hides what that seat may not see (others' money and hands,
     an Observatory card drawn by another player).  Money and hands are drawn for every seat without a viewer.
+    A finished game's board shows its result under the title (the winners, each tie on VP and the roubles
+    that broke it: SP-END-8, SP-END-9), marks the winners' panels, shows every purse, and prints no price
+    (``costs_for`` is not used: nothing is left to buy).
 
     >>> from engine.petersburg import GAME
     >>> s = GAME.new_game(3, seed=1)

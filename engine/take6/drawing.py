@@ -112,7 +112,9 @@ def take6_svg(
 
     ``viewer`` draws only what that seat sees (its own hand and selection; others' hand sizes and whether
     they have selected); without it everything is drawn.  ``hand`` adds one player's hand (default: the
-    viewer's); asking a viewer for another seat's hand raises InputError naming ``hand``.
+    viewer's); asking a viewer for another seat's hand raises InputError naming ``hand``.  A finished game's
+    table shows its result under the title (the winners by the variant's rule, a shared place) and marks
+    the winners' lines.
 
     >>> from engine.take6 import GAME, Deal, Select
     >>> s = GAME.new_game(2, setup=Deal(hands=((33, 5, 60, 61, 62, 63, 64, 65, 66, 67),
