@@ -1,20 +1,19 @@
 """A game record as one self-contained HTML page to step through (``arbiter view RECORD -o game.html``, the
 command line in :mod:`engine.cli_viewer`).
 
-The record is checked first (:func:`engine.conformance.check.check_record`), then replayed on the reference
-engine.  Each step of the page shows the picture of the position (:mod:`engine.svg`), the engine's narration
-of the action, and the clauses applied (the clauses of the engine's derivation of the step, ``GAME.derive``,
-and the chain :func:`engine.query.explain.explain` gives for the action), each linked to its wording and
-seed passages.
-When the record diverges from the rules (a record from ``arbiter check`` or a ``fuzz`` counterexample), the
-page opens at that step and shows both sides: what the record says, what the rules say, the deciding
-clauses, and for a refused action what would have been legal.
+The record is checked first (:func:`engine.conformance.records.check.check_record`), then replayed on the
+reference engine.  Each step of the page shows the picture of the position (:mod:`engine.svg`), the engine's
+narration of the action, and the clauses applied (the clauses of the engine's derivation of the step,
+``GAME.derive``, and the chain :func:`engine.query.explain.explain` gives for the action), each linked to its
+wording and seed passages. When the record diverges from the rules (a record from ``arbiter check`` or a
+``fuzz`` counterexample), the page opens at that step and shows both sides: what the record says, what the
+rules say, the deciding clauses, and for a refused action what would have been legal.
 
 The page needs no network: styles, script, pictures and clause texts are all inside it.  It is operated by
 buttons, a slider, the arrow keys, or the address's ``#step-N``.
 
 >>> import io
->>> from engine.conformance.records import record_game, write_record
+>>> from engine.conformance.records.format import record_game, write_record
 >>> from engine.game import get_game
 >>> g = get_game("take6")
 >>> s, acts = g.new_game(2, seed=3), []
@@ -125,10 +124,10 @@ def build_replay(
 
     ``viewer`` draws every picture as that seat sees it.
     """
-    from engine.conformance.check import _start as start_of
-    from engine.conformance.check import check_record
-    from engine.conformance.kits import get_kit
-    from engine.conformance.records import ActionLine, Header, ResultLine, iter_record
+    from engine.conformance.kits.base import get_kit
+    from engine.conformance.records.check import _start as start_of
+    from engine.conformance.records.check import check_record
+    from engine.conformance.records.format import ActionLine, Header, ResultLine, iter_record
     from engine.query.explain import explain
 
     text, label = _read_source(source, name)

@@ -293,7 +293,7 @@ def test_a_pass_names_the_clause_that_allows_it() -> None:
 
 def test_counts_in_the_subtitle_agree_with_their_nouns(tmp_path: Path) -> None:
     """A solo Saint Petersburg game (SP-SOLO-1) is "1 player", never "1 players"."""
-    from engine.conformance.records import record_game, write_record
+    from engine.conformance.records.format import record_game, write_record
 
     g = get_game("petersburg")
     state, actions = g.new_game(1, seed=2), []
