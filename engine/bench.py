@@ -4,7 +4,7 @@
   legal actions of the first player who must act; the checked tier applies every action through
   :meth:`Game.apply` (validated), the unchecked tier through :meth:`Game.apply_unchecked`.
 * ``arbiter bench check``: ``arbiter check`` on records with actions only and with every fact claimed after
-  every action (:mod:`engine.conformance.bench_conformance`).
+  every action (:mod:`engine.conformance.campaign.bench`).
 * ``arbiter bench fuzz``: a campaign against the reference peer as a subprocess, with one job and with two.
 * ``arbiter bench envs``: the PettingZoo environments' steps/s beside the bare engine loop's
   (:mod:`engine.envs.bench`; needs the ``pettingzoo`` extra).
@@ -26,7 +26,7 @@ from typing import Any
 
 from engine import cliargs
 from engine.bots import playout
-from engine.conformance import bench_conformance
+from engine.conformance.campaign import bench as bench_conformance
 from engine.errors import InputError
 from engine.game import Game, facets, game_names, get_game
 from engine.measure import Runs, calibrate, cpu_runs, header, line

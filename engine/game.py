@@ -303,7 +303,7 @@ def facets(name: str) -> Facets:
     """The facets game ``name`` declares (its package's ``FACETS``); an unknown name raises InputError.
 
     >>> facets("take6").kit
-    'engine.conformance.kit_take6'
+    'engine.conformance.kits.take6'
     """
     declared: Facets = game_package(name).FACETS
     return declared

@@ -84,7 +84,8 @@ def play_game(
     """Play a whole game with bots; return the log lines and the final state.
 
     The bots draw from their own ``random.Random(seed)``, separate from the game's seeded deal.  With
-    ``record`` the game is also written to that path as a game record (see :mod:`engine.conformance.records`).
+    ``record`` the game is also written to that path as a game record (see
+    :mod:`engine.conformance.records.format`).
     With ``start`` (a notation line, a JSON state or ``@FILE``) the game goes on from that position; rounds
     it does not deal are dealt from ``seed``, and a card drawn from a stack of unknown order is revealed at
     random (the bots' ``random.Random(seed)``).
@@ -120,7 +121,7 @@ def play_game(
         actions.append(action)
         state = after
     if record is not None:
-        from engine.conformance.records import record_game, write_record
+        from engine.conformance.records.format import record_game, write_record
 
         write_record(record, record_game(name, players=players, seed=seed, variant=variant, options=options,
                                          actions=actions, claims=True, position=start))

@@ -27,7 +27,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
@@ -37,22 +37,29 @@ from engine.game import game_of as _game_of
 
 __all__ = [
     "FONT",
+    "INK",
+    "WIN",
     "Drawing",
     "Svg",
     "board_svg",
     "check_seat",
     "drawing_of",
     "game_of",
+    "game_over",
     "header",
     "n",
     "plural",
     "repr_svg",
+    "result_box",
     "text_width",
     "who",
+    "winner_mark",
     "wrap",
 ]
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+INK = "#222"
+"""The colour of text that names no other (set once, on the picture)."""
 
 # Advance widths of DejaVu Sans (the first font the pictures name), in thousandths of an em, for the
 # printable ASCII characters 32..126, then the few others the pictures use (—, ·, ▶, ×, …, ’); read from
@@ -145,12 +152,14 @@ class Svg:
         width: float = 1,
         cls: str | None = None,
     ) -> None:
-        """A rectangle (rounded by ``rx``; ``dash`` draws its outline dashed)."""
-        extra = ' stroke-dasharray="4 3"' if dash else ""
+        """A rectangle (rounded by ``rx``; ``dash`` draws its outline dashed; a ``width`` of 1 is SVG's
+        default and not written)."""
+        extra = f' stroke-width="{n(width)}"' if width != 1 else ""
+        extra += ' stroke-dasharray="4 3"' if dash else ""
         extra += f' class="{cls}"' if cls else ""
         self.parts.append(
             f'<rect x="{n(x)}" y="{n(y)}" width="{n(w)}" height="{n(h)}" rx="{rx}" fill="{fill}" '
-            f'stroke="{stroke}" stroke-width="{n(width)}"{extra}/>'
+            f'stroke="{stroke}"{extra}/>'
         )
 
     def text(
@@ -162,26 +171,34 @@ class Svg:
         size: float = 12,
         weight: str = "normal",
         anchor: str = "start",
-        fill: str = "#222",
+        fill: str = INK,
         cls: str | None = None,
     ) -> None:
-        """One line of text, its baseline at ``y`` (``anchor``: start, middle or end at ``x``)."""
-        extra = f' class="{cls}"' if cls else ""
+        """One line of text, its baseline at ``y`` (``anchor``: start, middle or end at ``x``).  What is
+        SVG's default (normal weight, start anchor) or the picture's (the ink colour :data:`INK`, set on
+        the whole picture) is not written: a long game's viewer page holds thousands of texts."""
+        extra = f' font-weight="{weight}"' if weight != "normal" else ""
+        extra += f' text-anchor="{anchor}"' if anchor != "start" else ""
+        extra += f' fill="{fill}"' if fill != INK else ""
+        extra += f' class="{cls}"' if cls else ""
         self.parts.append(
-            f'<text x="{n(x)}" y="{n(y)}" font-size="{n(size)}" font-weight="{weight}" '
-            f'text-anchor="{anchor}" fill="{fill}"{extra}>{escape(content)}</text>'
+            f'<text x="{n(x)}" y="{n(y)}" font-size="{n(size)}"{extra}>{escape(content)}</text>'
         )
 
     def circle(self, x: float, y: float, r: float, *, fill: str, stroke: str = "none") -> None:
         """A disc of radius ``r`` centred at ``(x, y)``."""
         self.parts.append(f'<circle cx="{n(x)}" cy="{n(y)}" r="{n(r)}" fill="{fill}" stroke="{stroke}"/>')
 
-    def open_group(self, **attrs: str) -> None:
-        """Open a ``<g>``; ``cls`` is its class, ``data_x`` its ``data-x`` attribute."""
+    def open_group(self, at: tuple[float, float] | None = None, **attrs: str) -> None:
+        """Open a ``<g>``; ``cls`` is its class, ``data_x`` its ``data-x`` attribute; ``at`` moves its
+        origin there (``transform="translate(x,y)"``), so what is drawn inside is placed relative to it
+        and is the same text wherever the group stands (a card, a player's panel)."""
         names = {"cls": "class"}
         shown = "".join(
             f" {names.get(k, k.replace('_', '-'))}={quoteattr(v)}" for k, v in sorted(attrs.items())
         )
+        if at is not None and at != (0, 0):
+            shown += f' transform="translate({n(at[0])},{n(at[1])})"'
         self.parts.append(f"<g{shown}>")
 
     def close_group(self) -> None:
@@ -193,7 +210,7 @@ class Svg:
         h = height if height is not None else self.height
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" height="{h}" '
-            f'viewBox="0 0 {self.width} {h}" font-family="{FONT}">'
+            f'viewBox="0 0 {self.width} {h}" font-family="{FONT}" fill="{INK}">'
         )
         return (
             head
@@ -214,6 +231,57 @@ def header(svg: Svg, title: str, acting: str, viewer: int | None) -> None:
             svg.text(svg.width - 20, 44, f"as seen by P{viewer}", size=11, anchor="end", fill="#666")
         else:
             svg.text(20, 44, f"as seen by P{viewer}", size=11, fill="#666")
+
+
+WIN = "#a87a00"
+"""The colour that marks the winners of a finished game (their frame, their mark, the result's box)."""
+
+
+def game_over(winners: Sequence[int]) -> str:
+    """What the title line says of a finished game: who won.
+
+    >>> game_over([2]), game_over([0, 3])
+    ('game over · winner P2', 'game over · winners P0, P3')
+    """
+    return f"game over · {'winner' if len(winners) == 1 else 'winners'} {who(winners)}"
+
+
+def winner_mark(result: Any, seat: int) -> str:
+    """The mark of a winner's seat in a finished game's picture (``""`` for the others, and while the
+    game goes on: ``result`` None).
+
+    >>> from engine.game import Result
+    >>> winner_mark(Result((3, 9), (0,), (0, 1)), 0), winner_mark(Result((3, 3), (0, 1), (0, 1)), 1)
+    ('★ winner', '★ winner (shared)')
+    """
+    if result is None or seat not in result.winners:
+        return ""
+    return "★ winner (shared)" if len(result.winners) > 1 else "★ winner"
+
+
+def result_box(svg: Svg, y: float, lines: Sequence[str]) -> float:
+    """A finished game's result under the title: a box framed in :data:`WIN`, its first line (who won)
+    bold, the others (the rules that decided it) below, each wrapped to the picture; the y below it.
+
+    >>> svg = Svg(400, 0, "t")
+    >>> result_box(svg, 54, ["Winner: P1", "the fewest bullheads wins [T6-END-2]"])
+    114.0
+    """
+    inner = svg.width - 40 - 2 * 10
+    rows = [
+        (part, 14 if i == 0 else 12, "bold" if i == 0 else "normal")
+        for i, line in enumerate(lines)
+        for part in wrap(line, inner, 14 if i == 0 else 12, "bold" if i == 0 else "normal", lines=99)
+    ]
+    height = 12 + sum(size + 6 for _, size, _ in rows)
+    svg.open_group((20, y), cls="result")
+    svg.rect(0, 0, svg.width - 40, height, fill="#fff8dc", stroke=WIN, width=2)
+    top = 6.0
+    for text, size, weight in rows:
+        top += size + 6
+        svg.text(10, top - 4, text, size=size, weight=weight, fill=WIN if weight == "bold" else INK)
+    svg.close_group()
+    return y + height + 10.0
 
 
 def n(value: float) -> str:

@@ -1,20 +1,19 @@
 """A game record as one self-contained HTML page to step through (``arbiter view RECORD -o game.html``, the
 command line in :mod:`engine.cli_viewer`).
 
-The record is checked first (:func:`engine.conformance.check.check_record`), then replayed on the reference
-engine.  Each step of the page shows the picture of the position (:mod:`engine.svg`), the engine's narration
-of the action, and the clauses applied (the clauses of the engine's derivation of the step, ``GAME.derive``,
-and the chain :func:`engine.query.explain.explain` gives for the action), each linked to its wording and
-seed passages.
-When the record diverges from the rules (a record from ``arbiter check`` or a ``fuzz`` counterexample), the
-page opens at that step and shows both sides: what the record says, what the rules say, the deciding
-clauses, and for a refused action what would have been legal.
+The record is checked first (:func:`engine.conformance.records.check.check_record`), then replayed on the
+reference engine.  Each step of the page shows the picture of the position (:mod:`engine.svg`), the engine's
+narration of the action, and the clauses applied (the clauses of the engine's derivation of the step,
+``GAME.derive``, and the chain :func:`engine.query.explain.explain` gives for the action), each linked to its
+wording and seed passages. When the record diverges from the rules (a record from ``arbiter check`` or a
+``fuzz`` counterexample), the page opens at that step and shows both sides: what the record says, what the
+rules say, the deciding clauses, and for a refused action what would have been legal.
 
 The page needs no network: styles, script, pictures and clause texts are all inside it.  It is operated by
 buttons, a slider, the arrow keys, or the address's ``#step-N``.
 
 >>> import io
->>> from engine.conformance.records import record_game, write_record
+>>> from engine.conformance.records.format import record_game, write_record
 >>> from engine.game import get_game
 >>> g = get_game("take6")
 >>> s, acts = g.new_game(2, seed=3), []
@@ -35,6 +34,7 @@ buttons, a slider, the arrow keys, or the address's ``#step-N``.
 
 from __future__ import annotations
 
+import difflib
 import html
 import io
 import json
@@ -48,10 +48,9 @@ from attrs import field, frozen
 
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
-from engine.svg import plural
+from engine.svg import game_over, plural
 
 __all__ = ["Replay", "Step", "build_replay", "replay_html"]
-
 
 
 @frozen
@@ -66,19 +65,6 @@ class Step:
     action: dict[str, Any] | None = None
     player: int | None = None
     comment: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form, as the page's script reads it."""
-        return {
-            "index": self.index,
-            "title": self.title,
-            "svg": self.svg,
-            "narration": list(self.narration),
-            "clauses": list(self.clauses),
-            "action": self.action,
-            "player": self.player,
-            "comment": self.comment,
-        }
 
 
 @frozen
@@ -138,10 +124,10 @@ def build_replay(
 
     ``viewer`` draws every picture as that seat sees it.
     """
-    from engine.conformance.check import _start as start_of
-    from engine.conformance.check import check_record
-    from engine.conformance.kits import get_kit
-    from engine.conformance.records import ActionLine, Header, ResultLine, iter_record
+    from engine.conformance.kits.base import get_kit
+    from engine.conformance.records.check import _start as start_of
+    from engine.conformance.records.check import check_record
+    from engine.conformance.records.format import ActionLine, Header, ResultLine, iter_record
     from engine.query.explain import explain
 
     text, label = _read_source(source, name)
@@ -345,30 +331,74 @@ _SVG_PARTS = re.compile(r"<text[^<>]*>[^<>]*</text>|<[^<>]*>|[^<>]+")
 
 
 def _shared_pictures(steps: Iterable[Step]) -> tuple[list[str], list[list[Any]]]:
-    """The pictures of the steps as one table of distinct SVG elements and, per step, the runs of the table
-    it is made of (``k``: element k; ``[k, m]``: elements k..k+m-1): successive positions share most of
-    their elements, so a long game's page stays small.
+    """The pictures of the steps as one table of distinct SVG elements and, per step, how its picture
+    differs from the step before's: ``[i, m]`` is m elements of the previous picture from its i-th, ``k``
+    element k of the table.  Successive positions share most of their elements (the drawings place
+    cards and panels by moving a group, so an element reads the same wherever its group stands): a
+    long game's page stays small.
 
     >>> pictures = [Step(0, "a", "<svg><g>x</g></svg>"), Step(1, "b", "<svg><g>y</g></svg>")]
     >>> _shared_pictures(pictures)
-    (['<svg>', '<g>', 'x', '</g>', '</svg>', 'y'], [[[0, 5]], [[0, 2], 5, [3, 2]]])
+    (['<svg>', '<g>', 'x', '</g>', '</svg>', 'y'], [[0, 1, 2, 3, 4], [[0, 2], 5, [3, 2]]])
     """
     table: dict[str, int] = {}
     out: list[list[Any]] = []
+    before: list[int] = []
     for step in steps:
         parts = _SVG_PARTS.findall(step.svg)
         assert "".join(parts) == step.svg, "an SVG element the viewer cannot split"
         ids = [table.setdefault(part, len(table)) for part in parts]
-        runs: list[Any] = []
-        i = 0
-        while i < len(ids):
-            j = i
-            while j + 1 < len(ids) and ids[j + 1] == ids[j] + 1:
-                j += 1
-            runs.append(ids[i] if i == j else [ids[i], j - i + 1])
-            i = j + 1
-        out.append(runs)
+        ops: list[Any] = []
+        matcher = difflib.SequenceMatcher(None, before, ids, autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                ops.append([i1, i2 - i1])
+            elif tag != "delete":
+                ops.extend(ids[j1:j2])
+        out.append(ops)
+        before = ids
     return list(table), out
+
+
+def _page_data(replay: Replay, cited: Iterable[str]) -> dict[str, Any]:
+    """What the page's script reads: the steps with their pictures as differences over a shared table
+    of SVG elements (:func:`_shared_pictures`), their narration lines as indexes into a table of the
+    distinct lines, their clauses as indexes into the list of clause ids cited (the glossary holds each
+    one's wording), the step to open at and the divergence.
+
+    >>> from engine.game import get_game
+    >>> from engine.svg import board_svg
+    >>> picture = board_svg("take6", get_game("take6").new_game(2, seed=1))
+    >>> steps = (Step(0, "Start", picture, ("a", "b")), Step(1, "Go", picture, ("b",), ("T6-SELECT-1",)))
+    >>> data = _page_data(Replay("r", "take6", "standard", 2, steps), ["T6-SELECT-1"])
+    >>> data["lines"], data["clauses"], [s["narration"] for s in data["steps"]], data["steps"][1]["clauses"]
+    (['a', 'b'], ['T6-SELECT-1'], [[0, 1], [1]], [0])
+    """
+    table, pictures = _shared_pictures(replay.steps)
+    ids = list(dict.fromkeys([*cited, *(c for s in replay.steps for c in s.clauses)]))
+    index = {cid: i for i, cid in enumerate(ids)}
+    lines: dict[str, int] = {}
+    steps = []
+    for step, picture in zip(replay.steps, pictures, strict=True):
+        shown: dict[str, Any] = {
+            "title": step.title,
+            "svg": picture,
+            "narration": [lines.setdefault(line, len(lines)) for line in step.narration],
+            "clauses": [index[c] for c in step.clauses],
+        }
+        if step.action is not None:
+            shown["action"] = step.action
+        if step.comment is not None:
+            shown["comment"] = step.comment
+        steps.append(shown)
+    return {
+        "steps": steps,
+        "svg_parts": table,
+        "lines": list(lines),
+        "clauses": ids,
+        "start": replay.start,
+        "divergence": replay.divergence,
+    }
 
 
 def _asset(name: str) -> str:
@@ -454,18 +484,12 @@ def replay_html(replay: Replay) -> str:
     e = html.escape
     title = get_game(replay.game).title
     entries = _clause_entries(replay)
-    table, pictures = _shared_pictures(replay.steps)
-    steps = [{**s.to_json(), "svg": runs} for s, runs in zip(replay.steps, pictures, strict=True)]
-    data = {
-        "steps": steps,
-        "svg_parts": table,
-        "start": replay.start,
-        "clauses": entries,
-        "divergence": replay.divergence,
-    }
+    data = _page_data(replay, entries)
     result = ""
-    if replay.result:
-        result = f" · result: scores {replay.result.get('scores')}, winners {replay.result.get('winners')}"
+    if replay.result:  # the engine's result, or the record's result line when the rules gave none
+        winners, scores = replay.result.get("winners") or [], replay.result.get("scores") or []
+        won = game_over(winners).removeprefix("game over · ")
+        result = f" · {won} · scores {', '.join(map(str, scores))}"
     jump = '<button id="jump-divergence" title="go to the divergence">divergence</button>'
     meta = (
         f"{e(replay.variant)} · {plural(replay.players, 'player')} · {plural(len(replay.steps), 'step')} · "

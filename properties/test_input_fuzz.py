@@ -49,10 +49,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine.cli import main
-from engine.conformance import protocol
-from engine.conformance.records import dumps_line, record_game, write_record
-from engine.conformance.vectors import hand_picked_cases
-from engine.conformance.vectors_perft import shipped_perft
+from engine.conformance.peers import protocol
+from engine.conformance.records.format import dumps_line, record_game, write_record
+from engine.conformance.vectors.perft import shipped_perft
+from engine.conformance.vectors.suite import hand_picked_cases
 from engine.errors import InputError, RuleViolation
 from engine.game import get_game
 from engine.query.questions import all_questions

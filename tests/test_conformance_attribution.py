@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from engine.conformance.campaign import CampaignReport, run_campaign
-from engine.conformance.check import check_record
-from engine.conformance.deciding import attribute, granting
-from engine.conformance.fuzz import Divergence, in_process
-from engine.conformance.kit_take6 import contradicted_steps
-from engine.conformance.kits import get_kit
+from engine.conformance.attribution import attribute, granting
+from engine.conformance.campaign.fuzz import Divergence, in_process
+from engine.conformance.campaign.runner import CampaignReport, run_campaign
+from engine.conformance.kits.base import get_kit
+from engine.conformance.kits.take6 import contradicted_steps
 from engine.conformance.peers.multi import MultiDefectPeer
-from engine.conformance.records import write_record
+from engine.conformance.records.check import check_record
+from engine.conformance.records.format import write_record
 from engine.game import get_game
 from engine.take6 import GAME, Select, TakeRow
 

@@ -22,20 +22,20 @@ import pytest
 from extras import need
 
 from engine.cli import main
-from engine.conformance.campaign import (
+from engine.conformance.campaign.fuzz import Divergence, fuzz, in_process
+from engine.conformance.campaign.report import summary_lines, to_markdown, validate_json, write_records
+from engine.conformance.campaign.runner import (
     CampaignReport,
     Waiver,
     load_waivers,
     run_campaign,
 )
-from engine.conformance.campaign_report import summary_lines, to_markdown, validate_json, write_records
-from engine.conformance.check import check_record
-from engine.conformance.fuzz import Divergence, fuzz, in_process
 from engine.conformance.peers.lenient import LenientPeer
 from engine.conformance.peers.multi import DEFECTS, MultiDefectPeer
 from engine.conformance.peers.petersburg_free_cards import FreeCardsPeer
 from engine.conformance.peers.take6_fewest_heads import FewestHeadsPeer
-from engine.conformance.records import write_record
+from engine.conformance.records.check import check_record
+from engine.conformance.records.format import write_record
 from engine.errors import InputError
 
 PY = sys.executable
@@ -339,8 +339,8 @@ def test_a_hello_with_a_5000_digit_integer_is_garbage(tmp_path: Path) -> None:
 def test_each_variant_takes_its_player_range_from_the_hello() -> None:
     """A peer that plays kids only with 2 to 6 players declares it in its hello; the harness generates no
     kids game with more, while the other variants keep their full range."""
-    from engine.conformance.fuzz import player_counts
-    from engine.conformance.protocol import Hello, parse_reply
+    from engine.conformance.campaign.fuzz import player_counts
+    from engine.conformance.peers.protocol import Hello, parse_reply
 
     hello = parse_reply(
         json.dumps(
@@ -431,7 +431,7 @@ def test_names_lists_canonical_names_and_aliases(capsys: Any) -> None:
 def test_check_jobs_keeps_the_order_of_the_files(tmp_path: Path, capsys: Any) -> None:
     """``arbiter check --jobs 2`` over many files reports every file, in the order given, with the same
     outcome as one job."""
-    from engine.conformance.records import record_game
+    from engine.conformance.records.format import record_game
 
     paths = []
     for i in range(6):
@@ -501,7 +501,7 @@ def test_a_time_budget_ends_the_campaign_and_the_report_schema_is_a_valid_schema
     campaign reports; the shipped report schema is itself a valid JSON Schema (2020-12)."""
     from jsonschema import Draft202012Validator
 
-    from engine.conformance.records import schema
+    from engine.conformance.records.format import schema
 
     started = time.monotonic()
     timed = run_campaign(in_process(MultiDefectPeer), seconds=2.0, jobs=1, seed=1, shrink=False)

@@ -19,8 +19,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cli import main
-from engine.conformance.check import CheckReport, check_record
-from engine.conformance.records import ActionLine, Record, iter_record, record_game, validator, write_record
+from engine.conformance.records.check import CheckReport, check_record
+from engine.conformance.records.format import (
+    ActionLine,
+    Record,
+    iter_record,
+    record_game,
+    validator,
+    write_record,
+)
 from engine.take6 import GAME, Deal, DraftStart
 
 DATA = Path(__file__).parent / "data" / "records"
@@ -300,7 +307,7 @@ def test_the_shipped_chance_record_deals_later_rounds_by_chance_lines() -> None:
 def test_deals_are_chance_outcomes_not_seats() -> None:
     """The kit names no seat for a chance step (a DraftStart's ``player`` is the first drafter, not the seat
     acting)."""
-    from engine.conformance.kits import get_kit
+    from engine.conformance.kits.base import get_kit
 
     kit = get_kit("take6")
     assert kit.action_player(DraftStart(1)) is None

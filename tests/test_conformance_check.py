@@ -1,4 +1,4 @@
-"""``arbiter check`` (engine.conformance.check): replay records, report the first divergence.
+"""``arbiter check`` (engine.conformance.records.check): replay records, report the first divergence.
 
 Exit codes: 0 every record OK, 1 a divergence, 2 malformed input.  Each deliberately broken record under
 tests/data/records/ states what must be reported: the action index, the line, the clause id(s).
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.conformance.check import check_record, exit_code, format_report
-from engine.conformance.records import read_record, write_record
+from engine.conformance.records.check import check_record, exit_code, format_report
+from engine.conformance.records.format import read_record, write_record
 
 DATA = Path(__file__).parent / "data" / "records"
 

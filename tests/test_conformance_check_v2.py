@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from engine.conformance.check import check_record
-from engine.conformance.deciding import fact_clauses
-from engine.conformance.kits import get_kit
-from engine.conformance.records import (
+from engine.conformance.attribution import fact_clauses
+from engine.conformance.kits.base import get_kit
+from engine.conformance.records.check import check_record
+from engine.conformance.records.format import (
     MAX_LINE,
     fast_check,
     record_game,

@@ -15,15 +15,13 @@ from typing import Any
 
 import pytest
 
-from engine.conformance.check import check_record
-from engine.conformance.fuzz import Divergence, FuzzReport, fuzz, in_process, subprocess_peer
+from engine.conformance.campaign.fuzz import Divergence, FuzzReport, fuzz, in_process, subprocess_peer
 from engine.conformance.peers.base import ReferencePeer
 from engine.conformance.peers.crash import CrashPeer
 from engine.conformance.peers.garbage import GarbagePeer
 from engine.conformance.peers.lenient import LenientPeer
 from engine.conformance.peers.petersburg_free_cards import FreeCardsPeer
-from engine.conformance.peers.take6_fewest_heads import FewestHeadsPeer
-from engine.conformance.protocol import (
+from engine.conformance.peers.protocol import (
     InProcessTransport,
     LegalReport,
     ProtocolError,
@@ -32,7 +30,9 @@ from engine.conformance.protocol import (
     parse_reply,
     parse_request,
 )
-from engine.conformance.records import write_record
+from engine.conformance.peers.take6_fewest_heads import FewestHeadsPeer
+from engine.conformance.records.check import check_record
+from engine.conformance.records.format import write_record
 from engine.game import game_names, get_game
 
 PY = sys.executable

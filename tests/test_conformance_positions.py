@@ -18,16 +18,16 @@ from typing import Any
 import pytest
 from extras import need
 
-from engine.conformance.campaign import CampaignReport, Waiver, run_campaign
-from engine.conformance.campaign_report import summary_lines, to_markdown, validate_json, write_records
-from engine.conformance.check import check_record
-from engine.conformance.fuzz import in_process
-from engine.conformance.fuzz_positions import origin_size, origin_vector, replay_origin
+from engine.conformance.campaign.fuzz import in_process
+from engine.conformance.campaign.positions import origin_size, origin_vector, replay_origin
+from engine.conformance.campaign.report import summary_lines, to_markdown, validate_json, write_records
+from engine.conformance.campaign.runner import CampaignReport, Waiver, run_campaign
 from engine.conformance.peers.base import ReferencePeer
 from engine.conformance.peers.multi import MultiDefectPeer
-from engine.conformance.protocol import ProtocolError, parse_reply, parse_request
-from engine.conformance.records import write_record
-from engine.conformance.vectors import run_case, vector_problem
+from engine.conformance.peers.protocol import ProtocolError, parse_reply, parse_request
+from engine.conformance.records.check import check_record
+from engine.conformance.records.format import write_record
+from engine.conformance.vectors.suite import run_case, vector_problem
 from engine.errors import InputError
 from engine.game import get_game
 
@@ -223,8 +223,8 @@ API_RUN = """
 import sys
 if sys.argv[1] == "cli":
     import engine.cli  # noqa: F401  (imported first: its literals must not change the games)
-from engine.conformance.campaign import run_campaign
-from engine.conformance.fuzz import in_process
+from engine.conformance.campaign.runner import run_campaign
+from engine.conformance.campaign.fuzz import in_process
 from engine.conformance.peers.take6_fewest_heads import FewestHeadsPeer
 r = run_campaign(in_process(FewestHeadsPeer), games=16, jobs=1, seed=1, shrink=False)
 print(r.digest, r.steps, r.probes)

@@ -1,4 +1,5 @@
-"""Game records (engine.conformance.records): format, schemas, streaming reader, writer, ``play --record``.
+"""Game records (engine.conformance.records.format): format, schemas, streaming reader, writer,
+``play --record``.
 
 The record format is the interchange contract of the conformance kit: these tests check that every game the
 engine plays can be written, read back unchanged, validated by the shipped JSON Schemas, and replayed from its
@@ -18,9 +19,9 @@ from typing import Any
 import pytest
 
 from engine.cli import main
-from engine.conformance.fastschema import compile_schema
-from engine.conformance.kits import get_kit
-from engine.conformance.records import (
+from engine.conformance.kits.base import get_kit
+from engine.conformance.records.fastschema import compile_schema
+from engine.conformance.records.format import (
     ActionLine,
     Header,
     Record,

@@ -1,4 +1,4 @@
-"""Test vectors (engine.conformance.vectors): export, schemas, coverage of every clause, perft counts.
+"""Test vectors (engine.conformance.vectors.suite): export, schemas, coverage of every clause, perft counts.
 
 The suite is exported once per session into a temporary folder and then run from the files, through the
 JSON forms only, against the engine — so the exported vectors can never drift from the engine.
@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from engine.cli import main
-from engine.conformance.records import validator
-from engine.conformance.vectors import hand_picked_cases, read_vectors, run_case
-from engine.conformance.vectors_coverage import coverage, exemptions
-from engine.conformance.vectors_export import export_vectors
-from engine.conformance.vectors_perft import perft_positions, recount_perft, shipped_perft
+from engine.conformance.records.format import validator
+from engine.conformance.vectors.coverage import coverage, exemptions
+from engine.conformance.vectors.export import export_vectors
+from engine.conformance.vectors.perft import perft_positions, recount_perft, shipped_perft
+from engine.conformance.vectors.suite import hand_picked_cases, read_vectors, run_case
 from engine.game import game_names
 from engine.spec import load_clauses
 
@@ -80,7 +80,7 @@ def test_every_clause_has_accept_and_reject_vectors_or_a_reason(exported: Path, 
 def test_clause_level_exemptions_are_not_stale(exported: Path, game: str) -> None:
     """An exemption of a single clause must not hide vectors that exist (delete it when one is written)."""
     report = {c.clause: c for c in coverage(game, cases_of(exported, game))}
-    text = (Path(__file__).resolve().parent.parent / "engine" / "conformance" / "coverage.toml").read_text()
+    text = (Path(__file__).resolve().parents[1] / "engine/conformance/vectors/coverage.toml").read_text()
     single = set(re.findall(r'^id = "([A-Z0-9-]+)"', text, re.M))
     for cid, reasons in exemptions(game).items():
         if cid not in single:

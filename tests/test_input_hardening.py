@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from engine.cli import main
-from engine.conformance.vectors import hand_picked_cases
-from engine.conformance.vectors_perft import perft_counts, shipped_perft
+from engine.conformance.vectors.perft import perft_counts, shipped_perft
+from engine.conformance.vectors.suite import hand_picked_cases
 from engine.errors import InputError
 from engine.game import get_game
 from engine.jsonio import MAX_SHOWN
@@ -391,7 +391,7 @@ def test_a_position_file_must_be_a_regular_file(
 
 def test_check_refuses_a_fifo_record_at_once(tmp_path: Path) -> None:
     """Item 2: ``arbiter check`` of a named pipe reports it malformed instead of waiting for a writer."""
-    from engine.conformance.check import check_record
+    from engine.conformance.records.check import check_record
 
     fifo = tmp_path / "r.jsonl"
     os.mkfifo(fifo)
@@ -463,7 +463,7 @@ def test_the_assistant_root_is_refused_when_it_is_no_folder(
 
 def test_a_record_names_no_file(tmp_path: Path) -> None:
     """Item 1: a record header's ``position`` is a notation line, never ``@FILE`` read from the disk."""
-    from engine.conformance.check import check_record
+    from engine.conformance.records.check import check_record
 
     state = tmp_path / "p.txt"
     state.write_text("standard 2 select 3.10/22/40.41.45/90 5.8.60/7.9.70 - - 12/0\n", encoding="utf-8")

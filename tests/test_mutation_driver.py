@@ -11,7 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import mutation, mutation_coverage, mutation_report, mutation_worker
+from engine.mutation import coverage as mutation_coverage
+from engine.mutation import driver
+from engine.mutation import report as mutation_report
+from engine.mutation import worker as mutation_worker
+from engine.mutation.mutant import Mutant
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the forked worker needs fork")
 
@@ -64,8 +68,8 @@ def test_a_bad_journal_line_stops_the_run_naming_it(tmp_path: Path) -> None:
     assert mutation_report.read_journal(tmp_path / "none.jsonl") == {}
 
 
-def _mutant(line: int) -> mutation.Mutant:
-    return mutation.Mutant("engine/take6/x.py", line, "a < 1", "a <= 1", lambda: "")
+def _mutant(line: int) -> Mutant:
+    return Mutant("engine/take6/x.py", line, "a < 1", "a <= 1", lambda: "")
 
 
 def _fake_worker(
@@ -94,8 +98,8 @@ def _fake_worker(
             (work / name).write_text("", encoding="utf-8")
         return work
 
-    monkeypatch.setattr(mutation, "Worker", Fake)
-    monkeypatch.setattr(mutation, "_scratch", scratch)
+    monkeypatch.setattr(driver, "Worker", Fake)
+    monkeypatch.setattr(driver, "_scratch", scratch)
     return ran
 
 
@@ -112,7 +116,7 @@ def test_a_journalled_run_runs_nothing_twice(tmp_path: Path) -> None:
         )),
         encoding="utf-8",
     )
-    outcome = mutation.run(kept, journal=journal, budget=5, progress=False)
+    outcome = driver.run(kept, journal=journal, budget=5, progress=False)
     assert outcome["killed"] == [kept[0]] and outcome["survived"] == [kept[1]]
     assert outcome["unconfirmed"] == [kept[2]]  # survived a budgeted share only: counted apart
 
@@ -129,7 +133,7 @@ def test_a_pass_without_budget_runs_the_budgeted_survivors_again(
     ran = _fake_worker(monkeypatch, tmp_path, lambda work, tests: "killed")
     coverage = {"lines": {"engine/take6/x.py": {"3": ["t.py::a", "t.py::b"]}}, "durations": {"t.py::a": 9.0,
                                                                                            "t.py::b": 1.0}}
-    outcome = mutation.run([again], journal=journal, coverage=coverage, progress=False)
+    outcome = driver.run([again], journal=journal, coverage=coverage, progress=False)
     assert outcome["killed"] == [again] and ran == [["t.py::b", "t.py::a"]]
     assert mutation_report.read_journal(journal)[again.describe()] == ("killed", None)
 
@@ -138,17 +142,17 @@ def test_listed_equivalents_can_be_counted_without_a_run(monkeypatch: pytest.Mon
     """``--skip-equivalent``: a mutant listed with a reason is counted as equivalent and nothing runs (no
     scratch copy is made); without it the listed mutant would be run."""
     listing = {("engine/take6/x.py:*: a < 1 -> a <= 1", None): "why"}  # no source pattern: any such line
-    monkeypatch.setattr(mutation, "equivalents", lambda: listing)
+    monkeypatch.setattr(driver, "equivalents", lambda: listing)
 
     def no_copy() -> Path:
         raise AssertionError("a scratch copy was made")
 
-    monkeypatch.setattr(mutation, "_scratch", no_copy)
+    monkeypatch.setattr(driver, "_scratch", no_copy)
     listed = _mutant(7)
-    outcome = mutation.run([listed], skip_equivalents=True, progress=False)
+    outcome = driver.run([listed], skip_equivalents=True, progress=False)
     assert outcome["equivalent"] == [listed]
     with pytest.raises(AssertionError, match="scratch copy"):
-        mutation.run([listed], progress=False)
+        driver.run([listed], progress=False)
 
 
 def test_a_kept_coverage_map_must_match_the_rule_code(tmp_path: Path) -> None:
@@ -170,7 +174,7 @@ def test_first_tests_run_before_the_selected_ones(tmp_path: Path, monkeypatch: p
     not at all for a mutant no test runs."""
     ran = _fake_worker(monkeypatch, tmp_path, lambda work, tests: "survived")
     coverage = {"lines": {"engine/take6/x.py": {"3": ["t.py::a"], "4": []}}, "durations": {}}
-    mutation.run([_mutant(3), _mutant(5)], coverage=coverage, first=["new.py", "t.py::a"], progress=False)
+    driver.run([_mutant(3), _mutant(5)], coverage=coverage, first=["new.py", "t.py::a"], progress=False)
     # once on the unmutated copy (a failing first test would kill every mutant), then line 3; line 5: no test
     assert ran == [["new.py", "t.py::a"], ["new.py", "t.py::a"], []]
 
@@ -190,17 +194,17 @@ def test_select_first_journals_a_kill_but_not_a_survival(
         return "killed" if (work / "engine/take6/x.py").read_text() == "3" else "survived"
 
     _fake_worker(monkeypatch, tmp_path, answer)
-    dies = mutation.Mutant("engine/take6/x.py", 3, "a < 1", "a <= 1", lambda: "3")
-    lives = mutation.Mutant("engine/take6/x.py", 4, "a < 1", "a <= 1", lambda: "4")
-    outcome = mutation.run([dies, lives], journal=journal, first=["new.py"], only_first=True, progress=False)
+    dies = Mutant("engine/take6/x.py", 3, "a < 1", "a <= 1", lambda: "3")
+    lives = Mutant("engine/take6/x.py", 4, "a < 1", "a <= 1", lambda: "4")
+    outcome = driver.run([dies, lives], journal=journal, first=["new.py"], only_first=True, progress=False)
     assert outcome["killed"] == [dies] and outcome["survived"] == [lives]
     expected = {dies.describe(): ("killed", None), lives.describe(): ("survived", 5)}
     assert mutation_report.read_journal(journal) == expected
     # a survivor of all its tests is tried too: the new tests may kill what the suite did not
     with journal.open("a", encoding="utf-8") as out:
         out.write(json.dumps({"mutant": "engine/take6/x.py:3: a < 1 -> a <= 2", "result": "survived"}) + "\n")
-    again = mutation.Mutant("engine/take6/x.py", 3, "a < 1", "a <= 2", lambda: "3")
-    assert mutation.run([again], journal=journal, first=["new.py"], only_first=True, progress=False)[
+    again = Mutant("engine/take6/x.py", 3, "a < 1", "a <= 2", lambda: "3")
+    assert driver.run([again], journal=journal, first=["new.py"], only_first=True, progress=False)[
         "killed"
     ] == [again]
 
@@ -211,9 +215,9 @@ def test_only_the_listed_equivalents_can_be_chosen_to_check_their_reasons(
     """``--only-equivalent``: the run is of the listed mutants alone (a check of their reasons), and it
     cannot be combined with ``--skip-equivalent``."""
     listed, other = _mutant(7), _mutant(8)
-    monkeypatch.setattr(mutation, "all_mutants", lambda only=(): [listed, other])
-    monkeypatch.setattr(mutation, "equivalents", lambda: {(listed.describe(), None): "why"})
-    assert mutation.main(["--only-equivalent", "--list"]) == 0
+    monkeypatch.setattr(driver, "all_mutants", lambda only=(): [listed, other])
+    monkeypatch.setattr(driver, "equivalents", lambda: {(listed.describe(), None): "why"})
+    assert driver.main(["--only-equivalent", "--list"]) == 0
     assert capsys.readouterr().out.splitlines() == [listed.describe(), "1 mutants"]
     with pytest.raises(SystemExit):
-        mutation.main(["--only-equivalent", "--skip-equivalent", "--list"])
+        driver.main(["--only-equivalent", "--skip-equivalent", "--list"])

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from engine.conformance.check import check_record
-from engine.conformance.records import record_game, write_record
+from engine.conformance.records.check import check_record
+from engine.conformance.records.format import record_game, write_record
 from engine.errors import IllegalAction, NotYourTurn, PositionError
 from engine.petersburg import GAME, Observe, Pass, Reveal, State, position, reveals
 from engine.petersburg.catalog import STACKS

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from engine import petersburg, take6
-from engine.conformance.check import check_record
-from engine.conformance.records import read_record
-from engine.conformance.vectors import run_case
+from engine.conformance.records.check import check_record
+from engine.conformance.records.format import read_record
+from engine.conformance.vectors.suite import run_case
 from engine.errors import IllegalAction, InputError, PositionError
 from engine.petersburg import GAME as SP
 from engine.positions import load_position

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from engine.conformance.check import check_record
-from engine.conformance.deciding import fact_clauses
-from engine.conformance.kits import get_kit
-from engine.conformance.records import schema_error, validator
+from engine.conformance.attribution import fact_clauses
+from engine.conformance.kits.base import get_kit
+from engine.conformance.records.check import check_record
+from engine.conformance.records.format import schema_error, validator
 from engine.errors import InputError, PositionError, SpecError
 from engine.game import get_game
 from engine.take6 import position as take6_position
@@ -143,7 +143,7 @@ def test_schema_error_explains_a_line_that_is_no_object(line: str) -> None:
 def test_an_input_error_of_the_explicit_setup_names_its_field(monkeypatch: pytest.MonkeyPatch) -> None:
     """A record whose explicit set-up the kit or the game refuses as input is malformed naming the header
     line and the field, not an engine fault after zero actions."""
-    from engine.conformance import check
+    from engine.conformance.records import check
 
     record = (RECORDS / "good-take6-standard-2p.jsonl").read_text(encoding="utf-8")
     real = get_kit("take6")

@@ -4,6 +4,7 @@ deterministic, and with a viewer, nothing that seat may not see."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -270,25 +271,28 @@ def _boxes(svg: str) -> list[tuple[str, Box, Box]]:
     picture = (0.0, 0.0, float(root.get("width", 0)), float(root.get("height", 0)))
     out = []
 
-    def walk(node: ET.Element, frame: tuple[float, float, float, float]) -> None:
+    def walk(node: ET.Element, frame: Box, dx: float = 0.0, dy: float = 0.0) -> None:
         cls = (node.get("class") or "").split()
-        if node.tag == f"{NS}g" and {"card", "sp-card"} & set(cls) | ({"player"} & set(cls)):
+        moved = re.fullmatch(r"translate\((-?[\d.]+),(-?[\d.]+)\)", node.get("transform", "translate(0,0)"))
+        assert moved is not None, node.get("transform")  # a group is only ever moved
+        dx, dy = dx + float(moved.group(1)), dy + float(moved.group(2))
+        if node.tag == f"{NS}g" and {"card", "sp-card", "player", "result"} & set(cls):
             first = next(iter(node), None)
             if first is not None and first.tag == f"{NS}rect":  # the card's face, the panel's frame
                 x, y, w, h = (float(first.get(k, 0)) for k in ("x", "y", "width", "height"))
-                frame = (x, y, x + w, y + h)
+                frame = (dx + x, dy + y, dx + x + w, dy + y + h)
         for child in node:
             if child.tag == f"{NS}text":
                 text = "".join(child.itertext())
                 size = float(child.get("font-size", 12))
                 w = text_width(text, size, child.get("font-weight", "normal"))
-                x, y = float(child.get("x", 0)), float(child.get("y", 0))
+                x, y = dx + float(child.get("x", 0)), dy + float(child.get("y", 0))
                 left = {"start": x, "middle": x - w / 2, "end": x - w}[child.get("text-anchor", "start")]
                 box = (left, y - ASCENT * size, left + w, y + DESCENT * size)
                 seat_label = "seat" in (child.get("class") or "").split()
                 out.append((text, box, picture if seat_label else frame))
             else:
-                walk(child, frame)
+                walk(child, frame, dx, dy)
 
     walk(root, picture)
     return out
@@ -427,3 +431,100 @@ def test_repr_is_one_short_line_showing_the_board() -> None:
     sp = get_game("petersburg").new_game(4, seed=2)
     line = repr(sp)
     assert "\n" not in line and len(line) < 250 and ", ".join(sp.cards("upper")) in line
+
+
+# --------------------------------------------------------------------------------------------------
+# A finished game: the winners and the tie-break, no prices.
+
+
+def _finished_positions(game: str, count: int) -> list[Any]:
+    """Finished positions of random games (2 to 4 players), each with random scores edited into its JSON
+    state from a small set, so that ties on the score (and, in Saint Petersburg, on roubles too) are
+    common; the engine's builder checks each edited position."""
+    import random
+
+    g = get_game(game)
+    rng = random.Random(game)
+    out = []
+    for k in range(count):
+        players = rng.choice((2, 3, 4))
+        state = g.new_game(players, seed=k)
+        while not g.is_terminal(state):
+            state = g.apply(state, rng.choice(g.legal_actions(state, g.to_act(state)[0])))
+        out.append(state)
+        data = g.state_to_json(state)
+        if game == "petersburg":
+            data["vp"] = [rng.choice((18, 22)) for _ in range(players)]
+            data["money"] = [rng.choice((3, 12)) for _ in range(players)]
+        else:
+            from engine.take6.rules import bullheads
+
+            low = max(sum(bullheads(c) for c in pile) for pile in data["piles"])
+            high = max(low + 5, 66)  # someone reached the end (T6-END-1)
+            data["penalties"] = [rng.choice((low, high)) for _ in range(players - 1)] + [high]
+            rng.shuffle(data["penalties"])
+        out.append(g.state_from_json(data))
+    return out
+
+
+@pytest.mark.parametrize("game", ["take6", "petersburg"])
+def test_a_finished_game_marks_its_winners_and_tie_break_without_prices(game: str) -> None:
+    """The picture of a finished game names the engine's winners in its title line and result box and marks
+    each winner's line or panel, nobody else's; a tie is explained: Saint Petersburg's by the roubles of
+    every seat tied on VP (SP-END-8) and a win still shared (SP-END-9), 6 nimmt!'s shared place (T6-END-3);
+    no price is printed (nothing is left to buy), for the whole table and for every seat, with every text
+    inside its box."""
+    from engine.svg import game_over
+
+    g = get_game(game)
+    ties = shared = 0
+    for state in _finished_positions(game, 12):
+        result = g.result(state)
+        winners, scores = list(result.winners), list(result.scores)
+        for viewer in (None, *range(len(scores))):
+            svg = board_svg(game, state, viewer=viewer)
+            texts = _texts(svg)
+            assert game_over(winners) in texts
+            assert not any("pays" in t or "costs for" in t for t in texts)
+            root = ET.fromstring(svg)
+            marked = [
+                int(group.get("data-player", "-1"))
+                for group in root.iter(f"{NS}g")
+                if group.get("class") == "player"
+                and any(t.get("class") == "winner" for t in group.iter(f"{NS}text"))
+            ]
+            assert marked == winners
+            box = next(grp for grp in root.iter(f"{NS}g") if grp.get("class") == "result")
+            said = " ".join("".join(t.itertext()) for t in box.iter(f"{NS}text"))
+            assert said.startswith("Winner: " if len(winners) == 1 else "Winners: ")
+            assert all(f"P{p}" in said.split("[")[0] for p in winners)
+            if game == "petersburg":
+                tied = [p for p in range(len(scores)) if scores.count(scores[p]) > 1]
+                assert ("the roubles decide [SP-END-8]" in said) == bool(tied)
+                for p in tied:
+                    assert f"P{p} {result.tiebreak[p]} R" in said
+                assert ("ahead on roubles" in said) == (scores.count(scores[winners[0]]) > len(winners))
+                ties += bool(tied)
+            assert ("SP-END-9" in said or "T6-END-3" in said) == (len(winners) > 1)
+            shared += len(winners) > 1
+            for text, (x0, y0, x1, y1), (fx0, fy0, fx1, fy1) in _boxes(svg):
+                assert fx0 + 2 <= x0 and x1 <= fx1 - 2 and fy0 <= y0 and y1 <= fy1, text
+    assert shared and (ties or game == "take6")  # the edits made ties
+
+
+def test_show_draws_a_finished_position_with_its_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``arbiter show`` of a finished position: the winner marked, the rule that decided it (T6-END-2,
+    SP-END-8), and no price even when ``--costs-for`` asks for one."""
+    assert main(["show", "take6", "--position", "standard 2 over 1/2/3/4 -/- - -/- 66/40"]) == 0
+    svg = capsys.readouterr().out
+    assert "game over · winner P1" in _texts(svg) and "[T6-END-2]" in svg
+    state = next(s for s in _finished_positions("petersburg", 1) if True)
+    path = tmp_path / "over.json"
+    path.write_text(json.dumps(get_game("petersburg").state_to_json(state)), encoding="utf-8")
+    out = tmp_path / "over.svg"
+    assert main(["show", "petersburg", "--position", f"@{path}", "--costs-for", "1", "-o", str(out)]) == 0
+    texts = _texts(out.read_text(encoding="utf-8"))
+    assert any(t.startswith("game over · winner") for t in texts) and any("[SP-END-8]" in t for t in texts)
+    assert not any("pays" in t or "costs for" in t for t in texts)

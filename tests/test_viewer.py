@@ -3,9 +3,11 @@ divergence opens the page at its step with both sides, and bad input is refused 
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,11 +18,28 @@ from engine.viewer import build_replay, replay_html
 RECORDS = Path(__file__).resolve().parent / "data" / "records"
 
 
-def _page_data(page: str) -> dict[str, object]:
+def _page_data(page: str) -> dict[str, Any]:
     found = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.S)
     assert found is not None
-    data: dict[str, object] = json.loads(found.group(1))
+    data: dict[str, Any] = json.loads(found.group(1))
     return data
+
+
+def _unpack(data: dict[str, Any]) -> list[tuple[str, list[str], list[str]]]:
+    """Each step's picture, narration lines and clause ids, unpacked from the page's data as its script
+    does (engine/assets/viewer.js): a picture is the step before's, changed (``[i, m]``: m of its elements
+    from the i-th; ``k``: element k of the shared table); lines and clauses are indexes into their tables."""
+    parts, lines, ids = data["svg_parts"], data["lines"], data["clauses"]
+    out: list[tuple[str, list[str], list[str]]] = []
+    before: list[int] = []
+    for step in data["steps"]:
+        now: list[int] = []
+        for op in step["svg"]:
+            now.extend(before[op[0] : op[0] + op[1]] if isinstance(op, list) else [op])
+        out.append(("".join(parts[k] for k in now), [lines[k] for k in step["narration"]],
+                    [ids[k] for k in step["clauses"]]))  # fmt: skip
+        before = now
+    return out
 
 
 def test_steps_follow_the_engines_replay() -> None:
@@ -36,19 +55,20 @@ def test_steps_follow_the_engines_replay() -> None:
 
 
 def test_narrated_clause_ids_are_linked_to_their_text() -> None:
-    """Every clause id a step names is in the page's glossary with its wording and seed passages."""
+    """Every clause id a step names is in the page's glossary with its wording and seed passages (the
+    script reads a link's title from there: the wording is on the page once)."""
     from engine.spec import all_clauses
 
     replay = build_replay(RECORDS / "good-petersburg-first-2p.jsonl")
     page = replay_html(replay)
-    data = _page_data(page)
-    clauses = data["clauses"]
-    assert isinstance(clauses, dict)
     named = {c for s in replay.steps for c in s.clauses}
-    assert named and named <= set(clauses)
+    assert named and named <= set(_page_data(page)["clauses"])
     for cid in named:
-        assert f'id="clause-{cid}"' in page
-        assert clauses[cid]["text"] == all_clauses()[cid].text
+        clause = all_clauses()[cid]
+        entry = page.split(f'id="clause-{cid}">', 1)[1].split('<div class="clause-entry"', 1)[0]
+        assert f"<p>{html.escape(clause.text)}</p>" in entry
+        assert html.escape(clause.cites[0].quote) in entry
+    assert page.count(html.escape(all_clauses()["SP-TURN-3"].text)) == 1
 
 
 @pytest.mark.parametrize(
@@ -193,21 +213,73 @@ def test_no_embedded_text_can_end_or_open_a_script_block(tmp_path: Path) -> None
     assert data["steps"][2]["comment"] == "</script><script>alert(1)</script><!--<script>"
 
 
-def test_a_long_game_is_a_small_page() -> None:
-    """A 157-step Saint Petersburg game is a page well under 1 MB: the steps' pictures share one table of
-    SVG elements, and each picture rebuilt from it is the engine's picture exactly."""
-    replay = build_replay(RECORDS / "good-petersburg-first-2p.jsonl")
-    assert len(replay.steps) == 157
-    page = replay_html(replay)
-    assert len(page.encode("utf-8")) < 600_000
-    data = _page_data(page)
-    parts = data["svg_parts"]
-    assert isinstance(parts, list)
-    for step, shown in zip(replay.steps, data["steps"], strict=True):  # type: ignore[call-overload]
-        rebuilt = "".join(
-            "".join(parts[r[0] : r[0] + r[1]]) if isinstance(r, list) else parts[r] for r in shown["svg"]
+def test_every_step_unpacks_to_the_engines_replay() -> None:
+    """Unpacked as the page's script unpacks them, the steps' pictures, narration and clauses are the
+    engine's replay exactly (a 157-step Saint Petersburg game; T6 and divergence pages too)."""
+    for name in (
+        "good-petersburg-first-2p.jsonl",
+        "good-take6-chance-3p.jsonl",
+        "diverge-card-not-in-hand.jsonl",
+    ):
+        replay = build_replay(RECORDS / name)
+        data = _page_data(replay_html(replay))
+        assert len(data["steps"]) == len(replay.steps)
+        for step, (picture, narration, clauses), shown in zip(
+            replay.steps, _unpack(data), data["steps"], strict=True
+        ):
+            assert picture == step.svg and narration == list(step.narration)
+            assert clauses == list(step.clauses) and shown["title"] == step.title
+            assert shown.get("action") == step.action and shown.get("comment") == step.comment
+
+
+def _petersburg_page(tmp_path: Path, seed: int) -> tuple[Path, Path]:
+    """A 4-player Saint Petersburg game of random bots (``arbiter play``) and its page (``arbiter view``)."""
+    record, page = tmp_path / f"sp{seed}.jsonl", tmp_path / f"sp{seed}.html"
+    assert (
+        main(
+            ["play", "petersburg", "--players", "4", "--seed", str(seed), "--quiet", "--record", str(record)]
         )
-        assert rebuilt == step.svg
+        == 0
+    )
+    assert main(["view", str(record), "-o", str(page)]) == 0
+    return record, page
+
+
+def test_a_four_player_petersburg_page_is_at_most_400_kb(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The page of a 4-player Saint Petersburg game is at most 400 kB (docs/pictures.md), for seeds 1..8 and
+    55, the longest game of seeds 0..60 (304 steps), and every picture unpacked from it is the engine's."""
+    for seed in (*range(1, 9), 55):
+        record, page = _petersburg_page(tmp_path, seed)
+        size = page.stat().st_size
+        assert size <= 400_000, (seed, size)
+        if seed in (5, 55):
+            replay = build_replay(record)
+            assert len(replay.steps) > 250
+            pictures = [p for p, _, _ in _unpack(_page_data(page.read_text(encoding="utf-8")))]
+            assert pictures == [s.svg for s in replay.steps]
+    capsys.readouterr()
+
+
+def test_the_last_step_of_a_finished_game_shows_the_winners_without_prices() -> None:
+    """The last step of a finished game marks the engine's winners (SP-END-8, T6-END-2) and prints no
+    price: nothing is left to buy."""
+    for name in ("good-petersburg-first-2p.jsonl", "good-take6-standard-2p.jsonl"):
+        replay = build_replay(RECORDS / name)
+        assert replay.result is not None
+        last = replay.steps[-1].svg
+        winners = replay.result["winners"]
+        assert (
+            f"game over · winner{'s' if len(winners) > 1 else ''} {', '.join(f'P{p}' for p in winners)}"
+            in last
+        )
+        assert last.count('class="winner"') == len(winners) and 'class="result"' in last
+        assert "pays" not in last and "costs for" not in last
+        assert all("game over" not in s.svg for s in replay.steps[:-1])
+        scores = ", ".join(map(str, replay.result["scores"]))
+        assert f"{'winners' if len(winners) > 1 else 'winner'} P{winners[0]}" in replay_html(replay)
+        assert f" · scores {scores}</div>" in replay_html(replay)
 
 
 def test_a_pass_names_the_clause_that_allows_it() -> None:
@@ -221,7 +293,7 @@ def test_a_pass_names_the_clause_that_allows_it() -> None:
 
 def test_counts_in_the_subtitle_agree_with_their_nouns(tmp_path: Path) -> None:
     """A solo Saint Petersburg game (SP-SOLO-1) is "1 player", never "1 players"."""
-    from engine.conformance.records import record_game, write_record
+    from engine.conformance.records.format import record_game, write_record
 
     g = get_game("petersburg")
     state, actions = g.new_game(1, seed=2), []

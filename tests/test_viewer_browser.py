@@ -192,7 +192,8 @@ def test_a_wrong_claim_opens_at_the_divergence(browser: Any, tmp_path: Path) -> 
 
 
 def test_a_petersburg_game_steps_with_costs(browser: Any, tmp_path: Path) -> None:
-    """A Saint Petersburg replay shows the board with effective costs and steps to the end (SP-END-1)."""
+    """A Saint Petersburg replay shows the board with effective costs and steps to the end (SP-END-1), whose
+    picture names the winner (SP-END-8) and prints no price."""
     record = RECORDS / "good-petersburg-first-2p.jsonl"
     replay = build_replay(record)
     browser.get(_page(tmp_path, record).as_uri() + "#step-12")
@@ -200,7 +201,11 @@ def test_a_petersburg_game_steps_with_costs(browser: Any, tmp_path: Path) -> Non
     assert "pays" in _text(browser, "#picture")
     _shot(browser, tmp_path, "viewer-petersburg")
     _click(browser, "#last")
-    assert "game over" in _text(browser, "#picture")
+    assert replay.result is not None
+    winners = ", ".join(f"P{p}" for p in replay.result["winners"])
+    assert f"game over · winner{'s' if ',' in winners else ''} {winners}" in _text(browser, "#picture")
+    assert "pays" not in _text(browser, "#picture") and "costs for" not in _text(browser, "#picture")
+    _shot(browser, tmp_path, "viewer-petersburg-end")
 
 
 def test_the_page_is_self_contained(tmp_path: Path) -> None:
@@ -286,3 +291,94 @@ def test_a_legal_set_divergence_wraps_in_its_column(browser: Any, tmp_path: Path
     assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", column)
     assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
     _shot(browser, tmp_path, "viewer-divergence-legal")
+
+
+# Every element of the page outside the picture, measured: the page is no wider than the window, and no
+# element's content is wider than its box (one that scrolls on purpose excepted) or reaches past the window.
+_OVERFLOW = """
+const out = [];
+const root = document.documentElement;
+const wide = root.scrollWidth, seen = window.innerWidth;
+if (wide > seen) out.push(`page: ${wide} px wide in ${seen}`);
+for (const e of document.body.querySelectorAll("*")) {
+  if (e.closest("svg")) continue;
+  const style = getComputedStyle(e);
+  if (style.display === "none" || style.display === "inline") continue;
+  const name = e.tagName + (e.id ? "#" + e.id : "") + (e.className ? "." + e.className : "");
+  const scrolls = ["auto", "scroll"].includes(style.overflowX);
+  if (e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1 && !scrolls)
+    out.push(`${name}: content ${e.scrollWidth} px in ${e.clientWidth}`);
+  const box = e.getBoundingClientRect();
+  if (box.width > 0 && (box.right > window.innerWidth + 1 || box.left < -1))
+    out.push(`${name}: from ${Math.round(box.left)} to ${Math.round(box.right)} px`);
+}
+return out;
+"""
+
+# Every step in turn (through the slider, as a user drags it), then Home: what _OVERFLOW finds at each, and
+# the text of each step's picture (to compare with the engine's).
+_EVERY_STEP = """
+const slider = document.getElementById("slider"), found = [], texts = [];
+const check = () => new Function(arguments[0])();
+for (let i = 0; i <= Number(slider.max); i++) {
+  slider.value = i;
+  slider.dispatchEvent(new Event("input"));
+  for (const f of check()) found.push(`step ${i}: ${f}`);
+  texts.push(document.querySelector("#picture svg").textContent);
+}
+document.dispatchEvent(new KeyboardEvent("keydown", {key: "Home", bubbles: true}));
+for (const f of check()) found.push(`Home: ${f}`);
+return [found, texts, document.getElementById("counter").textContent];
+"""
+
+
+@pytest.mark.parametrize(("game", "seed"), [("take6", 3), ("petersburg", 5)])
+def test_no_step_overflows_sideways_at_any_width(
+    browser: Any, tmp_path: Path, game: str, seed: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At every step of a 4-player game, and after Home, at 360, 768 and 1280 px: the page is no wider
+    than the window (``scrollWidth <= innerWidth``) and no element overflows its box (the opening
+    position's notation wraps); each step's picture is the engine's (its text)."""
+    import xml.etree.ElementTree as ET
+
+    record = tmp_path / f"{game}.jsonl"
+    argv = ["play", game, "--players", "4", "--seed", str(seed), "--quiet", "--record", str(record)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    replay = build_replay(record)
+    expected = ["".join(ET.fromstring(s.svg).itertext()) for s in replay.steps]
+    page = _page(tmp_path, record).as_uri()
+    try:
+        for width in (360, 768, 1280):
+            browser.set_window_size(width, 900)
+            browser.get(page)
+            assert browser.execute_script("return window.innerWidth") == width
+            found, texts, counter = browser.execute_script(_EVERY_STEP, _OVERFLOW)
+            assert not found, (width, found[:5])
+            assert texts == expected and counter == f"step 0 / {len(replay.steps) - 1}"
+            if width == 360:
+                _shot(browser, tmp_path, f"viewer-{game}-narrow")
+    finally:
+        browser.set_window_size(1280, 900)
+
+
+def test_the_opening_position_wraps_in_a_box_with_a_copy_button(browser: Any, tmp_path: Path) -> None:
+    """The start's notation (SP-SETUP-1's position, one long run of text) is shown whole in a box as wide
+    as its panel, wrapped after its separators; its button copies it."""
+    from selenium.webdriver.common.by import By
+
+    record = RECORDS / "good-petersburg-first-2p.jsonl"
+    notation = next(
+        line.split(": ", 1)[1]
+        for line in build_replay(record).steps[0].narration
+        if "/" in line and ": " in line
+    )
+    browser.get(_page(tmp_path, record).as_uri())
+    box = browser.find_element(By.CSS_SELECTOR, "#narration .long code")
+    assert box.get_attribute("textContent") == notation
+    assert browser.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", box)
+    panel = browser.find_element(By.CSS_SELECTOR, "#narration")
+    assert box.rect["width"] <= panel.rect["width"]
+    button = browser.find_element(By.CSS_SELECTOR, "#narration .long button.copy")
+    button.click()
+    assert button.text == "copied"

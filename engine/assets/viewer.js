@@ -1,36 +1,77 @@
 // The replay viewer's script (engine/viewer.py inlines it into each page): steps through the positions.
 (function () {
   const data = JSON.parse(document.getElementById("replay-data").textContent);
-  const steps = data.steps, clauses = data.clauses, div = data.divergence, parts = data.svg_parts;
-  // A step's picture is a list of runs of the shared table of SVG elements (k, or [k, count]).
-  const picture = (runs) => runs.map((r) => (Array.isArray(r) ? parts.slice(r[0], r[0] + r[1]).join("") : parts[r])).join("");
+  const steps = data.steps, lines = data.lines, ids = data.clauses, div = data.divergence, parts = data.svg_parts;
+  // A step's picture is the step before's changed: [i, m] keeps m of its elements from the i-th, k adds
+  // element k of the shared table (engine/viewer.py _shared_pictures).  Unpacked once, in order.
+  const pictures = [];
+  steps.reduce((before, s) => {
+    const now = [];
+    for (const op of s.svg) {
+      if (Array.isArray(op)) for (let i = op[0]; i < op[0] + op[1]; i++) now.push(before[i]);
+      else now.push(op);
+    }
+    pictures.push(now.map((k) => parts[k]).join(""));
+    return now;
+  }, []);
   const el = (id) => document.getElementById(id);
   const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c]));
+  // A clause id links to its entry in the glossary, which holds its wording (shown as the link's title).
   const link = (id) => {
-    const c = clauses[id];
-    const title = c ? esc(c.text) : "";
-    return c ? `<a class="clause" href="#clause-${id}" title="${title}">${id}</a>` : esc(id);
+    const entry = el(`clause-${id}`);
+    if (!entry) return esc(id);
+    return `<a class="clause" href="#clause-${id}" title="${esc(entry.querySelector("p").textContent)}">${id}</a>`;
   };
   const linkify = (text) => esc(text).replace(/\b(?:T6|SP)-[A-Z]+-\d+\b/g, (id) => link(id));
+  // A long unbroken run (a position's notation, a card list) may break after its separators.
+  const breakable = (text) => esc(text).replace(/([/,;:|*.])(?=\S)/g, "$1<wbr>");
+  const LONG = /\S{40,}/;
+  // A narration line holding such a run: its label, then the rest in a wrapping code box with a copy
+  // button (the text is the record's exact notation, to paste into `arbiter show` or `explain`).
+  const narrated = (line) => {
+    const sub = /^\s/.test(line) ? "sub" : "";
+    const text = line.trim();
+    if (!LONG.test(text)) return `<p class="${sub}">${linkify(text)}</p>`;
+    const cut = text.indexOf(": ");
+    const label = cut > 0 && cut < 40 && !LONG.test(text.slice(0, cut)) ? text.slice(0, cut + 1) : "";
+    const rest = label ? text.slice(cut + 2) : text;
+    return `<div class="long ${sub}">${label ? `<span>${linkify(label)}</span> ` : ""}`
+      + `<button class="copy" type="button" title="copy to the clipboard">copy</button>`
+      + `<code>${breakable(rest)}</code></div>`;
+  };
+  const copy = (button) => {
+    const code = button.parentNode.querySelector("code");
+    const done = () => { button.textContent = "copied"; setTimeout(() => { button.textContent = "copy"; }, 1500); };
+    const select = () => {
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      const sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      if (document.execCommand("copy")) done();
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(code.textContent).then(done, select);
+    else select();
+  };
   let current = 0;
   function show(i) {
     current = Math.max(0, Math.min(steps.length - 1, i));
     const s = steps[current];
-    el("picture").innerHTML = picture(s.svg);
+    el("picture").innerHTML = pictures[current];
     el("counter").textContent = `step ${current} / ${steps.length - 1}`;
     el("slider").value = current;
     el("step-title").textContent = s.title;
     // spaced JSON, which wraps between its fields
     el("action").textContent = s.action ? JSON.stringify(s.action, null, 1).replace(/\n\s*/g, " ") : "";
-    el("narration").innerHTML = s.narration
-      .map((l) => `<p class="${/^\s/.test(l) ? "sub" : ""}">${linkify(l.trim())}</p>`).join("");
+    el("narration").innerHTML = s.narration.map((k) => narrated(lines[k])).join("");
     if (s.comment) el("narration").innerHTML += `<p class="comment">record comment: ${linkify(s.comment)}</p>`;
-    el("chips").innerHTML = s.clauses.length ? s.clauses.map(link).join(" ") : '<span class="muted">no clause</span>';
+    el("chips").innerHTML = s.clauses.length ? s.clauses.map((k) => link(ids[k])).join(" ") : '<span class="muted">no clause</span>';
     el("first").disabled = el("prev").disabled = current === 0;
     el("last").disabled = el("next").disabled = current === steps.length - 1;
     el("divergence").hidden = !(div && div.step === current);
     if (history.replaceState) history.replaceState(null, "", `#step-${current}`);
   }
+  el("narration").addEventListener("click", (e) => { if (e.target.classList.contains("copy")) copy(e.target); });
   el("first").onclick = () => show(0);
   el("prev").onclick = () => show(current - 1);
   el("next").onclick = () => show(current + 1);

@@ -84,8 +84,8 @@ FACETS = Facets(
         "rouble", "roubles", "ruble", "rubles", "money", "vp", "petersburg", "edition", "worker", "building",
         "aristocrat", "aristocrats", "trading", "pub",
     ),
-    kit="engine.conformance.kit_petersburg",
-    fuzz_setups="engine.conformance.setup_petersburg",
+    kit="engine.conformance.kits.petersburg",
+    fuzz_setups="engine.conformance.campaign.setups.petersburg",
     questions="engine.query.petersburg_questions",
     drawing="engine.petersburg.drawing",
 )

@@ -82,7 +82,7 @@ def state_from_file(game: str, data: Any) -> Any:
 
 
 def _record_lines(path: Path) -> Iterator[Any]:
-    from engine.conformance.records import iter_record
+    from engine.conformance.records.format import iter_record
 
     yield from iter_record(path)
 
@@ -93,7 +93,7 @@ def state_from_record(game: str, path: Path, *, upto: int | None = None) -> Any:
     The record's header must name ``game``; its explicit set-up is dealt, then each action is applied
     through the checked tier.  InputError names the file and line of any problem.
     """
-    from engine.conformance.kits import get_kit
+    from engine.conformance.kits.base import get_kit
 
     if upto is not None and upto < 0:
         raise InputError("--upto", f"expected a number of actions >= 0, got {upto}")
@@ -136,8 +136,8 @@ def state_from_vector(game: str, case_id: str, path: Path | None = None) -> Any:
     """
     import importlib
 
-    vectors = importlib.import_module("engine.conformance.vectors")
-    kits = importlib.import_module("engine.conformance.kits")
+    vectors = importlib.import_module("engine.conformance.vectors.suite")
+    kits = importlib.import_module("engine.conformance.kits.base")
     if path is not None:
         if not path.is_file():
             raise InputError("--vector", f"no such file: {path}")

@@ -182,11 +182,11 @@ def vectors_for(clause_id: str) -> tuple[Check, ...]:
     if game is None:
         return ()
     try:
-        vec_mod = importlib.import_module("engine.conformance.vectors")
+        vec_mod = importlib.import_module("engine.conformance.vectors.suite")
         cases = vec_mod.hand_picked_cases(game)
     except Exception:  # the kit is optional here; a failing kit must not break the rule reference
         return ()
-    where = f"engine/conformance/cases/{game}.json"
+    where = f"engine/conformance/vectors/cases/{game}.json"
     return tuple(Check("vector", where, str(c.id)) for c in cases if clause_id in c.clauses)
 
 

@@ -52,8 +52,8 @@ FACETS = Facets(
         "bullhead", "bullheads", "nimmt", "take6", "row", "rows", "66", "countdown", "tactics", "kids",
         "professional", "logic",
     ),
-    kit="engine.conformance.kit_take6",
-    fuzz_setups="engine.conformance.setup_take6",
+    kit="engine.conformance.kits.take6",
+    fuzz_setups="engine.conformance.campaign.setups.take6",
     questions="engine.query.take6_questions",
     drawing="engine.take6.drawing",
 )

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.derivation import Trace
 from engine.errors import InputError
 from engine.game import Game, get_game
-from engine.svg import Svg, check_seat, header, plural, who
+from engine.svg import WIN, Svg, check_seat, game_over, header, plural, result_box, who, winner_mark
 from engine.take6.rules import bullheads, rules_for
+from engine.take6.scoring import result_of
 
 __all__ = ["BULL_FILL", "draw", "take6_svg"]
 
@@ -43,24 +45,24 @@ def _bull_card(
 ) -> None:
     """One 6 nimmt! card: its number, and one mark per bullhead along the top edge."""
     fill = BULL_FILL.get(heads, "#ffffff")
-    svg.open_group(cls="card", data_card=str(card), data_bullheads=str(heads))
+    svg.open_group((x, y), cls="card", data_card=str(card), data_bullheads=str(heads))  # drawn from 0, 0
     svg.rect(
-        x,
-        y,
+        0,
+        0,
         CARD_W,
         CARD_H,
         fill=fill,
         stroke="#b3261e" if highlight else "#444",
         width=3 if highlight else 1,
     )
-    svg.text(x + CARD_W / 2, y + 46, str(card), size=22, weight="bold", anchor="middle")
+    svg.text(CARD_W / 2, 46, str(card), size=22, weight="bold", anchor="middle")
     step = (CARD_W - 10) / 7
-    start = x + CARD_W / 2 - (heads - 1) * step / 2
+    start = CARD_W / 2 - (heads - 1) * step / 2
     for i in range(heads):
-        svg.circle(start + i * step, y + 12, 3.2, fill="#7a1f1f")
-    svg.text(x + CARD_W / 2, y + CARD_H - 7, f"{heads}", size=10, anchor="middle", fill="#7a1f1f")
+        svg.circle(start + i * step, 12, 3.2, fill="#7a1f1f")
+    svg.text(CARD_W / 2, CARD_H - 7, f"{heads}", size=10, anchor="middle", fill="#7a1f1f")
     if label:
-        svg.text(x + CARD_W / 2, y + CARD_H + 13, label, size=11, anchor="middle", cls="seat")
+        svg.text(CARD_W / 2, CARD_H + 13, label, size=11, anchor="middle", cls="seat")
     svg.close_group()
 
 
@@ -77,6 +79,16 @@ def _ordinal(n: int) -> str:
 def _hidden_card(svg: Svg, x: float, y: float, w: float = CARD_W, h: float = CARD_H) -> None:
     svg.rect(x, y, w, h, fill="#5b6b7a", stroke="#333")
     svg.text(x + w / 2, y + h / 2 + 5, "?", size=16, anchor="middle", fill="#ffffff")
+
+
+def _result_lines(state: Any) -> list[str]:
+    """Who won a finished game and why, from the engine's derivation of the result (the winner rule of
+    the variant, a shared first place): its notes with their clauses, the places left out (the players'
+    lines show each total)."""
+    trace = Trace()
+    result_of(state, state.rules, trace)
+    steps = [s for s in trace.steps[0].walk() if s.says != "place"]
+    return [f"{s.note} [{s.clause}]" for s in steps if s.note]
 
 
 def draw(
@@ -100,7 +112,9 @@ def take6_svg(
 
     ``viewer`` draws only what that seat sees (its own hand and selection; others' hand sizes and whether
     they have selected); without it everything is drawn.  ``hand`` adds one player's hand (default: the
-    viewer's); asking a viewer for another seat's hand raises InputError naming ``hand``.
+    viewer's); asking a viewer for another seat's hand raises InputError naming ``hand``.  A finished game's
+    table shows its result under the title (the winners by the variant's rule, a shared place) and marks
+    the winners' lines.
 
     >>> from engine.take6 import GAME, Deal, Select
     >>> s = GAME.new_game(2, setup=Deal(hands=((33, 5, 60, 61, 62, 63, 64, 65, 66, 67),
@@ -142,8 +156,11 @@ def take6_svg(
     width = 20 + 60 + limit * (CARD_W + GAP) + 150
     svg = Svg(width, 0, f"6 nimmt! round {full['round']}, {phase}")
     title = f"6 nimmt! · {full['variant']} · round {full['round']} · {phase}"
-    header(svg, title, "game over" if phase == "over" else f"to act: {who(to_act)}", viewer)
+    result = g.result(state) if phase == "over" else None
+    header(svg, title, game_over(result.winners) if result else f"to act: {who(to_act)}", viewer)
     y: float = 54
+    if result:
+        y = result_box(svg, y, _result_lines(state))
     choosing = pending[0] if phase == "choose" and pending else None
     for i, row in enumerate(rows):
         svg.open_group(cls="row", data_row=str(i))
@@ -198,17 +215,19 @@ def take6_svg(
     y += 20
     for p in range(players):
         marker = "▶ " if p in to_act else ""
-        svg.open_group(cls="player", data_player=str(p))
-        svg.text(20, y + 14, f"{marker}P{p}", size=13, weight="bold" if p in to_act else "normal")
+        svg.open_group((0, y), cls="player", data_player=str(p))  # drawn from y = 0
+        svg.text(20, 14, f"{marker}P{p}", size=13, weight="bold" if p in to_act else "normal")
         taken = full["penalties"][p]
-        svg.text(80, y + 14, f"{plural(taken, 'bullhead')} taken", size=12, cls="penalty")
-        svg.text(250, y + 14, f"{plural(sizes[p], 'card')} in hand", size=12)
+        svg.text(80, 14, f"{plural(taken, 'bullhead')} taken", size=12, cls="penalty")
+        svg.text(250, 14, f"{plural(sizes[p], 'card')} in hand", size=12)
         sel = chosen[p]
-        if sel is True:
-            _hidden_card(svg, 380, y, 14, 20)
-            svg.text(400, y + 14, "selected (face down)", size=12)
+        if winner_mark(result, p):
+            svg.text(380, 14, winner_mark(result, p), size=12, weight="bold", fill=WIN, cls="winner")
+        elif sel is True:
+            _hidden_card(svg, 380, 0, 14, 20)
+            svg.text(400, 14, "selected (face down)", size=12)
         elif isinstance(sel, int) and sel:
-            svg.text(380, y + 14, f"selected {sel}", size=12, weight="bold")
+            svg.text(380, 14, f"selected {sel}", size=12, weight="bold")
         svg.close_group()
         y += 24
     if hand is not None:

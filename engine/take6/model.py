@@ -222,10 +222,12 @@ class State(tuple):  # type: ignore[type-arg]
         )
 
     def _repr_svg_(self) -> str:
-        """The whole table as SVG, for notebooks (the drawing is imported on first use)."""
-        from engine.take6.drawing import take6_svg
+        """The whole table as SVG, for notebooks.  The drawing (which reads a finished game's result from
+        the scoring module, which imports this one) is reached through :func:`engine.svg.repr_svg`, the
+        registry's dispatch, so this module imports nothing that imports it back."""
+        from engine.svg import repr_svg
 
-        return take6_svg(self)
+        return repr_svg(self)
 
     @property
     def rules(self) -> Rules:

@@ -1,7 +1,8 @@
 """Classes by diagnosis: all the divergences one set of faults explains are one class.
 
 Each divergence comes with its explanations (every smallest set of faults under which the reference does
-what the peer did there and wherever it agreed, :meth:`~engine.conformance.diagnosis.search.Diagnoser.explain`).
+what the peer did there and wherever it agreed: ``Diagnoser.explain`` of
+:mod:`engine.conformance.diagnosis.search`).
 A class's diagnosis is the set that explains the most divergences; of sets explaining as many, the
 simplest (fewer faults, a reading before an option, a skipped step, a missing row, a changed value, a
 swap).  Chosen greedily: the best set takes every divergence it explains, then the best set of what is
@@ -11,8 +12,10 @@ own, named as before (its signature's deciding clause) and marked *unexplained*.
 >>> from engine.conformance.diagnosis.faults import parse
 >>> a = (parse("petersburg:edit:phases/param/lower_row_discount/value=2"),)
 >>> b = (parse("petersburg:edit:cards/Market/cost=4"),)
->>> [c.signature for c in cover({"d1": (a, b), "d2": (a,), "d3": ()}, {"d3": "petersburg:claim:SP-COST-1:money"})]
-['petersburg:edit:phases/param/lower_row_discount/value=2', 'petersburg:claim:SP-COST-1:money']
+>>> classes = cover({"d1": (a, b), "d2": (a,), "d3": ()}, {"d3": "petersburg:claim:SP-COST-1:money"})
+>>> [(c.signature, c.members) for c in classes]  # doctest: +NORMALIZE_WHITESPACE
+[('petersburg:edit:phases/param/lower_row_discount/value=2', ('d1', 'd2')),
+ ('petersburg:claim:SP-COST-1:money', ('d3',))]
 """
 
 from __future__ import annotations

@@ -27,7 +27,8 @@ from typing import Any
 
 from attrs import field, frozen
 
-from engine.conformance.protocol import canonical
+from engine.conformance.kits.base import get_kit
+from engine.conformance.peers.protocol import canonical
 from engine.errors import ArbiterError
 from engine.game import get_game
 
@@ -72,8 +73,6 @@ def predict(world: Any, name: str, seen: Seen) -> Any:
     """What the rules of game ``name`` (``world``: under its faults; ``None``: the reference) show where
     ``seen`` was taken, in ``seen.shown``'s form; :data:`REFUSED` for an ``after`` whose action they refuse.
     A world the position cannot be put under predicts ``None``."""
-    from engine.conformance.kits import get_kit
-
     kit = get_kit(name)
     game = world.game if world is not None else get_game(name)
     try:

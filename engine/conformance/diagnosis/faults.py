@@ -17,8 +17,8 @@ A table value is addressed ``FILE/ROW/FIELD``: the table file's stem, the row's 
 first when the file holds several arrays: ``phases/param/lower_row_discount/value``) and the field, a
 parameter of an effect as ``effect.PARAM``.  Values are written as JSON (a bare word for a string).  Which
 tables, fields and rows a game's faults range over is the ``faults`` declaration of its conformance kit
-(:class:`FaultPlan`): the values the interpreter reads to play, never prose, clause ids or the redundant
-figures that only guard a table against a typo.
+(a :class:`~engine.conformance.diagnosis.plan.FaultPlan`): the values the interpreter reads to play, never
+prose, clause ids or the redundant figures that only guard a table against a typo.
 
 A set of faults is applied with :func:`world`: the shipped tables edited in memory
 (:meth:`engine.spec.Tables.replace`), the game built from them (``GAME.edited``), options and skipped
@@ -44,6 +44,8 @@ from typing import Any
 
 from attrs import field, frozen
 
+from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
+from engine.conformance.kits.base import get_kit
 from engine.errors import ArbiterError, InputError
 from engine.game import Game, get_game
 from engine.spec import Tables, load_clauses
@@ -51,10 +53,10 @@ from engine.spec import Tables, load_clauses
 __all__ = [
     "FAULT_KINDS",
     "Fault",
-    "FaultPlan",
-    "TableFaults",
     "World",
     "parse",
+    "reading_option",
+    "row_key",
     "world",
 ]
 
@@ -67,35 +69,6 @@ FAULT_KINDS: Mapping[str, str] = {
     "skip": "a procedural step is not applied",
 }
 """Every kind of fault model, with a one-line meaning."""
-
-
-@frozen
-class TableFaults:
-    """Which faults one array of rows of a rule table may have: ``key`` names a row (a field, or
-    ``FIELD@FIELD`` for two), ``fields`` are the rule values that may be edited, ``swaps`` the fields whose
-    values may be exchanged between two rows, ``drop`` whether a row may be left out, ``effect`` the field
-    holding an effect (left out, or a parameter edited)."""
-
-    file: str
-    array: str
-    key: str
-    fields: tuple[str, ...] = ()
-    swaps: tuple[str, ...] = ()
-    drop: bool = False
-    effect: str | None = None
-
-
-@frozen
-class FaultPlan:
-    """A game's fault-model space (its conformance kit's ``faults``): the table arrays, the values a string
-    field or an effect parameter may take (``domains``: by field or parameter name; otherwise the values
-    seen in the same column), and the procedural steps the interpreter can leave out (``skips``: clause ids
-    whose table form is an edit, or runtime skips the game's ``adopt`` takes)."""
-
-    tables: tuple[TableFaults, ...]
-    domains: Mapping[str, tuple[Any, ...]] = field(factory=dict)
-    skips: Mapping[str, tuple[str, ...]] = field(factory=dict)
-    """Clause -> the edit signatures that leave its step out (``()``: a runtime skip)."""
 
 
 @frozen(order=True)
@@ -238,8 +211,6 @@ def _completed(fault: Fault) -> Fault:
 
 
 def _plan(game: str) -> FaultPlan:
-    from engine.conformance.kits import get_kit
-
     plan: FaultPlan = get_kit(game).faults  # type: ignore[attr-defined]
     return plan
 
@@ -346,7 +317,7 @@ def reading_option(game: str, ruling: str) -> tuple[str, Any] | None:
     (('trading_discount', False), ('professional_tie', 'start'))
     """
     book = load_clauses(game)
-    clause = book[ruling] if ruling in book else None
+    clause = book[ruling] if ruling in book.ids() else None
     text = (clause.alternative or "") if clause is not None else ""
     if not text.startswith("option "):
         return None

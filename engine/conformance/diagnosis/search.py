@@ -15,18 +15,21 @@ them, the one that explains the most divergences (:mod:`engine.conformance.diagn
 >>> from engine.game import get_game
 >>> from engine.petersburg import Buy
 >>> g = get_game("petersburg")
->>> s = g.new_game(2, seed=1)
+>>> s = g.from_notation("first 2 worker 0 0 0/1/0/1 Market,Pub Lumberjack - - 25:0:-:-:- 25:0:-:-:-")
 >>> peer = world("petersburg", [parse("petersburg:edit:phases/param/lower_row_discount/value=2")])
->>> buy = next(a for a in g.legal_actions(s, 0) if isinstance(a, Buy) and a.source == "lower")
+>>> buy = Buy(0, "Lumberjack", "lower")
 >>> seen = Seen("after", s, buy, shown={"money": predict(peer, "petersburg", Seen("after", s, buy,
 ...     shown={"money": 0}))["money"]})
->>> [f.signature for fs in Diagnoser("petersburg").explain(seen, ()) for f in fs][:1]
-['petersburg:edit:phases/param/lower_row_discount/value=2']
+>>> found = [fs[0].signature for fs in Diagnoser("petersburg").explain(seen, ())]
+>>> found[0], "petersburg:edit:phases/param/lower_row_discount/value=2" in found  # one buy: two readings
+('petersburg:edit:cards/Lumberjack/cost=0', True)
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import json
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -34,7 +37,7 @@ from typing import Any
 from engine.conformance.diagnosis.evidence import REFUSED, Seen, agreement, matches, numbers, predict
 from engine.conformance.diagnosis.faults import Fault, World
 from engine.conformance.diagnosis.space import candidates
-from engine.conformance.protocol import canonical
+from engine.conformance.peers.protocol import canonical
 from engine.derivation import Step
 from engine.errors import ArbiterError
 from engine.game import get_game
@@ -108,21 +111,16 @@ class Diagnoser:
             shown = seen.shown if isinstance(seen.shown, frozenset) else frozenset()
             for text in sorted(set(ours) ^ shown)[:24]:
                 try:
-                    import json
-
                     actions.append(ours[text] if text in ours else game.action_from_json(json.loads(text)))
                 except (ArbiterError, ValueError):
                     continue
-        for action in actions:
-            try:
+        advisory = (ArbiterError, AttributeError, IndexError, KeyError, ValueError, TypeError)
+        for action in actions:  # naming what was read is advisory: a failure reads nothing
+            with contextlib.suppress(*advisory):
                 steps.append(game.why(seen.state, action))
-            except (ArbiterError, AttributeError, IndexError, KeyError, ValueError, TypeError):
-                pass
             if seen.kind == "after":
-                try:
+                with contextlib.suppress(*advisory):
                     steps.extend(game.derive(seen.state, action))
-                except (ArbiterError, AttributeError, IndexError, KeyError, ValueError, TypeError):
-                    pass
         clauses: set[str] = set()
         names: set[str] = set()
         for root in steps:
@@ -130,14 +128,12 @@ class Diagnoser:
                 clauses.add(step.clause)
                 _strings(step.data, names)
         for action in actions:
-            try:
+            with contextlib.suppress(ArbiterError):
                 _strings(game.action_to_json(action), names)
-            except ArbiterError:
-                pass
         return clauses, names
 
     def candidates(self, seen: Seen, reference: Any) -> list[Fault]:
-        """The faults that could explain ``seen`` (see :func:`~engine.conformance.diagnosis.space.candidates`)."""
+        """The faults that could explain ``seen`` (:func:`engine.conformance.diagnosis.space.candidates`)."""
         clauses, names = self.read(seen)
         return candidates(self.name, clauses, names, numbers(seen.shown, reference))
 
@@ -182,7 +178,9 @@ class Diagnoser:
                 pairs.append(tuple(sorted((a, b))))
         return tuple(sorted(set(pairs), key=simplicity))
 
-    def _score(self, faults: Sequence[Fault], seens: Sequence[Seen], references: Sequence[Any]) -> tuple[int, bool]:
+    def _score(
+        self, faults: Sequence[Fault], seens: Sequence[Seen], references: Sequence[Any]
+    ) -> tuple[int, bool]:
         total, ok = 0, True
         for s, ref in zip(seens, references, strict=True):
             got = self.predict(faults, s)
@@ -196,7 +194,9 @@ class Diagnoser:
 
 def _clash(a: Fault, b: Fault) -> bool:
     """Two faults of one value (or one option) cannot stand together."""
-    return a.target == b.target or (a.kind == "swap" and b.kind == "swap" and {a.target, a.value} & {b.target, b.value})
+    if a.target == b.target:
+        return True
+    return a.kind == "swap" and b.kind == "swap" and bool({a.target, a.value} & {b.target, b.value})
 
 
 def _strings(data: Any, out: set[str]) -> None:

@@ -1,10 +1,10 @@
 """The fault-model space of a game: every fault its plan allows, and the candidates that could explain one
 divergence.
 
-:func:`fault_space` lists every single fault of a game's :class:`~engine.conformance.diagnosis.faults.FaultPlan`
-with its default values: an integer a step either way (one and two, and 0), another value of a string
-column, a boolean flipped, an element of a list left out or kept alone, an effect left out or one of its
-parameters changed, two rows' values of a column swapped, a row left out, every option's other values
+:func:`fault_space` lists every single fault of a game's plan (its kit's
+:class:`~engine.conformance.diagnosis.plan.FaultPlan`) with its default values: an integer a step either
+way (one and two, and 0), another value of a string column, a boolean flipped, an element of a list left
+out or kept alone, an effect left out or one of its parameters changed, two rows' values of a column swapped, a row left out, every option's other values
 (named as the reading of the ruling that rejects it, where one does), every skippable step.  A random draw
 of it is the generated defective implementations the diagnosis is measured on.
 
@@ -18,8 +18,8 @@ rules say 1 shows as a price one rouble lower).
 >>> space = fault_space("petersburg")
 >>> any(f.signature == "petersburg:drop:cards/Observatory/effect" for f in space)
 True
->>> [f.signature for f in candidates("petersburg", {"SP-COST-3"}, set(), {1})][:2]
-['petersburg:edit:phases/param/lower_row_discount/value=0', 'petersburg:edit:phases/param/lower_row_discount/value=2']
+>>> [f.value for f in candidates("petersburg", {"SP-COST-3"}, set(), {1})]  # and 8: another row's value
+[-1, 0, 2, 3, 8]
 """
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from engine.conformance.diagnosis.faults import Fault, FaultPlan, TableFaults, reading_option, row_key
+from engine.conformance.diagnosis.faults import Fault, reading_option, row_key
+from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
+from engine.conformance.kits.base import get_kit
 from engine.game import get_game
 from engine.spec import Tables, load_clauses
 
@@ -40,8 +42,6 @@ as the catalog's, touches none)."""
 
 
 def _plan(game: str) -> FaultPlan:
-    from engine.conformance.kits import get_kit
-
     plan: FaultPlan = get_kit(game).faults  # type: ignore[attr-defined]
     return plan
 
@@ -68,7 +68,9 @@ def _ints(value: int, column: Iterable[Any], deltas: Iterable[int]) -> list[int]
     return sorted(out)
 
 
-def _alternatives(value: Any, column: list[Any], domain: tuple[Any, ...] | None, deltas: Iterable[int]) -> list[Any]:
+def _alternatives(
+    value: Any, column: list[Any], domain: tuple[Any, ...] | None, deltas: Iterable[int]
+) -> list[Any]:
     """The values a fault may give a field holding ``value`` (``column``: the field's values in every row)."""
     if isinstance(value, bool):
         return [not value]
@@ -86,7 +88,7 @@ def _alternatives(value: Any, column: list[Any], domain: tuple[Any, ...] | None,
     return []
 
 
-def _row_faults(
+def _row_faults(  # noqa: PLR0917 (one row of one table, in context)
     game: str, tables: Tables, plan: FaultPlan, spec: TableFaults, row: Mapping[str, Any],
     rows: list[Mapping[str, Any]], deltas: Iterable[int],
 ) -> Iterator[Fault]:

@@ -1,7 +1,12 @@
-"""Peers for ``arbiter fuzz``: programs that speak the protocol of :mod:`engine.conformance.protocol`.
+"""Peers for ``arbiter fuzz``: the protocol they speak, how one is started, and the shipped example peers.
 
-Each module here is runnable (``python -m engine.conformance.peers.NAME``) and reads requests on stdin,
-one JSON object per line, answering each on stdout.
+* :mod:`engine.conformance.peers.protocol`: the line protocol (requests, replies, their validation) and the
+  transports that carry it (a child process, or an object in this process);
+* :mod:`engine.conformance.peers.launch`: peer factories, starting a fresh peer for each game;
+* :mod:`engine.conformance.peers.base`: the server loop the example peers share.
+
+Each example peer (:data:`PEERS`) is runnable (``python -m engine.conformance.peers.NAME``) and reads
+requests on stdin, one JSON object per line, answering each on stdout.
 
 * ``reference``: this engine itself; the harness must find no divergence against it.
 * Deliberately wrong peers, each built on the reference with one documented defect, which the fuzzer must
@@ -17,8 +22,6 @@ one JSON object per line, answering each on stdout.
   - ``garbage``: any game; prints a debug line on stdout whenever a single player must act;
   - ``multi``: several independent defects, switchable with ``--defects``, each its own class in a
     campaign (:mod:`engine.conformance.peers.multi`).
-
-:mod:`engine.conformance.peers.base` holds the server loop they share; :data:`PEERS` lists them.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Mapping
 from typing import IO, Any
 
-from engine.conformance.protocol import PROTOCOL_VERSION, canonical, parse_request
+from engine.conformance.peers.protocol import PROTOCOL_VERSION, canonical, parse_request
 from engine.errors import ArbiterError, InputError, RuleViolation
 from engine.game import Game, game_names, get_game
 
@@ -115,7 +115,7 @@ class ReferencePeer:
 
     def do_new(self, game: str, variant: str, players: int, options: Mapping[str, Any], setup: Any) -> None:
         """Start a game from the explicit set-up."""
-        from engine.conformance.kits import get_kit
+        from engine.conformance.kits.base import get_kit
 
         self.game = get_game(game)
         self.kit = get_kit(game)
@@ -128,7 +128,7 @@ class ReferencePeer:
     def do_position(self, game: str, notation: str, state: Mapping[str, Any]) -> None:
         """Go on from a position: the JSON ``state`` (the reference's own form), else the ``notation`` line
         (an empty state object); both are validated by the game's position builder."""
-        from engine.conformance.kits import get_kit
+        from engine.conformance.kits.base import get_kit
         from engine.positions import load_position
 
         if game not in game_names():

@@ -63,8 +63,8 @@ from attrs import evolve
 
 from engine.conformance.peers.base import ReferencePeer, serve
 from engine.conformance.peers.petersburg_free_cards import FreeCardsPeer
+from engine.conformance.peers.protocol import canonical
 from engine.conformance.peers.take6_fewest_heads import FewestHeadsPeer
-from engine.conformance.protocol import canonical
 from engine.errors import InputError, RuleViolation
 from engine.petersburg import Buy, cost_breakdown
 from engine.petersburg.catalog import PARAMS

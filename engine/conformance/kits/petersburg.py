@@ -1,0 +1,550 @@
+"""The Saint Petersburg conformance kit: explicit set-up JSON, claimable facts, step tags, illegal candidates.
+
+Explicit set-up (the ``setup`` of a record header or a vector): every stack's order, top card first, by
+card name (any edition's name is accepted), and the seat holding each phase's start-player marker::
+
+    {"stacks": {"worker": ["Shepherd", ...], "building": [...], "aristocrat": [...], "trading": [...]},
+     "markers": {"worker": 0, "building": 1, "aristocrat": 0, "trading": 1}}
+
+The first worker phase's upper row is drawn from the top of the worker stack.
+
+Facts (claims and expected outcomes), all JSON; cards by the edition's names:
+
+===============  ===============================================================================
+``to_act``       the seat that must act now (a one-element list), ``[]`` when over or a card awaits
+                 its reveal (a chance line ``{"type": "reveal", "card": NAME}``, player null)
+``round``        round number, from 1
+``phase``        ``worker`` / ``building`` / ``aristocrat`` / ``trading``
+``money``        roubles per seat
+``scores``       VP per seat
+``hands``        each seat's hand, names sorted
+``areas``        each seat's play area, names sorted
+``upper``        the upper row, in board order (``?STACK``: drawn from that stack, not yet revealed)
+``lower``        the lower row, in board order
+``stacks``       cards left in each stack: ``[worker, building, aristocrat, trading]``
+``markers``      the seat holding each phase's marker: ``[worker, building, aristocrat, trading]``
+``drawn``        the Observatory's drawn card, or ``null``
+``over``         whether the game has ended
+===============  ===============================================================================
+
+>>> from engine.petersburg import GAME, Setup
+>>> s = GAME.new_game(2, seed=1)
+>>> f = KIT.facts(s)
+>>> f["money"], f["phase"], len(f["upper"]), f["stacks"]
+([25, 25], 'worker', 4, [27, 28, 27, 30])
+>>> KIT.setup_from_json(KIT.setup_to_json(KIT.explicit_setup([s]))) == Setup.seeded(2, seed=1)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
+from engine.conformance.kits.base import KitBase
+from engine.derivation import Step
+from engine.errors import IllegalAction, InputError
+from engine.petersburg import (
+    Buy,
+    Discard,
+    Observe,
+    Pass,
+    Play,
+    PubBuy,
+    Reveal,
+    Setup,
+    Take,
+    can_displace,
+    cost_breakdown,
+)
+from engine.petersburg.catalog import COLOURS, PARAMS, PHASES, STACKS
+from engine.petersburg.effects import HANDLERS
+from engine.petersburg.model import State
+from engine.petersburg.names import resolve_card
+
+__all__ = ["KIT", "PetersburgKit", "contradicted_steps"]
+
+PHASE_NAMES = tuple(p.name for p in PHASES)
+FACT_NAMES = ("to_act", "round", "phase", "money", "scores", "hands", "areas", "upper", "lower", "stacks",
+              "markers", "drawn", "over")
+SCORING = {"worker": "SP-SCORE-1", "building": "SP-SCORE-2", "aristocrat": "SP-SCORE-3"}
+PHASE_COLOURS = ("green", "blue", "red", "")
+MIN_COST = PARAMS["minimum_cost"]
+
+FACT_TOPICS: Mapping[str, tuple[str, ...]] = {
+    "to_act": ("turn", "phases", "effects"),
+    "round": ("end of round", "end"),
+    "phase": ("phases",),
+    "money": ("cost", "buy", "hand", "scoring", "set-up", "effects", "trading cards"),
+    "scores": ("scoring", "final scoring", "effects"),
+    "hands": ("hand", "effects"),
+    "areas": ("buy", "hand", "trading cards"),
+    "upper": ("refill", "end of round", "buy", "set-up"),
+    "lower": ("refill", "end of round", "buy"),
+    "stacks": ("refill", "set-up", "effects"),
+    "markers": ("end of round", "set-up"),
+    "drawn": ("effects",),
+    "over": ("end",),
+    "winners": ("result",),
+    "ranking": ("result",),
+    "tiebreak": ("result",),
+}
+
+# Clauses every legal action of a kind exercises (the rest come from the engine's own narration and cost
+# derivation).
+ACTION_CLAUSES: Mapping[type, tuple[str, ...]] = {
+    Buy: ("SP-TURN-1", "SP-TURN-2", "SP-BUY-1", "SP-BUY-2", "SP-BUY-3", "SP-COST-1", "SP-PHASE-5"),
+    Take: ("SP-TURN-1", "SP-TURN-2", "SP-HAND-1", "SP-HAND-2"),
+    Play: ("SP-TURN-1", "SP-TURN-2", "SP-HAND-4", "SP-BUY-2", "SP-COST-1"),
+    Pass: ("SP-TURN-1", "SP-TURN-2", "SP-TURN-3"),
+    Observe: ("SP-TURN-1", "SP-TURN-2", "SP-OBS-1", "SP-OBS-2", "SP-OBS-3"),
+    Discard: ("SP-OBS-4", "SP-OBS-6"),
+    PubBuy: ("SP-PUB-1", "SP-PUB-2"),
+    Reveal: ("SP-REVEAL-1",),
+}
+LEGAL_CLAUSES: Mapping[type, str] = {Buy: "SP-BUY-1", Take: "SP-HAND-1", Play: "SP-HAND-4", Pass: "SP-TURN-3",
+                                     Observe: "SP-OBS-1", Discard: "SP-OBS-4", PubBuy: "SP-PUB-1",
+                                     Reveal: "SP-REVEAL-1"}
+"""Action kind → the clause that makes such an action legal (a missing or refused one names it)."""
+
+START_CLAUSES = ("SP-GAME-1", "SP-GAME-2", "SP-VARIANT-1", "SP-VARIANT-2", "SP-CARD-1", "SP-CARD-2",
+                 "SP-CARD-3", "SP-CARD-4", "SP-CARD-5", "SP-SETUP-1", "SP-SETUP-2", "SP-SETUP-3",
+                 "SP-SETUP-4", "SP-SETUP-6", "SP-EFFECT-1", "SP-PHASE-1")
+
+
+def _fault_plan() -> FaultPlan:
+    """The rule values of Saint Petersburg a fault may change (engine.conformance.diagnosis.faults): every
+    card's cost, income, VP, colour and symbols (an effect left out or its parameter changed), an edition's
+    changed cost, the cost and board parameters, the final scoring, the pairings, the set-up's money and
+    first workers.  A step an effect's handler takes is left out by dropping every effect of that kind
+    (``skip``: the Carpenter Workshop's and the Gold Smelter's colour reduction, SP-COST-4); a turned
+    Observatory's lost income (SP-OBS-5) by the ruleset's skip."""
+    from engine.petersburg.catalog import CARDS
+
+    skips: dict[str, tuple[str, ...]] = {"SP-OBS-5": ()}
+    for handler in HANDLERS.values():
+        holders = [c.key for c in CARDS if c.effect == handler.kind]
+        if len(holders) > 1:
+            skips[handler.clause] = tuple(f"petersburg:drop:cards/{key}/effect" for key in holders)
+    return FaultPlan(
+        tables=(
+            TableFaults("cards.toml", "card", "name", fields=("cost", "roubles", "vp", "colour", "symbols"),
+                        swaps=("cost", "roubles", "vp"), effect="effect"),
+            TableFaults("editions.toml", "delta", "card@edition", fields=("cost",), effect="effect"),
+            TableFaults("phases.toml", "param", "name", fields=("value",)),
+            TableFaults("scoring.toml", "variety", "distinct", fields=("vp",)),
+            TableFaults("scoring.toml", "final", "name", fields=("value",)),
+            TableFaults("pairings.toml", "pairing", "trading", fields=("symbol",), drop=True),
+            TableFaults("pairings.toml", "colour_rule", "colour", fields=("match",)),
+            TableFaults("setup.toml", "setup", "players", fields=("money", "first_workers")),
+        ),
+        domains={"colour": COLOURS, "count_colour": COLOURS, "phase": PHASE_NAMES,
+                 "variety_colour.value": COLOURS, "match": ("any", "symbol")},
+        skips=skips,
+    )
+
+
+def _names(data: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(data, list) or not all(isinstance(x, str) for x in data):
+        raise InputError(where, "expected a list of card names")
+    return tuple(data)
+
+
+class PetersburgKit(KitBase):
+    """The conformance kit of Saint Petersburg (see the module docstring)."""
+
+    name = "petersburg"
+    fact_names = FACT_NAMES
+    faults = _fault_plan()
+    fact_topics = FACT_TOPICS
+    game_over_clause = "SP-END-1"
+
+
+    # -- set-up ------------------------------------------------------------------------------------
+
+    def setup_to_json(self, setup: Any) -> Any:
+        """:class:`Setup` → JSON object keyed by stack and phase names."""
+        return {"stacks": {st: list(setup.stacks[i]) for i, st in enumerate(STACKS)},
+                "markers": {ph: setup.markers[i] for i, ph in enumerate(PHASE_NAMES)}}
+
+    def setup_from_json(self, data: Any) -> Any:
+        """JSON → :class:`Setup`; raises InputError naming the field (the engine checks the contents)."""
+        if not isinstance(data, dict) or set(data) != {"stacks", "markers"}:
+            raise InputError("setup", "expected an object with fields 'stacks' and 'markers'")
+        stacks, markers = data["stacks"], data["markers"]
+        if not isinstance(stacks, dict) or set(stacks) != set(STACKS):
+            raise InputError("setup.stacks", f"expected an object with fields {', '.join(STACKS)}")
+        if not isinstance(markers, dict) or set(markers) != set(PHASE_NAMES):
+            raise InputError("setup.markers", f"expected an object with fields {', '.join(PHASE_NAMES)}")
+        for ph in PHASE_NAMES:
+            if isinstance(markers[ph], bool) or not isinstance(markers[ph], int):
+                raise InputError(f"setup.markers.{ph}", "expected a seat number")
+        return Setup(stacks=tuple(_names(stacks[st], f"setup.stacks.{st}") for st in STACKS),
+                     markers=tuple(markers[ph] for ph in PHASE_NAMES))
+
+    def explicit_setup(self, states: Sequence[Any]) -> Any:
+        """The set-up of the first state: the worker stack is the dealt upper row, then the rest."""
+        s: State = states[0]
+        names = s.rules.names
+        stacks = [tuple(names[k] for k in st) for st in s.stacks]
+        stacks[0] = tuple(names[k] for k in s.upper) + stacks[0]
+        return Setup(stacks=tuple(stacks), markers=tuple(s.markers))
+
+    def action_player(self, action: Any) -> int | None:
+        """The seat of an action; ``None`` for the chance step ``Reveal`` (a card drawn from a stack of
+        unknown order, SP-REVEAL-1)."""
+        if isinstance(action, Reveal):
+            return None
+        player: int = action.player
+        return player
+
+    # -- facts -------------------------------------------------------------------------------------
+
+    def facts(self, state: Any) -> dict[str, Any]:
+        """Every fact of a state (see the table in the module docstring)."""
+        s: State = state
+        names = s.rules.names
+        from engine.petersburg import GAME
+
+        return {
+            "to_act": list(GAME.to_act(s)),
+            "round": s.round,
+            "phase": PHASE_NAMES[s.phase_index],
+            "money": list(s.money),
+            "scores": list(s.vp),
+            "hands": [sorted(names[k] for k in h) for h in s.hands],
+            "areas": [sorted(names[k] for k in a) for a in s.areas],
+            "upper": list(s.cards("upper")),
+            "lower": [names[k] for k in s.lower],
+            "stacks": [len(st) for st in s.stacks],
+            "markers": list(s.markers),
+            "drawn": s.cards("drawn")[0] if s.drawn >= 0 else None,
+            "over": s.over,
+        }
+
+    def normalise(self, fact: str, value: Any) -> Any:
+        """Claims spell hands and areas in any order; the facts sort them."""
+        if fact in ("hands", "areas") and isinstance(value, list) and all(isinstance(h, list) for h in value):
+            try:
+                return [sorted(h) for h in value]
+            except TypeError:
+                return value
+        return value
+
+
+    # -- names -------------------------------------------------------------------------------------
+
+    def card_names(self, variant: str) -> list[dict[str, Any]]:
+        """Every card kind of ``variant``'s edition: the canonical name (the one states, facts and records
+        use), every other spelling the engine accepts (other editions' names, the names table's aliases;
+        any case), stack, copies and cost."""
+        from engine.petersburg import VARIANTS, card_names, catalog
+
+        edition = VARIANTS[variant]
+        others = {e: {c.key: c.name for c in catalog(e)} for e in set(VARIANTS.values()) if e != edition}
+        table = card_names()
+        out = []
+        for c in catalog(edition):
+            spellings = [n[c.key] for n in others.values()]
+            extra = table.get(c.key)
+            if extra is not None:
+                spellings += [*extra.en, *extra.de, *extra.ru, *extra.seed_terms]
+            aliases = [a for a in dict.fromkeys(spellings) if a != c.name]
+            out.append({"name": c.name, "aliases": aliases, "stack": c.stack, "copies": c.copies,
+                        "cost": c.cost})
+        return out
+
+    # -- deciding clauses --------------------------------------------------------------------------
+
+    def legal_clause(self, action: Any) -> str:
+        """The clause that makes an action of this kind legal (named for a missing or refused action)."""
+        return LEGAL_CLAUSES.get(type(action), "SP-TURN-1")
+
+    def deciding(self, game: Any, fact: str, step: tuple[Any, Any, Any] | None, variant: str,
+                 claimed: Any = None) -> tuple[str, ...]:
+        """The clauses whose outcome a claim of ``fact`` after ``step`` (``(before, action, after)``, or
+        ``None`` for the start or the final result) depends on, the deciding one first.
+
+        A money claim after a purchase is traced through the cost derivation (:func:`cost_breakdown`): the
+        minimum (SP-COST-6) when the peer charged less than it, else the reduction or displaced value whose
+        amount the difference equals, else the printed cost.
+        """
+        if fact == "winners":
+            return ("SP-END-8", "SP-END-9")
+        if fact in ("ranking", "tiebreak"):
+            return ("SP-END-8", "SP-END-9")
+        if step is None:
+            return ()
+        b, action, a = step
+        if fact == "money" and isinstance(action, Buy | Play):
+            return self._money_clauses(b, action, a, claimed)
+        narrated = [c for root in self.derive(game, b, action) for c in root.clauses()]
+        if fact == "hands" and isinstance(action, Take | Play):
+            return (LEGAL_CLAUSES[type(action)], "SP-HAND-2")
+        if fact == "scores" and isinstance(action, PubBuy):
+            return ("SP-PUB-1",)
+        if fact in ("money", "scores", "over", "to_act", "phase", "round", "upper", "lower", "stacks"):
+            topics = set(self.fact_topics.get(fact, ()))
+            mine = [c for c in narrated if c in self._book and self._book[c].topic in topics]
+            return tuple(mine or narrated)
+        return ()
+
+    def _money_clauses(self, b: State, action: Any, a: State, claimed: Any) -> tuple[str, ...]:
+        source = "hand" if isinstance(action, Play) else action.source
+        try:
+            cb = cost_breakdown(b, action.player, action.card, source=source, displace=action.displace)
+        except IllegalAction:
+            return ("SP-COST-1",)
+        order = ["SP-COST-1", *(r.clause for r in cb.reductions)]
+        if cb.displace_clause:
+            order.append(cb.displace_clause)
+        order.append("SP-COST-6")
+        first: str | None = None
+        seat = action.player
+        if isinstance(claimed, list) and len(claimed) == len(a.money) and isinstance(claimed[seat], int):
+            diff = claimed[action.player] - a.money[action.player]  # > 0: the peer charged less
+            paid = cb.cost - diff
+            if diff > 0 and cb.cost == cb.minimum and paid < cb.minimum:
+                first = "SP-COST-6"
+            elif cb.displace_clause and abs(diff) == cb.displace_value:
+                first = cb.displace_clause
+            else:
+                first = next((r.clause for r in cb.reductions if r.amount == abs(diff)), None)
+        elif cb.cost == cb.minimum and cb.raw < cb.minimum:
+            first = "SP-COST-6"
+        if first is None:
+            first = "SP-COST-1"
+        return tuple(dict.fromkeys([first, *order]))
+
+    # -- derivations -------------------------------------------------------------------------------
+
+    def derive(self, game: Any, before: Any, action: Any) -> tuple[Step, ...]:
+        """The engine's own derivation of the step (``GAME.derive``)."""
+        steps: tuple[Step, ...] = game.derive(before, action)
+        return steps
+
+    def why(self, game: Any, state: Any, action: Any) -> Step | None:
+        """The checked tier's derivation of an action's legality (``GAME.why``)."""
+        root: Step = game.why(state, action)
+        return root
+
+    def contradicted(self, derivation: tuple[Step, ...], fact: str, ours: Mapping[str, Any],
+                     theirs: Mapping[str, Any]) -> tuple[Step, ...]:
+        """The steps the peer's facts contradict (see :func:`contradicted_steps`)."""
+        return contradicted_steps(derivation, fact, ours, theirs)
+
+    def refuted(self, why: Step) -> tuple[Step, ...]:
+        """A buy or play refused as too dear (SP-BUY-2) that the peer allows: the minimum (SP-COST-6) when
+        the price without it is affordable, else the card's price (SP-COST-1, ``subject`` the card)."""
+        if why.clause != "SP-BUY-2":
+            return ()
+        dear = next(iter(why.find(clause="SP-BUY-2", says="too-dear")), None)
+        price = next(iter(why.find(says="price")), None)
+        if dear is None or price is None:
+            return ()
+        minimum = next((s for s in price.steps if s.clause == "SP-COST-6"), None)
+        if minimum is not None and minimum.says == "minimum" and minimum.data["raw"] <= dear.data["money"]:
+            return (minimum,)
+        return (price,)
+
+    # -- vectors -----------------------------------------------------------------------------------
+
+    def step_clauses(self, game: Any, before: Any, action: Any, after: Any) -> tuple[str, ...]:
+        """Clauses a legal step exercises: the action kind's, the cost derivation's, and every clause the
+        engine's narration of the step cites."""
+        b: State = before
+        a: State = after
+        tags: list[str] = list(ACTION_CLAUSES.get(type(action), ()))
+        start = b.round == 1 and b.phase_index == 0 and b.turn == b.markers[0]
+        if start and not any(b.areas) and not any(b.hands):
+            tags += START_CLAUSES
+            if b.players == 1:
+                tags.append("SP-SOLO-1")
+            if b.rules.variant != "first":
+                tags.append("SP-EDITION-1")
+        if isinstance(action, Buy | Play):
+            source = "hand" if isinstance(action, Play) else action.source
+            try:
+                cb = cost_breakdown(b, action.player, action.card, source=source, displace=action.displace)
+            except IllegalAction:
+                cb = None
+            if cb is not None:
+                tags += [r.clause for r in cb.reductions]
+                if cb.displace_clause:
+                    tags.append(cb.displace_clause)
+                if cb.cost == cb.minimum and sum(r.amount for r in cb.reductions) > 0:
+                    tags.append("SP-COST-6")
+            if action.displace is not None:
+                tags += ["SP-TRADE-1", "SP-COST-7", "SP-TRADE-5"]
+            if action.displace is not None:
+                ok, clause, _why = can_displace(action.card, action.displace, variant=b.rules.variant)
+                if ok:
+                    tags.append(clause)
+        if isinstance(action, Take):
+            if len(b.hands[action.player]) >= 3:
+                tags.append("SP-WAREHOUSE-1")
+            kind = resolve_card(action.card)
+            if kind is not None and b.rules.cards[kind].stack == "trading":
+                tags.append("SP-HAND-5")
+        narrated = [c for root in self.derive(game, b, action) for c in root.clauses()]
+        tags += narrated
+        scored = [PHASE_NAMES.index(ph) for ph, c in SCORING.items() if c in narrated]
+        for phase in scored:
+            tags.append("SP-SCORE-4")
+            colour = PHASE_COLOURS[phase]
+            for area in b.areas:
+                for k in area:
+                    card = b.rules.cards[k]
+                    if card.effect == "per_card_income" and card.colour == colour:
+                        tags.append(card.clause)
+            if phase == 1 and any(b.turned):
+                tags.append("SP-OBS-5")
+        if a.phase_index != b.phase_index or a.round != b.round:
+            tags += ["SP-PHASE-3"]
+        if a.round != b.round:
+            tags += ["SP-SCORE-5", "SP-ROUND-2"]
+        book = self._book
+        return tuple(dict.fromkeys(
+            t for t in tags if t in book and (not book[t].variants or b.rules.variant in book[t].variants)
+        ))
+
+    def illegal_candidates(self, game: Any, state: Any, rng: random.Random) -> Iterable[tuple[Any, str]]:
+        """Actions to try: another seat's pass, buying / taking / playing every visible card (the engine's
+        refusals name the clause), trading cards against every card of the area, the Observatory on every
+        stack, a Pub purchase; a random sample of them at each position."""
+        s: State = state
+        acting = game.to_act(s)
+        if not acting:
+            return []
+        p = acting[0]
+        names = s.rules.names
+        legal = set(game.legal_actions(s, p))
+        out: list[tuple[Any, str]] = []
+        others = [q for q in range(s.players) if q != p]
+        if others:
+            out.append((Pass(others[0]), f"player {others[0]} passes out of turn"))
+        area = sorted({names[k] for k in s.areas[p]})
+        for src, row in (("upper", s.upper), ("lower", s.lower)):
+            for k in row:
+                card = names[k]
+                out.append((Buy(p, card, src), f"player {p} buys {card} from the {src} row"))
+                out.append((Take(p, card, src), f"player {p} takes {card} from the {src} row"))
+                for target in area[:3]:
+                    out.append((Buy(p, card, src, target), f"player {p} buys {card} displacing {target}"))
+        other_row = {"upper": "lower", "lower": "upper"}
+        for src, row in (("upper", s.upper), ("lower", s.lower)):
+            if row:
+                card = names[row[0]]
+                out.append((Buy(p, card, other_row[src]), f"player {p} buys {card} from the wrong row"))
+        for k in s.hands[p]:
+            out.append((Play(p, names[k]), f"player {p} plays {names[k]} from hand"))
+        for st in STACKS:
+            out.append((Observe(p, st), f"player {p} uses an Observatory on the {st} stack"))
+        out.append((PubBuy(p, 1), f"player {p} buys 1 VP at a Pub"))
+        if s.drawn >= 0:
+            out.append((Discard(p, names[s.drawn]), f"player {p} discards the drawn {names[s.drawn]}"))
+        elif s.upper:
+            out.append((Discard(p, names[s.upper[0]]), f"player {p} discards a card not drawn"))
+        illegal = [(act, why) for act, why in out if act not in legal]
+        rng.shuffle(illegal)
+        return [(game.action_to_json(act), why) for act, why in illegal[:8]]
+
+
+def _seat_diffs(fact: str, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> dict[int, int]:
+    """Per seat, the peer's value of a per-seat number fact (``money``, ``scores``) less ours."""
+    a, b = ours.get(fact), theirs.get(fact)
+    if not isinstance(a, list) or not isinstance(b, list) or len(a) != len(b):
+        return {}
+    return {p: y - x for p, (x, y) in enumerate(zip(a, b, strict=True))
+            if isinstance(y, int) and not isinstance(y, bool) and y != x}
+
+
+def _price_steps(price: Step, diff: int) -> tuple[Step, ...]:
+    """The steps of one price (an SP-COST-1 ``price`` step) that explain the peer charging ``diff`` roubles
+    less (``diff`` > 0) or more (< 0) than the reference: the minimum when the peer charged less than it;
+    the reductions / displaced value whose omission gives the peer's price (several: a candidate set);
+    else the printed price itself."""
+    children = price.steps
+    minimum = next((s for s in children if s.clause == "SP-COST-6"), None)
+    cost = int(price.data.get("cost", 0))
+    theirs = cost - diff
+    if diff > 0 and minimum is not None and minimum.says == "minimum" and theirs < MIN_COST:
+        return (minimum,)
+    raw = int(minimum.data["raw"]) if minimum is not None else cost
+    if diff < 0:
+        found = tuple(s for s in children if s.says in ("reduction", "displaced-value")
+                      and max(MIN_COST, raw + int(s.data.get("amount", 0))) == theirs)
+        if found:
+            return found
+    return (price,)
+
+
+def _money_steps(root: Step, diffs: Mapping[int, int]) -> tuple[Step, ...]:
+    for paid in root.find(says="paid"):
+        seat = paid.data.get("seat")
+        if isinstance(seat, int) and seat in diffs:
+            price = next((s for s in paid.steps if s.says == "price"), None)
+            if price is not None:
+                return _price_steps(price, diffs[seat])
+    return ()
+
+
+def _income_steps(root: Step, fact: str, diffs: Mapping[int, int]) -> tuple[Step, ...]:
+    """Card incomes (or final-scoring parts) of a differing seat whose amount equals the difference."""
+    key = "roubles" if fact == "money" else "vp"
+    for seat, diff in diffs.items():
+        cards = [s for s in root.walk() if s.says == "card-income" and s.data.get("seat") == seat]
+        found = tuple(s for s in cards if s.data.get(key) == -diff or (diff > 0 and s.data.get(key) == diff))
+        if found:
+            return found
+        if fact == "scores":
+            parts = [s for s in root.walk() if s.data.get("seat") == seat
+                     and s.says in ("variety", "money", "hand", "pub-bought")]
+            found = tuple(s for s in parts if abs(int(s.data.get("vp", 0))) == abs(diff))
+            if found:
+                return found
+        income = [s for s in root.walk() if s.says == "income" and s.data.get("seat") == seat]
+        if income:
+            return (income[0],)
+    return ()
+
+
+def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str, Any],
+                       theirs: Mapping[str, Any]) -> tuple[Step, ...]:
+    """The steps of a Saint Petersburg step's derivation that the peer's facts contradict.
+
+    A money difference after a buy or a play: the step of the price it contradicts (the reduction the
+    peer omitted, ``subject`` the card granting it; two equal reductions: both, a candidate set; the
+    minimum SP-COST-6 when the peer charged less than it; else the printed price SP-COST-1 of the card).
+    A money or VP difference at a scoring: the card incomes (or final-scoring parts) whose amount is the
+    difference.  Then the first step concluding a differing ``to_act`` / ``phase``.
+
+    >>> from engine.petersburg import GAME, Buy, position
+    >>> s = position(players=2, upper=["Author"], areas=[["Gold Smelter"], []])
+    >>> steps = GAME.derive(s, Buy(0, "Author"))
+    >>> [(x.clause, x.data["subject"]) for x in contradicted_steps(steps, "money", {"money": [21, 25]},
+    ...                                                            {"money": [20, 25]})]
+    [('SP-COST-4', 'Gold Smelter')]
+    """
+    root = Step("SP-TURN-1", "step", steps=tuple(derivation))
+    for name in ("money", "scores"):
+        if name in theirs and theirs.get(name) != ours.get(name):
+            diffs = _seat_diffs(name, ours, theirs)
+            if not diffs:
+                continue
+            found = _money_steps(root, diffs) if name == "money" else ()
+            if not found:
+                found = _income_steps(root, name, diffs)
+            if found:
+                return found
+    for name in ("to_act", "phase"):
+        if name in theirs and theirs[name] != ours.get(name):
+            concluding = [s for s in root.walk() if name in s.data and s.data[name] != theirs[name]]
+            if concluding:
+                return (concluding[-1],)
+    return ()
+
+
+KIT = PetersburgKit()
