@@ -2,11 +2,12 @@
 divergence.
 
 :func:`fault_space` lists every single fault of a game's plan (its kit's
-:class:`~engine.conformance.diagnosis.plan.FaultPlan`) with its default values: an integer a step either
-way (one and two, and 0), another value of a string column, a boolean flipped, an element of a list left
-out or kept alone, an effect left out or one of its parameters changed, two rows' values of a column swapped, a row left out, every option's other values
-(named as the reading of the ruling that rejects it, where one does), every skippable step.  A random draw
-of it is the generated defective implementations the diagnosis is measured on.
+:class:`~engine.conformance.diagnosis.plan.FaultPlan`) with its default values: an integer a step either way
+(one and two, and 0), another value of a string column, a boolean flipped, an element of a list left out or
+kept alone, an effect left out or one of its parameters changed, two rows' values of a column swapped, a row
+left out, every option's other values (named as the reading of the ruling that rejects it, where one does),
+every skippable step. A random draw of it is the generated defective implementations the diagnosis is
+measured on.
 
 :func:`candidates` is the part of that space one divergence can be explained by: the faults touching a
 table row or a clause the reference derivation of the step read (a row is touched when its key, a card's
