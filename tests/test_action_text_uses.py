@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from engine.cli import main
-from engine.conformance.records import ActionLine, iter_record
+from engine.conformance.records.format import ActionLine, iter_record
 from engine.errors import InputError
 from engine.game import get_game
 from engine.play import play_game
