@@ -97,11 +97,14 @@ class Take6:
 
     def adopt(self, state: State, *, options: Mapping[str, Any] | None = None) -> State:
         """``state`` (a position of any book) playing by this game's tables from now on: the same cards,
-        rows and totals, the rules resolved from :attr:`book` with ``options`` changed."""
+        rows and totals, the rules resolved from :attr:`book` with ``options`` changed (those that apply
+        to the state's variant)."""
         rules = state[I_RULES]
         if rules.book is self.book and not options:
             return state
-        changed = {**dict(rules.options), **(options or {})}
+        known = self.book.options
+        applying = {k: v for k, v in (options or {}).items() if rules.variant in known[k].variants}
+        changed = {**dict(rules.options), **applying}
         return replace(state, rules=self.book.rules_for(rules.variant, rules.players, changed))
     def __repr__(self) -> str:
         return (

@@ -105,6 +105,12 @@ class Divergence:
     the set-up's start."""
     subject: str = ""
     """The card or effect the deciding step of the reference derivation names (``55``), if any."""
+    evidence: tuple[Any, ...] = field(default=(), eq=False)
+    """What the peer showed there (:class:`~engine.conformance.diagnosis.evidence.Seen` values, reference
+    states inside): what a diagnosis explains.  Dropped once diagnosed (it does not travel to reports)."""
+    explanations: tuple[tuple[str, ...], ...] = field(default=(), eq=False)
+    """Its diagnosis: every smallest set of faults (their signatures) under which the reference does what
+    the peer did here and wherever it agreed (``()``: nothing explains it, or not diagnosed)."""
 
     @property
     def steps(self) -> int:

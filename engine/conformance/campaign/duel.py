@@ -31,6 +31,7 @@ from engine.conformance.campaign.divergence import (
 )
 from engine.conformance.campaign.setups.base import GameSetup
 from engine.conformance.campaign.setups.generated import setup_maker
+from engine.conformance.diagnosis.evidence import Seen
 from engine.conformance.kits.base import Trial
 from engine.conformance.peers.protocol import (
     Hello,
@@ -128,6 +129,11 @@ class Duel:
         self.carried: tuple[int, ...] = ()
         """Per seat, what the peer's scores carried past the last resync (its scores there less the
         position's): scores are compared counted from the resync point, so one wrong step is counted once."""
+        self.placed = False
+        """The peer was put on the current position (a resync): its facts there are ours, no evidence."""
+        self.agreed: list[Seen] = []
+        """Every comparison where the peer agreed with the reference (the evidence that refutes a fault
+        whose rules would have gone otherwise there: :mod:`engine.conformance.diagnosis`)."""
 
     def diverge(
         self,
@@ -140,6 +146,7 @@ class Duel:
         result: tuple[tuple[int, ...], tuple[int, ...]] | None = None,
         legal: tuple[int, tuple[Any, ...]] | None = None,
         differences: Sequence[Difference] = (),
+        evidence: Sequence[Seen] = (),
     ) -> DivergenceFound:
         subject = clauses.subject if isinstance(clauses, Attribution) else ""
         clauses = clauses.clauses if isinstance(clauses, Attribution) else tuple(clauses)
@@ -169,6 +176,7 @@ class Duel:
             origin=origin,
             start=self.start,
             subject=subject,
+            evidence=tuple(evidence),
         )
         return found_error(div)
 
@@ -186,6 +194,7 @@ class Duel:
         there: what they carry beyond the position's (a peer keeping its own running totals) is
         :attr:`carried`, taken off every later score it reports, so a score difference is counted from the
         resync point and an earlier wrong step is not attributed again to a later one."""
+        self.placed = True
         notation = self.game.to_notation(self.state)
         reply = self.ask(position_request(self.setup.game, notation, self.game.state_to_json(self.state)))
         if isinstance(reply, Refusal):
@@ -352,8 +361,10 @@ class Duel:
                         claims={name: value},
                     )
                 )
+        seen = self.after_seen(reply)
         if found:
-            raise self.diverge_all(found)
+            raise self.diverge_all([evolve(p, seen=seen) for p in found])
+        self.agreed.extend(seen)
         if terminal:
             return True
         for seat in to_act:
@@ -362,14 +373,35 @@ class Duel:
             raise self.diverge_all(found)
         return False
 
+    def after_seen(self, reply: StateReport) -> tuple[Seen, ...]:
+        """What the peer showed after the last step (or at the set-up's start) as evidence: every fact it
+        reported, its winners where they are compared; ``()`` at a start position (a position the rules of
+        any fault take as given)."""
+        if self.placed:
+            return ()
+        shown = dict(self.peer_view)
+        if reply.terminal and reply.winners is not None and not self.carried:
+            shown["winners"] = sorted(reply.winners)
+        if self.step_taken is not None:
+            before, action, _after = self.step_taken
+            return (Seen("after", before, action, shown=shown),)
+        if self.start is None:
+            s = self.setup
+            start = {"players": s.players, "variant": s.variant, "options": dict(s.options),
+                     "setup": self.kit.setup_from_json(s.setup)}
+            return (Seen("start", None, start, shown=shown),)
+        return ()
+
     def diverge_all(self, found: Sequence[_Pending]) -> DivergenceFound:
         """One divergence named after the first difference, recording every one (the peer's claims of all
         of them go to the record, so ``arbiter check`` reports each)."""
         first = _leading(found)
         found = [first, *(p for p in found if p is not first)]
         claims: dict[str, Any] = {}
+        evidence: dict[Seen, None] = {}
         for p in found:
             claims.update(p.claims or {})
+            evidence.update(dict.fromkeys(p.seen))
         differences = tuple(
             Difference(p.kind, p.about, p.message, _named(p.clauses)) for p in found
         )
@@ -382,6 +414,7 @@ class Duel:
             result=first.result,
             legal=first.legal,
             differences=differences,
+            evidence=tuple(evidence),
         )
 
     def peer_claims(self, reply: StateReport) -> dict[str, Any]:
@@ -423,6 +456,9 @@ class Duel:
         extra = [t for t in reply.actions if t not in ours]
         missing = [t for t in ours if t not in theirs]
         legal = (seat, tuple(reply.values))
+        seen = (Seen("legal", self.state, None, seat, frozenset(reply.actions)),)
+        if not extra and not missing:
+            self.agreed.extend(seen)
         out: list[_Pending] = []
         for i, text in enumerate(extra):
             value = theirs[text]
@@ -436,6 +472,7 @@ class Duel:
                     clauses,
                     trigger=(seat, value),
                     legal=legal if clauses else None,
+                    seen=seen,
                 )
             )
         for i, text in enumerate(missing):
@@ -449,6 +486,7 @@ class Duel:
                     self.action_clauses(value),
                     trigger=(seat, value),
                     legal=legal,
+                    seen=seen,
                 )
             )
         return out
@@ -489,15 +527,16 @@ class Duel:
     def apply_illegal(self, seat: int, value: Any, why: RuleViolation) -> None:
         """Send an action the rules refuse (``why``); the peer must refuse it too."""
         reply = self.ask(apply_request(seat, value), trigger=(seat, value))
+        action = self.game.action_from_json(value)
         if not isinstance(reply, Refusal):
             raise self.diverge(
                 "accepted-illegal",
                 f"the peer accepts an illegal action of seat {seat}: {why}",
                 trigger=(seat, value),
-                clauses=refusing(
-                    self.game, self.kit, self.state, self.game.action_from_json(value), why.clause
-                ),
+                clauses=refusing(self.game, self.kit, self.state, action, why.clause),
+                evidence=(Seen("apply", self.state, action, shown=True),),
             )
+        self.agreed.append(Seen("apply", self.state, action, shown=False))
 
     def apply_legal(self, seat: int, action: Any, value: Any) -> None:
         """Apply a legal action on both sides; a refusal is a divergence (raised once the reference has
@@ -513,6 +552,7 @@ class Duel:
                 trigger=(seat, value),
                 clauses=self.action_clauses(value),
                 legal=(seat, offered),
+                evidence=(Seen("apply", self.state, action, shown=False),),
             )
         self.advance(seat, action, value)
         if refused is not None:
@@ -523,6 +563,7 @@ class Duel:
         before = self.state
         self.state = self.game.apply_unchecked(self.state, action)
         self.step_taken = (before, action, self.state)
+        self.placed = False
         self.actions.append((seat, value))
         self.tally["steps"] += 1
 
@@ -569,6 +610,8 @@ class _Pending:
     trigger: tuple[int, Any] | None = None
     result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     legal: tuple[int, tuple[Any, ...]] | None = None
+    seen: tuple[Seen, ...] = ()
+    """What the peer showed there (the evidence the diagnosis explains)."""
 
 
 _CONSEQUENCE = {"scores": 0, "claim": 1, "to_act": 2, "terminal": 3, "winners": 4}
@@ -616,11 +659,13 @@ def play_game(
     tally: dict[str, int] | None = None,
     found: list[Divergence] | None = None,
     actions: list[tuple[int, Any]] | None = None,
+    evidence: list[Seen] | None = None,
 ) -> tuple[int, int]:
     """Play one game on the peer and the reference; returns ``(steps, probes)``; raises DivergenceFound.
 
     ``tally`` (when given) holds ``steps`` and ``probes`` however the game ends, so a game Hypothesis
-    stops half-way still counts what it played; ``actions`` (when given) receives the actions applied.
+    stops half-way still counts what it played; ``actions`` (when given) receives the actions applied;
+    ``evidence`` (when given) every comparison where the peer agreed with the reference.
 
     With ``found`` (a list) and a peer declaring the ``position`` capability, a divergence does not end the
     game: it is appended to ``found``, the peer is put back on the reference's position and the game goes
@@ -631,6 +676,8 @@ def play_game(
         g.tally = tally
     if actions is not None:
         g.actions = actions
+    if evidence is not None:
+        g.agreed = evidence
     hello = g.ask(hello_request())
     if not isinstance(hello, Hello):
         raise g.diverge("garbage", f"the peer refused 'hello': {refusal_text(hello)}")

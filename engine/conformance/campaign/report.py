@@ -62,6 +62,14 @@ class DivergenceClass:
     """The shrunk counterexample as a test vector (a campaign with positions), when it has a clause."""
     vector_path: str | None = None
     """Where the vector was written."""
+    faults: tuple[str, ...] = ()
+    """The class's diagnosis: the signatures of the smallest set of faults explaining every divergence of
+    the class (:mod:`engine.conformance.diagnosis`); ``()`` when nothing explains it (*unexplained*)."""
+
+    @property
+    def explained(self) -> bool:
+        """Whether a diagnosis names the class."""
+        return bool(self.faults)
 
     @property
     def kind(self) -> str:

@@ -56,6 +56,10 @@ from engine.conformance.campaign.duel import FAILURE_KINDS, Chooser, play_game
 from engine.conformance.campaign.fuzz import offered_games, peer_hello
 from engine.conformance.campaign.report import CampaignReport, DivergenceClass
 from engine.conformance.campaign.setups.generated import player_counts, setups
+from engine.conformance.diagnosis.classes import cover
+from engine.conformance.diagnosis.evidence import Seen
+from engine.conformance.diagnosis.faults import parse
+from engine.conformance.diagnosis.search import Diagnoser
 from engine.conformance.peers.launch import PeerFactory
 from engine.conformance.peers.protocol import Transport, canonical
 from engine.errors import InputError
@@ -153,6 +157,8 @@ class CampaignSpec:
     positions: bool = False
     """The peer declares the ``position`` capability and the campaign uses it: a divergence does not end
     its game (the peer is put back on the reference's position) and classes shrink as positions."""
+    diagnose: bool = True
+    """Diagnose every divergence (:mod:`engine.conformance.diagnosis`): classes by diagnosis."""
 
     def batch_seed(self, batch: int) -> int:
         """The Hypothesis seed of batch ``batch``: a function of the campaign seed and the index only."""
@@ -175,8 +181,8 @@ class BatchResult:
     digest: str = ""
     """A digest of the games played (set-ups, actions, probes): equal digests, the same games."""
     counts: Mapping[str, int] = field(factory=dict)
-    """Signature → divergences of the batch (``found`` keeps only the first of each signature: with
-    positions a game may record a hundred)."""
+    """Class key (:func:`class_key`) → divergences of the batch (``found`` keeps only the first of each key:
+    with positions a game may record a hundred)."""
 
 
 def _settings(examples: int, phases: Sequence[Phase]) -> Any:
@@ -214,6 +220,7 @@ class _Games:
         tally = {"steps": 0, "probes": 0}
         found: list[Divergence] = []
         actions: list[tuple[int, Any]] = []
+        agreed: list[Seen] = []
         try:
             play_game(
                 setup,
@@ -224,13 +231,14 @@ class _Games:
                 tally=tally,
                 found=found if self.spec.positions else None,
                 actions=actions,
+                evidence=agreed,
             )
             finished = True
-            return found
+            return self.diagnosed(setup.game, found, agreed)
         except DivergenceFound as exc:
             finished = True
             healthy = exc.divergence.kind not in FAILURE_KINDS
-            return [*found, exc.divergence]
+            return self.diagnosed(setup.game, [*found, exc.divergence], agreed)
         finally:
             self.digest.update(canonical([setup.game, setup.variant, setup.players, setup.setup, actions,
                                           tally["probes"]]).encode())
@@ -245,6 +253,18 @@ class _Games:
             else:
                 transport.close()
 
+    def diagnosed(self, game: str, found: list[Divergence], agreed: list[Seen]) -> list[Divergence]:
+        """``found`` with each divergence's diagnosis (its evidence dropped: it holds the game's states)."""
+        out = []
+        for div in found:
+            explanations: tuple[tuple[str, ...], ...] = ()
+            if self.spec.diagnose and div.evidence:
+                diagnoser = _DIAGNOSERS.setdefault(game, Diagnoser(game))
+                found_sets = diagnoser.diagnose(div.evidence, agreed, div.signature)
+                explanations = tuple(tuple(f.signature for f in fs) for fs in found_sets)
+            out.append(evolve(div, evidence=(), explanations=explanations))
+        return out
+
     def close(self) -> None:
         """Stop the peers unless they are kept for the next batch of this process."""
         if not self.spec.reuse:
@@ -255,6 +275,17 @@ class _Games:
 
 _KEPT: dict[Any, list[Transport]] = {}
 """Peers kept between the batches one process plays (a worker process, or the main one), by factory."""
+
+_DIAGNOSERS: dict[str, Diagnoser] = {}
+"""One diagnoser per game in each process (it keeps the worlds it built and the faults found so far)."""
+
+
+def class_key(div: Divergence) -> str:
+    """What makes two divergences of a batch one entry: their diagnosis (every explaining set) when they
+    have one, else their signature."""
+    if div.explanations:
+        return " | ".join(sorted("+".join(fs) for fs in div.explanations))
+    return div.signature
 
 
 def close_kept_peers() -> None:
@@ -295,8 +326,9 @@ def play_batch(spec: CampaignSpec, batch: int, count: int, deadline: float | Non
     firsts: dict[str, tuple[int, Divergence]] = {}
     counts: dict[str, int] = {}
     for ordinal, div in found:
-        firsts.setdefault(div.signature, (ordinal, div))
-        counts[div.signature] = counts.get(div.signature, 0) + 1
+        key = class_key(div)
+        firsts.setdefault(key, (ordinal, div))
+        counts[key] = counts.get(key, 0) + 1
     return BatchResult(
         batch,
         runner.games,
@@ -634,28 +666,40 @@ def _discriminated(sig: str, signatures: Iterable[str]) -> str:
 
 
 def _classes(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> tuple[DivergenceClass, ...]:
-    """Group every divergence by signature; the first occurrence is the lowest ``(batch, ordinal)``."""
-    first: dict[str, tuple[int, int, Divergence]] = {}
-    count: dict[str, int] = {}
+    """Group every divergence into classes: by diagnosis, every divergence one set of faults explains in one
+    class (:func:`~engine.conformance.diagnosis.classes.cover`), the largest first; the divergences nothing
+    explains by signature (a candidate set another position discriminated joins that class).  A class's
+    first occurrence is its lowest ``(batch, ordinal)``."""
+    entries: dict[tuple[int, int, str], tuple[Divergence, int]] = {}
     for b in sorted(results):
         for ordinal, div in results[b].found:
-            sig = div.signature
-            count[sig] = count.get(sig, 0) + results[b].counts.get(sig, 1)
-            if sig not in first:
-                first[sig] = (b, ordinal, div)
-    for sig in list(first):  # a candidate set another position discriminated: one class (_discriminated)
-        into = _discriminated(sig, first)
-        if into != sig:
-            count[into] += count.pop(sig)
-            first.pop(sig)
+            key = class_key(div)
+            entries[(b, ordinal, key)] = (div, results[b].counts.get(key, 1))
+    explained = {
+        k: tuple(tuple(parse(s) for s in fs) for fs in d.explanations) for k, (d, _n) in entries.items()
+    }
+    unexplained = {k: d.signature for k, (d, _n) in entries.items() if not d.explanations}
+    weights = {k: n for k, (_d, n) in entries.items()}
+    found = cover(explained, unexplained, weights)
+    merged: dict[str, str] = {}
+    plain = [c.signature for c in found if not c.explained]
+    for sig in plain:  # a candidate set another position discriminated: one class (_discriminated)
+        merged[sig] = _discriminated(sig, plain)
+    grouped: dict[str, list[tuple[int, int, str]]] = {}
+    faults: dict[str, tuple[str, ...]] = {}
+    for c in found:
+        sig = merged.get(c.signature, c.signature)
+        grouped.setdefault(sig, []).extend(c.members)  # type: ignore[arg-type]
+        faults[sig] = tuple(f.signature for f in c.faults)
     out = []
-    for sig in sorted(first, key=lambda s: (-count[s], first[s][0], first[s][1])):
-        waiver = _waiver_for(sig, waivers)
-        out.append(
-            DivergenceClass(
-                sig, count[sig], first[sig][2], waived=waiver.reason if waiver else None, batch=first[sig][0]
-            )
-        )
+    for sig, members in grouped.items():
+        first = min(members)
+        count = sum(weights[k] for k in members)
+        div = entries[first][0]
+        waiver = _waiver_for(sig, waivers) or (_waiver_for(div.signature, waivers) if faults[sig] else None)
+        out.append(DivergenceClass(sig, count, div, waived=waiver.reason if waiver else None, batch=first[0],
+                                   faults=faults[sig]))
+    out.sort(key=lambda c: (not c.faults, -c.count, c.batch, min(k[1] for k in grouped[c.signature])))
     return tuple(out)
 
 
@@ -704,18 +748,19 @@ class CampaignProgress:
         self.started = started
         self.games = self.steps = self.probes = self.waived = 0
         self.signatures: set[str] = set()
+        """The open classes so far, grouped as the summary groups them (:func:`_classes`)."""
         self.shrinking = self.shrunk = 0
+        self._results: dict[int, BatchResult] = {}
 
     def add(self, result: BatchResult, waivers: Sequence[Waiver]) -> None:
-        """Count a finished batch."""
+        """Count a finished batch; the classes so far are those the summary would report now."""
         self.games += result.games
         self.steps += result.steps
         self.probes += result.probes
-        for _ordinal, div in result.found:
-            if _waiver_for(div.signature, waivers):
-                self.waived += result.counts.get(div.signature, 1)
-            else:
-                self.signatures.add(div.signature)
+        self._results[result.batch] = result
+        classes = _classes(self._results, waivers)
+        self.signatures = {c.signature for c in classes if c.waived is None}
+        self.waived = sum(c.count for c in classes if c.waived is not None)
 
     @property
     def elapsed(self) -> float:

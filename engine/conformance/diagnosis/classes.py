@@ -3,11 +3,12 @@
 Each divergence comes with its explanations (every smallest set of faults under which the reference does
 what the peer did there and wherever it agreed: ``Diagnoser.explain`` of
 :mod:`engine.conformance.diagnosis.search`).
-A class's diagnosis is the set that explains the most divergences; of sets explaining as many, the
-simplest (fewer faults, a reading before an option, a skipped step, a missing row, a changed value, a
-swap).  Chosen greedily: the best set takes every divergence it explains, then the best set of what is
-left, until every explained divergence has its class.  A divergence nothing explains keeps a class of its
-own, named as before (its signature's deciding clause) and marked *unexplained*.
+A class's diagnosis is the set that explains the most divergences; of sets explaining as many, the simplest
+(fewer faults, a reading before an option, a skipped step, a missing row, a changed value, a swap). Chosen
+greedily: the best set takes every divergence it explains, then the best set of what is left, until every
+explained divergence has its class. Where two defects act in one step, the set of both explains it alone:
+when each of them is a class of its own, the step joins the first one's class. A divergence nothing explains
+keeps a class of its own, named as before (its signature's deciding clause) and marked *unexplained*.
 
 >>> from engine.conformance.diagnosis.faults import parse
 >>> a = (parse("petersburg:edit:phases/param/lower_row_discount/value=2"),)
@@ -50,25 +51,45 @@ class DiagnosedClass:
         return bool(self.faults)
 
 
+def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[DiagnosedClass]:
+    """Two defects acting in one step: a class whose faults are each the diagnosis of a class of its own
+    joins the class of its first fault (the step shows both; it is no third defect)."""
+    single = {c.faults[0]: i for i, c in enumerate(classes) if len(c.faults) == 1}
+    out = list(classes)
+    for i, c in enumerate(classes):
+        if len(c.faults) > 1 and all(f in single for f in c.faults):
+            j = single[c.faults[0]]
+            keep = out[j]
+            members = set(keep.members) | set(c.members)
+            out[j] = DiagnosedClass(keep.signature, keep.faults, tuple(k for k in order if k in members))
+            out[i] = DiagnosedClass("", (), ())
+    return [c for c in out if c.signature]
+
+
 def cover(
-    explanations: Mapping[Hashable, Sequence[Sequence[Fault]]], unexplained: Mapping[Hashable, str]
+    explanations: Mapping[Hashable, Sequence[Sequence[Fault]]],
+    unexplained: Mapping[Hashable, str],
+    weights: Mapping[Hashable, int] | None = None,
 ) -> list[DiagnosedClass]:
     """The classes of divergences ``explanations`` maps (key -> their explaining sets; ``()`` none), explained
     classes first (the largest first), then one class per signature of ``unexplained`` (key -> its
-    signature) for the divergences nothing explains."""
+    signature) for the divergences nothing explains.  ``weights``: how many divergences a key stands for
+    (default 1 each)."""
     left = {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items() if sets}
     order = list(explanations)
+    weight = weights or {}
     out: list[DiagnosedClass] = []
     while left:
         counts: dict[tuple[Fault, ...], int] = {}
-        for sets in left.values():
+        for k, sets in left.items():
             for fs in sets:
-                counts[fs] = counts.get(fs, 0) + 1
+                counts[fs] = counts.get(fs, 0) + weight.get(k, 1)
         best = min(counts, key=lambda fs: (-counts[fs], simplicity(fs)))
         members = tuple(k for k in order if k in left and best in left[k])
         for k in members:
             del left[k]
         out.append(DiagnosedClass(signature_of(best), best, members))
+    out = _joint(out, order)
     grouped: dict[str, list[Hashable]] = {}
     for k in order:
         if not explanations[k]:

@@ -102,20 +102,25 @@ def matches(predicted: Any, shown: Any) -> bool:
 
 def agreement(predicted: Any, shown: Any, reference: Any) -> int:
     """How much of the difference between the reference and the peer a prediction explains: for each fact
-    the peer showed, +1 where the prediction meets the peer and the reference did not, -1 where it misses
-    the peer and the reference met it (a legal set: per action); 0 for a prediction of nothing."""
+    the peer showed (each entry of a list of one entry per seat), +1 where the prediction meets the peer and
+    the reference did not, -1 where it misses the peer and the reference met it (a legal set: per action);
+    -1 for a prediction of nothing."""
     if predicted is None or predicted == REFUSED:
         return -1
     if isinstance(shown, Mapping) and isinstance(predicted, Mapping) and isinstance(reference, Mapping):
-        score = 0
-        for k, v in shown.items():
-            ours, theirs = reference.get(k) == v, predicted.get(k) == v
-            score += (theirs and not ours) - (ours and not theirs)
-        return score
+        return sum(_agree(predicted.get(k), v, reference.get(k)) for k, v in shown.items())
     if isinstance(shown, frozenset) and isinstance(predicted, frozenset) and isinstance(reference, frozenset):
         before = len(shown ^ reference)
         return before - len(shown ^ predicted)
     return 1 if predicted == shown != reference else (-1 if reference == shown != predicted else 0)
+
+
+def _agree(predicted: Any, shown: Any, reference: Any) -> int:
+    lists = (predicted, shown, reference)
+    if all(isinstance(x, list) for x in lists) and len({len(x) for x in lists}) == 1:
+        return sum(_agree(p, s, r) for p, s, r in zip(predicted, shown, reference, strict=True))
+    ours, theirs = reference == shown, predicted == shown
+    return int(theirs and not ours) - int(ours and not theirs)
 
 
 def numbers(shown: Any, reference: Any) -> set[int]:

@@ -263,7 +263,7 @@ def _read(tables: Tables, target: str, *, optional: bool = False) -> Any:
     allowed = (*spec.fields, *spec.swaps, *((spec.effect,) if spec.effect else ()))
     if head not in allowed or len(path) > 1:
         return _bad(target, f"is not a rule value (fields: {', '.join(allowed)})")
-    value = value.get(head)
+    value = value.get(head, spec.defaults.get(head))
     if param:
         if not isinstance(value, Mapping) or param not in value or param == "kind":
             return _bad(target, "names no parameter of the row's effect")
@@ -289,7 +289,7 @@ def _write(tables: Tables, target: str, value: Any, *, drop: bool = False, label
         del rows[i]
     else:
         head, _, param = path[0].partition(".")
-        if (drop or value is None) and not param:  # left out, or a swap with a row leaving it at its default
+        if drop and not param:
             rows[i].pop(head, None)
         elif param:
             rows[i][head] = {**rows[i][head], param: value}

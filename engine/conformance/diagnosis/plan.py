@@ -22,7 +22,9 @@ class TableFaults:
     """Which faults one array of rows of a rule table may have: ``key`` names a row (a field, or
     ``FIELD@FIELD`` for two), ``fields`` are the rule values that may be edited, ``swaps`` the fields whose
     values may be exchanged between two rows, ``drop`` whether a row may be left out, ``effect`` the field
-    holding an effect (left out, or a parameter edited)."""
+    holding an effect (left out, or a parameter edited), ``defaults`` the value of a field a row leaves out
+    (as the table's loader fills it in); ``ordered``: the first row that matches decides (the bullhead
+    rules), so a derivation that names one row read every row above it too."""
 
     file: str
     array: str
@@ -31,6 +33,8 @@ class TableFaults:
     swaps: tuple[str, ...] = ()
     drop: bool = False
     effect: str | None = None
+    defaults: Mapping[str, Any] = field(factory=dict)
+    ordered: bool = False
 
 
 @frozen

@@ -50,6 +50,13 @@ PAIR_POOL = 12
 WORLDS = 4096
 """How many worlds a diagnoser keeps built (most recently used first)."""
 
+KNOWN = 256
+"""How many single faults found so far a diagnoser tries first on the next divergence."""
+
+SEARCHES = 3
+"""How many full searches a diagnoser makes for divergences of one signature (``game:kind:clause:...``)
+that the faults found so far do not explain: a defect no fault models, seen a hundred times, costs three."""
+
 _KIND_ORDER = {"reading": 0, "option": 1, "skip": 2, "drop": 3, "edit": 4, "swap": 5}
 """Of faults explaining equally, the one a report names first: a reading before an option, a skipped step,
 a missing row or effect, a changed value, a swap."""
@@ -69,6 +76,13 @@ class Diagnoser:
         self._worlds: OrderedDict[tuple[Fault, ...], World | None] = OrderedDict()
         self.replays = 0
         """Steps replayed under a fault (a figure for reports)."""
+        self.known: OrderedDict[tuple[Fault, ...], None] = OrderedDict()
+        """Single faults that explained an earlier divergence, most recent last."""
+        self.searches: dict[str, int] = {}
+        """Full searches made per divergence signature."""
+        self._refuted: dict[tuple[tuple[Fault, ...], int], bool] = {}
+        """``refuted`` answers for the agreed list :attr:`_against` (by its length)."""
+        self._against: Sequence[Seen] = ()
 
     # -- worlds -------------------------------------------------------------------------------------------
 
@@ -140,8 +154,18 @@ class Diagnoser:
     # -- explaining ----------------------------------------------------------------------------------------
 
     def refuted(self, faults: Sequence[Fault], agreed: Sequence[Seen]) -> bool:
-        """Whether a step the peer agreed on goes otherwise under ``faults``."""
-        return any(not matches(self.predict(faults, s), s.shown) for s in agreed)
+        """Whether a step the peer agreed on goes otherwise under ``faults`` (the most recent steps first;
+        remembered while the same agreed list is diagnosed against)."""
+        if agreed is not self._against or len(self._refuted) > WORLDS:
+            self._refuted.clear()  # another game's evidence: start afresh
+            self._against = agreed
+        key = (tuple(faults), len(agreed))
+        found = self._refuted.get(key)
+        if found is None:
+            found = self._refuted[key] = any(
+                not matches(self.predict(faults, s), s.shown) for s in reversed(agreed)
+            )
+        return found
 
     def explain(self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen]) -> tuple[tuple[Fault, ...], ...]:
         """Every smallest set of faults (one or two) under which the reference shows what the peer showed at
@@ -158,12 +182,17 @@ class Diagnoser:
                     pool.append(f)
         scored: list[tuple[int, Fault]] = []
         singles: list[tuple[Fault, ...]] = []
-        for f in pool:
+        useful: set[tuple[str, str]] = set()  # (address, value) of the edits that explain some of it
+        for f in sorted(pool, key=lambda f: f.kind == "swap"):  # edits first: they decide which swaps to try
+            if f.kind == "swap" and not _swap_useful(f, useful):
+                continue  # a swap acts here as one of its two edits: worth trying only where that one helps
             score, ok = self._score((f,), seens, references)
             if ok:
                 singles.append((f,))
             elif score > 0:
                 scored.append((score, f))
+            if f.kind == "edit" and (ok or score > 0):
+                useful.add((f.target, _text(f.value)))
         found = [fs for fs in singles if not self.refuted(fs, agreed)]
         if found:
             return tuple(sorted(found, key=simplicity))
@@ -177,6 +206,34 @@ class Diagnoser:
             if ok and not self.refuted((a, b), agreed):
                 pairs.append(tuple(sorted((a, b))))
         return tuple(sorted(set(pairs), key=simplicity))
+
+    def diagnose(
+        self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen], signature: str = ""
+    ) -> tuple[tuple[Fault, ...], ...]:
+        """:meth:`explain`, trying first the single faults that explained earlier divergences: where some of
+        them explain this one too (unrefuted), they are its diagnosis and the search is spared (one defect
+        seen many times costs one search); else the search, whose single answers are remembered.  At most
+        :data:`SEARCHES` searches are made for divergences of one ``signature`` (the divergence's own)."""
+        seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
+        references = [predict(None, self.name, s) for s in seens]
+        hits = [
+            fs for fs in self.known if self._score(fs, seens, references)[1] and not self.refuted(fs, agreed)
+        ]
+        if hits:
+            for fs in hits:
+                self.known.move_to_end(fs)
+            return tuple(sorted(hits, key=simplicity))
+        if self.searches.get(signature, 0) >= SEARCHES:
+            return ()
+        self.searches[signature] = self.searches.get(signature, 0) + 1
+        found = self.explain(seens, agreed)
+        for fs in found:
+            if len(fs) == 1:
+                self.known[fs] = None
+                self.known.move_to_end(fs)
+        while len(self.known) > KNOWN:
+            self.known.popitem(last=False)
+        return found
 
     def _score(
         self, faults: Sequence[Fault], seens: Sequence[Seen], references: Sequence[Any]
@@ -192,6 +249,16 @@ class Diagnoser:
         return total, ok
 
 
+def _text(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _swap_useful(swap: Fault, useful: set[tuple[str, str]]) -> bool:
+    """Whether an edit of either value ``swap`` exchanges helps explain the divergence (the swap acts on the
+    step as one of its halves, a row given the other's value: an edit among the candidates)."""
+    return any(target in (swap.target, str(swap.value)) for target, _value in useful)
+
+
 def _clash(a: Fault, b: Fault) -> bool:
     """Two faults of one value (or one option) cannot stand together."""
     if a.target == b.target:
@@ -200,8 +267,12 @@ def _clash(a: Fault, b: Fault) -> bool:
 
 
 def _strings(data: Any, out: set[str]) -> None:
+    """Every string of ``data``, and every small count in it as text (a row keyed by a number: the variety
+    bonus of 4 different aristocrats, the set-up of 3 players)."""
     if isinstance(data, str):
         out.add(data)
+    elif isinstance(data, int) and not isinstance(data, bool) and 0 <= data <= 20:
+        out.add(str(data))
     elif isinstance(data, Mapping):
         for v in data.values():
             _strings(v, out)

@@ -96,12 +96,13 @@ def _row_faults(  # noqa: PLR0917 (one row of one table, in context)
     key = row_key(spec, row)
     clause = next(iter(_clauses(row)), "")
     for name in spec.fields:
-        if name not in row:
+        if name not in row and name not in spec.defaults:
             continue
-        column = [r.get(name) for r in rows]
+        value_now = row.get(name, spec.defaults.get(name))
+        column = [r.get(name, spec.defaults.get(name)) for r in rows]
         domain = plan.domains.get(f"{key}.{name}", plan.domains.get(name))
-        for value in _alternatives(row[name], column, domain, deltas):
-            yield Fault(game, "edit", _address(tables, spec, key, name), value, row[name], clause)
+        for value in _alternatives(value_now, column, domain, deltas):
+            yield Fault(game, "edit", _address(tables, spec, key, name), value, value_now, clause)
     effect = row.get(spec.effect) if spec.effect else None
     if isinstance(effect, Mapping):
         yield Fault(game, "drop", _address(tables, spec, key, str(spec.effect)), None, dict(effect), clause)
@@ -124,11 +125,12 @@ def _swaps(game: str, tables: Tables, spec: TableFaults, rows: list[Mapping[str,
                 ka, kb = row_key(spec, a), row_key(spec, b)
                 if only is not None and ka not in only and kb not in only:
                     continue
-                if (name not in a and name not in b) or a.get(name) == b.get(name):
+                va, vb = a.get(name, spec.defaults.get(name)), b.get(name, spec.defaults.get(name))
+                if va is None or vb is None or va == vb:
                     continue
                 first, second = sorted((_address(tables, spec, ka, name), _address(tables, spec, kb, name)))
-                mine = a if first.endswith(f"/{ka}/{name}") else b
-                yield Fault(game, "swap", first, second, mine.get(name), next(iter(_clauses(a)), ""))
+                mine = va if first.endswith(f"/{ka}/{name}") else vb
+                yield Fault(game, "swap", first, second, mine, next(iter(_clauses(a)), ""))
 
 
 def _readings(game: str, only: set[str] | None) -> Iterator[Fault]:
@@ -190,11 +192,18 @@ def candidates(game: str, clauses: set[str], names: set[str], deltas: set[int]) 
             for c in _clauses(row):
                 citing[c] = citing.get(c, 0) + 1
         touched: set[str] = set()
-        for row in rows:
-            key = row_key(spec, row)
-            by_clause = any(c in clauses and citing[c] <= SPECIFIC for c in _clauses(row))
-            if by_clause or key in names or key.split("@")[0] in names:
-                touched.add(key)
+        hit = [
+            any(c in clauses and citing[c] <= SPECIFIC for c in _clauses(row))
+            or row_key(spec, row) in names
+            or row_key(spec, row).split("@")[0] in names
+            for row in rows
+        ]
+        if spec.ordered and any(hit):  # the rows above the last one read were read too: none matched
+            last = max(i for i, h in enumerate(hit) if h)
+            hit = [True] * (last + 1) + hit[last + 1 :]
+        for row, read in zip(rows, hit, strict=True):
+            if read:
+                touched.add(row_key(spec, row))
                 for f in _row_faults(game, tables, plan, spec, row, rows, steps):
                     out.setdefault(f.signature, f)
         if touched:

@@ -131,7 +131,8 @@ def _fault_plan() -> FaultPlan:
     return FaultPlan(
         tables=(
             TableFaults("cards.toml", "card", "name", fields=("cost", "roubles", "vp", "colour", "symbols"),
-                        swaps=("cost", "roubles", "vp"), effect="effect"),
+                        swaps=("cost", "roubles", "vp"), effect="effect",
+                        defaults={"roubles": 0, "vp": 0, "symbols": []}),
             TableFaults("editions.toml", "delta", "card@edition", fields=("cost",), effect="effect"),
             TableFaults("phases.toml", "param", "name", fields=("value",)),
             TableFaults("scoring.toml", "variety", "distinct", fields=("vp",)),

@@ -105,7 +105,7 @@ class Take6Kit(KitBase):
     faults = FaultPlan(
         tables=(
             TableFaults("bullheads.toml", "rule", "clause", fields=("bullheads", "n"), swaps=("bullheads",),
-                        drop=True),
+                        drop=True, ordered=True),
             TableFaults("setup.toml", "setup", "name", fields=("rows", "hand_size", "row_capacity")),
             TableFaults("end.toml", "end", "name", fields=("threshold", "rounds", "winner")),
             TableFaults("deck.toml", "deck", "name", fields=("per_player", "extra")),
