@@ -8,7 +8,8 @@ sets, the outcome of the action played), makes the counterexample from there
 (:func:`~engine.conformance.diagnosis.counterexample.counterexample`) and prints, per game, how many faults
 gave a verified counterexample, how many changed nothing on the positions tried (skipped), and why the
 others gave none; the sizes (seats and cards in play) at the start and at the end; and the **median CPU
-time per counterexample** with its spread (the search for the start not included).
+time per counterexample** over the faults, and the CPU time of making them all again over ``--repeats``
+runs with its spread (the search for the start not included).
 
 >>> results = trial(["petersburg:edit:cards/Lumberjack/cost=4"], seed=1)
 >>> [(r.outcome, r.counterexample.size) for r in results if r.counterexample]
@@ -22,7 +23,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from attrs import frozen
@@ -41,7 +42,7 @@ from engine.errors import ArbiterError, InputError
 from engine.game import game_names, get_game
 from engine.measure import Runs
 
-__all__ = ["Drawn", "draw", "first_difference", "main", "summary", "trial"]
+__all__ = ["Drawn", "draw", "first_difference", "main", "summary", "timing", "trial"]
 
 GAMES_PER_FAULT = 2
 """Seeded random games per variant tried for a fault's first difference."""
@@ -62,6 +63,8 @@ class Drawn:
     outcome: str
     why: str = ""
     counterexample: Counterexample | None = None
+    start: Seen | None = None
+    """Where the fault first showed (the counterexample's start)."""
 
 
 def draw(game: str, count: int, rng: random.Random) -> list[Fault]:
@@ -117,8 +120,8 @@ def _one(fault: Fault, seed: int) -> Drawn:
     try:
         found = counterexample(fault.game, [fault], start)
     except NoCounterexample as exc:
-        return Drawn(fault, "unverified", exc.reason)
-    return Drawn(fault, "verified", counterexample=found)
+        return Drawn(fault, "unverified", exc.reason, start=start)
+    return Drawn(fault, "verified", counterexample=found, start=start)
 
 
 def trial(faults: Iterable[Fault | str], seed: int = 1) -> list[Drawn]:
@@ -127,9 +130,27 @@ def trial(faults: Iterable[Fault | str], seed: int = 1) -> list[Drawn]:
     return [_one(f if isinstance(f, Fault) else parse(f), seed + i) for i, f in enumerate(faults)]
 
 
-def summary(results: Sequence[Drawn]) -> list[str]:
-    """The figures of a trial, per game: outcomes, sizes before and after, median CPU time per
-    counterexample; then every fault without a verified counterexample and why."""
+def timing(results: Sequence[Drawn], repeats: int = 3) -> dict[str, Runs]:
+    """Per game, the CPU time of making again every verified counterexample of ``results`` from its start,
+    ``repeats`` times (``Runs``: the seconds of each repetition, ``work`` the counterexamples made)."""
+    out: dict[str, Runs] = {}
+    for name in dict.fromkeys(r.fault.game for r in results):
+        done = [r for r in results if r.fault.game == name and r.counterexample is not None and r.start]
+        seconds = []
+        for _ in range(max(1, repeats)):
+            began = time.process_time()
+            for r in done:
+                assert r.start is not None
+                counterexample(name, [r.fault], r.start)
+            seconds.append(time.process_time() - began)
+        out[name] = Runs(tuple(seconds), len(done))
+    return out
+
+
+def summary(results: Sequence[Drawn], runs: Mapping[str, Runs] | None = None) -> list[str]:
+    """The figures of a trial, per game: outcomes, sizes before and after, the CPU time per
+    counterexample (its median over the faults, and with ``runs`` the mean over repeated runs of them
+    all with its spread); then every fault without a verified counterexample and why."""
     lines: list[str] = []
     for name in dict.fromkeys(r.fault.game for r in results):
         mine = [r for r in results if r.fault.game == name]
@@ -141,7 +162,7 @@ def summary(results: Sequence[Drawn]) -> list[str]:
                      f"{counts['unverified']} unverified, {counts['unplayable']} unplayable")
         if not found:
             continue
-        runs = Runs(tuple(c.seconds for c in found), len(found))
+        each = sorted(c.seconds for c in found)
         seats = [c.start_size[0] for c in found], [c.size[0] for c in found]
         cards = [c.start_size[1] for c in found], [c.size[1] for c in found]
         smaller = sum(c.size < c.start_size for c in found)
@@ -150,8 +171,14 @@ def summary(results: Sequence[Drawn]) -> list[str]:
             f"{statistics.median(cards[0]):g} -> {statistics.median(cards[1]):g} (medians; "
             f"{smaller}/{len(found)} smaller than their start; largest after: {max(cards[1])} cards)")
         tries = statistics.median(c.tries for c in found)
-        lines.append(f"  per counterexample: median CPU {runs.median * 1000:.0f} ms "
-                     f"±{runs.spread * 100:.0f}%, {tries:g} candidate positions tried (median)")
+        lines.append(f"  per counterexample: median CPU {statistics.median(each) * 1000:.0f} ms (quartiles "
+                     f"{_quartile(each, 1) * 1000:.0f}-{_quartile(each, 3) * 1000:.0f} ms, most "
+                     f"{each[-1] * 1000:.0f} ms), {tries:g} candidate positions tried (median)")
+        timed = (runs or {}).get(name)
+        if timed is not None and timed.work:
+            lines.append(f"  all {timed.work} again, {len(timed.seconds)} runs: median CPU "
+                         f"{timed.median:.2f} s ±{timed.spread * 100:.0f}%, "
+                         f"{timed.median / timed.work * 1000:.0f} ms per counterexample")
         kinds: dict[str, int] = {}
         for c in found:
             kinds[c.kind] = kinds.get(c.kind, 0) + 1
@@ -162,6 +189,10 @@ def summary(results: Sequence[Drawn]) -> list[str]:
     return lines
 
 
+def _quartile(ordered: Sequence[float], q: int) -> float:
+    return ordered[min(len(ordered) - 1, len(ordered) * q // 4)]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the figures of a trial of ``--faults`` drawn faults per game."""
     parser = argparse.ArgumentParser(prog="python -m engine.conformance.diagnosis.drawn",
@@ -169,15 +200,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--faults", type=int, default=30, help="faults drawn per game (default 30)")
     parser.add_argument("--seed", type=int, default=1, help="the seed of the draw and the games (default 1)")
     parser.add_argument("--game", action="append", choices=game_names(), help="a game (default: both)")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="runs of making every counterexample again, for the timing (default 3)")
     args = parser.parse_args(argv)
-    if args.faults < 1:
-        sys.stderr.write("error: --faults: expected a positive number\n")
-        return 2
+    for name, value in (("--faults", args.faults), ("--repeats", args.repeats)):
+        if value < 1:
+            sys.stderr.write(f"error: {name}: expected a positive number, got {value}\n")
+            return 2
     rng = random.Random(args.seed)
     faults = [f for name in (args.game or game_names()) for f in draw(name, args.faults, rng)]
     began = time.process_time()
     results = trial(faults, args.seed)
-    print(*summary(results), sep="\n")
+    print(*summary(results, timing(results, args.repeats)), sep="\n")
     spent = time.process_time() - began
     print(f"{len(faults)} faults in {spent:.1f} s CPU (the search for each start included)")
     return 0

@@ -37,20 +37,27 @@ class PetersburgSetups(SetupMaker):
 
     def reseated(self, state: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
         """A position a seat fewer whose start markers no longer fit its player count (SP-SETUP-3: two
-        players hold two each): the markers dealt again over the seats left, the fewest moved first."""
+        players hold two each): the markers dealt again over the seats left, the fewest moved first; its
+        consecutive passes (SP-PHASE-3) at most one fewer than the seats."""
         markers = state.get("markers")
         players = int(state["players"])
         if not isinstance(markers, Mapping) or players not in SEATINGS:
             return
+        base = dict(state)
+        passes = state.get("passes")
+        if isinstance(passes, int) and passes > players - 1:
+            base["passes"] = players - 1
         wanted = sorted(SEATINGS[players].markers)
         decks, held = list(markers), list(markers.values())
         if sorted(held.count(p) for p in range(players)) == wanted:
+            if base != state:
+                yield base
             return
         dealt = [(sum(a != b for a, b in zip(seats, held, strict=True)), seats)
                  for seats in itertools.product(range(players), repeat=len(decks))
                  if sorted(seats.count(p) for p in range(players)) == wanted]
         for _moved, seats in sorted(dealt)[: self.RESEATINGS]:
-            yield {**state, "markers": dict(zip(decks, seats, strict=True))}
+            yield {**base, "markers": dict(zip(decks, seats, strict=True))}
 
 
 SETUPS = PetersburgSetups()
