@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 import pytest
+from attrs import evolve
 
 from engine.conformance.campaign.positions import origin_size, replay_origin
 from engine.conformance.campaign.runner import run_campaign
@@ -92,18 +93,27 @@ def test_drawn_faults_give_small_verified_counterexamples(drawn: list[Drawn]) ->
     assert any("median CPU" in line for line in lines) and any("skipped" in line for line in lines)
 
 
-def test_a_counterexample_starts_from_a_campaign_divergence() -> None:
-    """A campaign with positions against the edited peer: its first class's origin starts a counterexample
-    of the edit, no larger than the origin, verified both ways."""
-    edit = "petersburg:edit:phases/param/lower_row_discount/value=2"
-    report = run_campaign(edited_peer([edit]), games=2, jobs=1, seed=3, shrink=False,
-                          game_names=["petersburg"])
-    first = report.classes[0].first
-    start = start_of(first)
-    assert first.origin is not None and start is not None
-    cx = counterexample("petersburg", [parse(edit)], start)
-    assert cx.size <= origin_size("petersburg", first.origin)
-    verified_both_ways(cx)
+@pytest.mark.parametrize("positions", [True, False])
+def test_a_counterexample_starts_from_a_campaign_divergence(positions: bool) -> None:
+    """A campaign against the edited peer, with positions (a divergence's origin) and without (the game
+    replayed up to the divergence): each class's first divergence starts a counterexample of the edit,
+    no larger than where it started, verified both ways."""
+    for edit, variant in (("petersburg:edit:phases/param/lower_row_discount/value=2", "first"),
+                          ("take6:edit:setup/standard/row_capacity=4", "standard")):
+        name = edit.split(":")[0]
+        report = run_campaign(edited_peer([edit]), games=3, jobs=1, seed=3, shrink=False, positions=positions,
+                              game_names=[name], variants=[variant])
+        assert report.classes, edit
+        for c in report.classes[:4]:
+            first = c.first if positions else evolve(c.first, origin=None)  # the record up to it alone
+            assert (first.origin is not None) == positions
+            start = start_of(first)
+            assert start is not None, c.signature
+            cx = counterexample(name, [parse(edit)], start)
+            assert cx.size <= cx.start_size, c.signature
+            if first.origin is not None:
+                assert cx.start_size == origin_size(name, first.origin)
+            verified_both_ways(cx)
 
 
 @pytest.mark.parametrize(

@@ -175,21 +175,46 @@ class Oracle:
 
 
 def start_of(div: Divergence) -> Seen | None:
-    """Where a campaign's divergence starts a counterexample: its origin's position and action, the kind of
-    difference its kind is (a legal set, the acceptance of the action, the facts after it); ``None``
-    without an origin."""
-    origin = div.origin
-    if origin is None:
-        return None
+    """Where a campaign's divergence starts a counterexample: its origin's position and action (with
+    positions), else the position its game reached and the action it diverged on (the record up to it);
+    the kind of difference its kind is (a legal set, the acceptance of the action, the facts after it).
+    ``None`` when the game cannot be replayed to it on the reference."""
     game = get_game(div.setup.game)
-    state = game.state_from_json(dict(origin.state))
-    action = game.action_from_json(origin.action[1]) if origin.action is not None else None
+    origin = div.origin
+    try:
+        if origin is not None:
+            state = game.state_from_json(dict(origin.state))
+            step = origin.action
+        else:
+            state, step = _replayed(game, div)
+        action = game.action_from_json(step[1]) if step is not None else None
+    except (ArbiterError, ValueError, KeyError, TypeError, IndexError):
+        return None
     if div.kind in ("legal-extra", "legal-missing"):
-        seat = origin.action[0] if origin.action is not None else (div.peer_legal or (None,))[0]
+        seat = step[0] if step is not None else (div.peer_legal or (None,))[0]
         return Seen("legal", state, action, seat)
     if div.kind in ("refused-legal", "accepted-illegal"):
         return Seen("apply", state, action)
     return Seen("after", state, action)
+
+
+def _replayed(game: Game, div: Divergence) -> tuple[Any, tuple[int, Any] | None]:
+    """The reference position a divergence without an origin shows from, and its action: the game replayed
+    up to the action it diverged on (the trigger; else the last action, whose facts differ)."""
+    s = div.setup
+    if div.start is not None:
+        state = game.from_notation(div.start)
+    else:
+        kit: Any = get_kit(s.game)
+        state = game.new_game(s.players, variant=s.variant, options=dict(s.options),
+                              setup=kit.setup_from_json(s.setup))
+    steps = list(div.actions)
+    step = div.trigger
+    if step is None and steps:
+        step = steps.pop()
+    for _seat, value in steps:
+        state = game.apply(state, game.action_from_json(value))
+    return state, step
 
 
 def _first(oracle: Oracle, start: Seen) -> tuple[Any, Any, Difference]:
