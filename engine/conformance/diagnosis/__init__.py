@@ -8,5 +8,9 @@
   predicts there;
 * :mod:`~engine.conformance.diagnosis.search`: the smallest fault sets explaining a divergence, refuted by
   no step the peer agreed on;
-* :mod:`~engine.conformance.diagnosis.classes`: classes by diagnosis.
+* :mod:`~engine.conformance.diagnosis.classes`: classes by diagnosis;
+* :mod:`~engine.conformance.diagnosis.counterexample`: a diagnosis's smallest position and action, as a
+  record and a test vector verified both ways;
+* :mod:`~engine.conformance.diagnosis.drawn`: counterexamples for faults drawn from the fault space, and
+  their figures (``python -m engine.conformance.diagnosis.drawn``).
 """

@@ -22,6 +22,9 @@ requests on stdin, one JSON object per line, answering each on stdout.
   - ``garbage``: any game; prints a debug line on stdout whenever a single player must act;
   - ``multi``: several independent defects, switchable with ``--defects``, each its own class in a
     campaign (:mod:`engine.conformance.peers.multi`).
+* ``edited``: the reference under the fault models given with ``--edit`` (a table value changed, two
+  swapped, a row left out, a rejected reading, a skipped step; :mod:`engine.conformance.peers.edited`):
+  defective implementations nobody hand-wrote, on which the diagnosis is measured.
 """
 
 from __future__ import annotations
@@ -35,5 +38,6 @@ PEERS: dict[str, str] = {
     "hang": "stops answering at the first action of the second turn",
     "garbage": "prints a debug line on stdout whenever a single player must act",
     "multi": "five switchable defects, one per rule and divergence kind (the campaign test bed)",
+    "edited": "the reference under the fault models given with --edit (generated defective peers)",
 }
 """Module name (under ``engine.conformance.peers``) → its one-line defect."""

@@ -49,7 +49,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from attrs import frozen
 
@@ -65,8 +65,10 @@ from engine.spec import load_clauses
 __all__ = [
     "Case",
     "CaseOutcome",
+    "Rules",
     "hand_picked_cases",
     "json_lines",
+    "position_case",
     "read_vectors",
     "run_case",
     "setup_json",
@@ -121,15 +123,38 @@ class CaseOutcome:
     message: str = ""
 
 
-def start_position(game: Game, kit: GameKit, setup: Mapping[str, Any], prelude: Iterable[Mapping[str, Any]]
-                   ) -> Any:
+class Rules(Protocol):
+    """Other rules a case can be run under (:func:`run_case`'s ``under``): the game playing by them,
+    a position put under them, a new game started by them (a
+    :class:`~engine.conformance.diagnosis.faults.World` is one)."""
+
+    @property
+    def game(self) -> Game:
+        """The game playing by these rules."""
+        ...  # pragma: no cover - a protocol
+
+    def adopt(self, state: Any) -> Any:
+        """``state`` (a reference position) under these rules."""
+        ...  # pragma: no cover - a protocol
+
+    def new_game(self, players: int, **kwargs: Any) -> Any:
+        """A new game under these rules (``GAME.new_game``'s keyword arguments)."""
+        ...  # pragma: no cover - a protocol
+
+
+def start_position(game: Game, kit: GameKit, setup: Mapping[str, Any], prelude: Iterable[Mapping[str, Any]],
+                   under: Rules | None = None) -> Any:
     """The state after the explicit set-up (or the ``position``, a notation line, when the case starts from
-    one) and the prelude (each prelude action through the checked tier)."""
+    one) and the prelude (each prelude action through the checked tier); ``under``: played by other rules
+    (``game`` is then theirs)."""
     if setup.get("position") is not None:
         state = load_position(game.name, setup["position"], source="setup.position", access=NO_FILES)
+        if under is not None:
+            state = under.adopt(state)
     else:
-        state = game.new_game(setup["players"], variant=setup["variant"], options=setup["options"],
-                              setup=kit.setup_from_json(setup["setup"]))
+        start = under.new_game if under is not None else game.new_game
+        state = start(setup["players"], variant=setup["variant"], options=setup["options"],
+                      setup=kit.setup_from_json(setup["setup"]))
     for step in prelude:
         state = game.apply(state, game.action_from_json(step["action"]))
     return state
@@ -142,19 +167,21 @@ def _diff(expected: Mapping[str, Any], facts: Mapping[str, Any]) -> str | None:
     return None
 
 
-def run_case(data: Mapping[str, Any]) -> CaseOutcome:
-    """Run one case (its JSON form) against the reference engine, as an implementer's runner would.
+def run_case(data: Mapping[str, Any], *, under: Rules | None = None) -> CaseOutcome:
+    """Run one case (its JSON form) against the reference engine, as an implementer's runner would;
+    ``under``: against the rules of a fault model instead (a case the reference passes and they fail shows
+    them wrong).
 
     Uses only the public protocol and the kit: explicit set-up, ``action_from_json``, ``apply``, facts.
     """
     cid = str(data.get("id"))
-    game = get_game(data["game"])
+    game = under.game if under is not None else get_game(data["game"])
     kit = get_kit(data["game"])
     expect = data["expect"]
     setup = data["setup"]
     if "reject_setup" in expect:
         try:
-            start_position(game, kit, setup, ())
+            start_position(game, kit, setup, (), under)
         except RuleViolation as exc:
             if exc.clause != expect["reject_setup"]["clause"]:
                 return CaseOutcome(cid, False, f"set-up refused by {exc.clause}, expected "
@@ -162,7 +189,7 @@ def run_case(data: Mapping[str, Any]) -> CaseOutcome:
             return CaseOutcome(cid, True)
         return CaseOutcome(cid, False, "set-up accepted, expected a refusal")
     try:
-        state = start_position(game, kit, setup, data["prelude"])
+        state = start_position(game, kit, setup, data["prelude"], under)
     except RuleViolation as exc:
         return CaseOutcome(cid, False, f"prelude refused: {exc}")
     if data.get("given") is not None:
@@ -272,6 +299,51 @@ def setup_json(kit: GameKit, variant: str, players: int, options: Mapping[str, A
     """The ``setup`` of a case: variant, players, options and the explicit set-up dealing ``states``."""
     return {"variant": variant, "players": players, "options": dict(options),
             "setup": kit.setup_to_json(kit.explicit_setup(states))}
+
+
+def position_case(
+    game_name: str, notation: str, action: tuple[int, Any] | None, *, clauses: Sequence[str],
+    description: str, case_id: str,
+) -> Case:
+    """The case of one position (``notation``, no prelude) and one action (``(seat, action JSON)``, or
+    ``None``: the position's facts alone): the reference's facts after it (and the winners, when it ends
+    the game), or its refusal with the position's facts unchanged; generated, citing ``clauses``.
+
+    >>> case = position_case("take6", "standard 2 select 3.10/22/40.41.45/90 5.8.60/7.9.70 - - 12/0",
+    ...                      (0, {"type": "select", "player": 0, "card": 6}), clauses=["T6-SELECT-1"],
+    ...                      description="a card not held", case_id="take6/T6-SELECT-1/example/1")
+    >>> case.kind, case.expect["reject"], run_case(case.to_json()).passed
+    ('reject', {'index': 0, 'clause': 'T6-SELECT-1'}, True)
+    """
+    game = get_game(game_name)
+    kit = get_kit(game_name)
+    state = game.from_notation(notation)
+    given = kit.facts(state)
+    json_state = game.state_to_json(state)
+    setup = {
+        "variant": json_state["variant"],
+        "players": json_state["players"],
+        "options": dict(json_state.get("options", {})),
+        "setup": None,
+        "position": notation,
+    }
+    actions: tuple[dict[str, Any], ...] = ()
+    expect: dict[str, Any] = {"facts": given}
+    kind: Kind = "accept"
+    if action is not None:
+        seat, value = action
+        actions = ({"player": seat, "action": value},)
+        try:
+            after = game.apply(state, game.action_from_json(value))
+        except RuleViolation as exc:
+            kind = "reject"
+            expect = {"reject": {"index": 0, "clause": exc.clause}, "facts": given}
+        else:
+            expect = {"facts": kit.facts(after)}
+            if game.is_terminal(after):
+                expect["result"] = {"winners": sorted(game.result(after).winners)}
+    return Case(case_id, game_name, tuple(clauses), kind, description, "generated", setup, (), actions,
+                expect, given)
 
 
 def hand_picked_cases(game_name: str) -> list[Case]:

@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from attrs import field, frozen
@@ -51,16 +51,30 @@ class SetupMaker:
 
     The class attributes tell :mod:`engine.conformance.campaign.positions` how a position of the game's JSON
     state shrinks: a card taken out goes to the list ``spare`` (every card must stay somewhere), a seat
-    taken out renumbers the seats named by ``seat_fields`` and gives up the cards of ``seat_cards``."""
+    taken out renumbers the seats named by ``seat_fields`` and gives up the cards of ``seat_cards``; the
+    later rounds' deals (``deals``) are not cards in play, and a position leaving them out leaves out the
+    ``seed`` that would deal them instead."""
 
     spare: str | None = None
     """The JSON state's list receiving the cards a smaller position leaves out (``None``: none)."""
     seat_fields: tuple[str, ...] = ()
-    """JSON state fields naming seats (a number, or an object of numbers)."""
+    """JSON state fields naming seats (a number, an object of numbers, or a list of seats in order)."""
     seat_cards: tuple[str, ...] = ()
     """JSON state fields holding one card (or ``null``) per seat."""
     seat_pairs: tuple[str, ...] = ()
     """JSON state fields listing ``[card, seat]`` pairs (a seat taken out loses its pairs' cards)."""
+    shared: tuple[str, ...] = ()
+    """JSON state lists that are not one entry per seat, even when as long as the player count (a seat
+    taken out keeps them whole)."""
+    deals: str | None = None
+    """The JSON state's list of the later rounds' deals (``None``: every chance event is in the position)."""
+    seed: str | None = None
+    """The JSON state's field seeding the deals of rounds ``deals`` does not give (``None``: none)."""
+
+    def reseated(self, state: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+        """Valid readings of a position a seat fewer (its JSON ``state``) that taking the seat's entries out
+        leaves invalid (a game's per-seat shares that must fit the player count); none by default."""
+        return iter(())
 
     def draw(self, draw: st.DrawFn, game: Game, kit: Any, setup: GameSetup, max_steps: int) -> Any:
         """The explicit set-up (JSON) of one generated game."""

@@ -30,6 +30,9 @@ class Take6Setups(SetupMaker):
     seat_fields = ("start",)
     seat_cards = ("selected",)
     seat_pairs = ("pending",)
+    shared = ("rows", "stock")
+    deals = "deals"
+    seed = "seed"
 
     def draw(self, draw: st.DrawFn, game: Game, kit: Any, setup: GameSetup, max_steps: int) -> Any:
         from engine.take6.rules import rules_for

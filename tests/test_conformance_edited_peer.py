@@ -1,0 +1,203 @@
+"""The edited peer (engine/conformance/peers/edited.py, issue 25 item 5): the reference under one or more
+fault models, an implementation nobody hand-wrote.  It plays every game of an edited game by the rules
+under its edits (new games and given positions alike), every other game as the reference, refuses bad
+edits with one line naming the edit, and a campaign against it finds divergences.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.conformance.campaign.runner import run_campaign
+from engine.conformance.diagnosis.faults import World
+from engine.conformance.diagnosis.space import fault_space
+from engine.conformance.kits.base import get_kit
+from engine.conformance.peers.base import ReferencePeer
+from engine.conformance.peers.edited import EditedPeer, edited_peer, main
+from engine.conformance.peers.launch import subprocess_peer
+from engine.conformance.peers.protocol import (
+    apply_request,
+    canonical,
+    legal_request,
+    new_request,
+    position_request,
+    state_request,
+)
+from engine.errors import ArbiterError, InputError
+from engine.game import get_game
+from engine.petersburg import Buy, cost_breakdown
+
+ROOT = Path(__file__).resolve().parent.parent
+DISCOUNT = "petersburg:edit:phases/param/lower_row_discount/value=2"
+
+
+def ask(peer: ReferencePeer, request: dict[str, Any]) -> Any:
+    reply = json.loads(peer.handle_line(json.dumps(request)) or "")
+    assert reply["ok"], reply
+    return reply
+
+
+def lockstep(peer: ReferencePeer, world: World | None, name: str, seed: int, steps: int = 60) -> int:
+    """Play one seeded random game on ``peer`` (by the protocol) and on ``world`` (the reference when
+    ``None``) from one explicit set-up; assert every legal set and every fact agree; the steps played."""
+    ref = get_game(name)
+    kit = get_kit(name)
+    rng = random.Random(seed)
+    players = rng.choice([2, 3, 4])
+    setup = kit.setup_to_json(kit.explicit_setup([ref.new_game(players, seed=seed)]))
+    variant = ref.variants[0]
+    start = world.new_game if world is not None else ref.new_game
+    game = world.game if world is not None else ref
+    state = start(players, variant=variant, options={}, setup=kit.setup_from_json(setup))
+    ask(peer, new_request(name, variant, players, setup))
+    played = 0
+    for played in range(steps):
+        claims = ask(peer, state_request())["claims"]
+        assert claims == json.loads(json.dumps(kit.facts(state))), (name, played)
+        seats = game.to_act(state)
+        if game.is_terminal(state) or not seats:
+            break
+        seat = rng.choice(seats)
+        legal = game.legal_actions(state, seat)
+        offered = {canonical(a) for a in ask(peer, legal_request(seat))["actions"]}
+        assert offered == {canonical(game.action_to_json(a)) for a in legal}, (name, played)
+        action = rng.choice(legal)
+        ask(peer, apply_request(seat, game.action_to_json(action)))
+        state = game.apply(state, action)
+    return played
+
+
+def test_a_lower_row_buy_costs_one_rouble_less_with_discount_2() -> None:
+    """SP-COST-3 edited to a discount of 2: on positions of random games, buying from the lower row costs
+    the peer one rouble less than the reference whenever the reference's price is above the 1-rouble
+    minimum (SP-COST-6), the same otherwise; an upper-row buy costs what the reference charges."""
+    game = get_game("petersburg")
+    rng = random.Random(3)
+    lower = upper = 0
+    for n in range(40):
+        state = game.new_game(rng.choice([2, 3, 4]), seed=n)
+        for _ in range(rng.randrange(5, 80)):
+            if game.is_terminal(state) or not game.to_act(state):
+                break
+            state = game.apply(state, rng.choice(game.legal_actions(state, rng.choice(game.to_act(state)))))
+        if game.is_terminal(state) or not game.to_act(state):
+            continue
+        buys = [a for s in game.to_act(state) for a in game.legal_actions(state, s) if isinstance(a, Buy)]
+        for buy in buys:
+            peer = EditedPeer([DISCOUNT])
+            ask(peer, position_request("petersburg", game.to_notation(state), game.state_to_json(state)))
+            ask(peer, apply_request(buy.player, game.action_to_json(buy)))
+            money = ask(peer, state_request())["claims"]["money"][buy.player]
+            ours = get_kit("petersburg").facts(game.apply(state, buy))["money"][buy.player]
+            price = cost_breakdown(state, buy.player, buy.card, source=buy.source, displace=buy.displace).cost
+            if buy.source == "lower":
+                lower += 1
+                assert money - ours == (1 if price > 1 else 0), (game.to_notation(state), buy)
+            else:
+                upper += 1
+                assert money == ours, (game.to_notation(state), buy)
+    assert lower >= 10 and upper >= 10
+
+
+def test_the_peer_plays_by_its_world_and_the_other_game_by_the_reference() -> None:
+    """Random draws from the fault space of both games: the peer's legal sets and facts are those of the
+    rules under the edit at every step of a seeded random game (through ``new``), and those of the
+    reference in a game of the other game."""
+    rng = random.Random(25)
+    played = 0
+    for name, other in (("take6", "petersburg"), ("petersburg", "take6")):
+        space = fault_space(name)
+        for fault in rng.sample(space, 6):
+            try:
+                world = World(name, [fault])
+            except InputError:
+                continue  # an edit whose tables do not load: the peer refuses it too
+            peer = EditedPeer([fault.signature])
+            seed = rng.randrange(10**6)
+            try:
+                world.new_game(2, seed=seed)
+            except (ArbiterError, IndexError, KeyError, ValueError, TypeError):
+                continue  # the edit leaves the game unplayable: nothing to compare
+            played += lockstep(peer, world, name, seed)
+            played += lockstep(peer, None, other, seed, steps=20)
+    assert played > 200
+
+
+def test_a_given_position_is_put_under_the_edit() -> None:
+    """``position`` then ``legal``: with row capacity 4 (T6-PLACE-2 edited) a card going to a row of four
+    takes it; the reference adds it as the fifth."""
+    game = get_game("take6")
+    line = "standard 2 select 3.10.11.12/22/40/90 13.8/95.9 - - 0/0"
+    state = game.from_notation(line)
+    for peer, taken in ((EditedPeer(["take6:edit:setup/standard/row_capacity=4"]), [[3, 10, 11, 12]]),
+                        (ReferencePeer(), [])):
+        ask(peer, position_request("take6", line, game.state_to_json(state)))
+        ask(peer, apply_request(0, {"type": "select", "player": 0, "card": 13}))
+        ask(peer, apply_request(1, {"type": "select", "player": 1, "card": 95}))
+        claims = ask(peer, state_request())["claims"]
+        assert [t for t in claims["taken"] if t] == taken, claims
+
+
+@pytest.mark.parametrize(
+    ("edit", "named"),
+    [
+        ("petersburg:edit:cards/Nobody/cost=3", "no row 'Nobody'"),
+        ("petersburg:edit:cards/Tax Man/vp=x", "field 'vp' must be int"),
+        ("take6:kind:x", "unknown kind"),
+        ("chess:edit:x=1", "unknown game"),
+        ("petersburg:skip:SP-NOPE-1", "unknown clause"),
+        ("take6:edit:setup/standard/row_capacity", "needs TARGET=VALUE"),
+    ],
+)
+def test_a_bad_edit_is_refused_naming_it(edit: str, named: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bad ``--edit``: InputError naming the edit; on the command line one line on stderr, exit code 2."""
+    with pytest.raises(InputError, match=named) as caught:
+        EditedPeer([edit])
+    assert edit in str(caught.value)
+    assert main(["--edit", edit]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and edit in err and named in err
+
+
+def test_no_edit_or_two_edits_of_one_value_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """At least one edit is needed; two edits of one value cannot stand together."""
+    assert main([]) == 2
+    assert "--edit" in capsys.readouterr().err
+    with pytest.raises(InputError, match="two faults change"):
+        EditedPeer(["petersburg:edit:cards/Tax Man/vp=3", "petersburg:edit:cards/Tax Man/vp=4"])
+
+
+def test_a_campaign_against_the_edited_peer_finds_divergences() -> None:
+    """A short campaign in this process (the factory pickles, for worker processes) finds the edit in its
+    game, and none in the game no edit names."""
+    factory = edited_peer([DISCOUNT, "take6:edit:setup/standard/row_capacity=4"])
+    pickle.loads(pickle.dumps(factory))().close()
+    found = run_campaign(factory, games=4, jobs=1, seed=2, shrink=False, game_names=["petersburg"])
+    assert found.classes and sum(c.count for c in found.classes) >= 4
+    take6 = run_campaign(factory, games=4, jobs=1, seed=2, shrink=False, game_names=["take6"],
+                         variants=["standard"])
+    assert take6.classes
+    untouched = run_campaign(edited_peer([DISCOUNT]), games=3, jobs=1, seed=2, shrink=False,
+                             game_names=["take6"])
+    assert not untouched.classes and untouched.games == 3
+
+
+def test_the_peer_runs_as_a_process() -> None:
+    """``python -m engine.conformance.peers.edited --edit EDIT`` speaks the protocol on stdin/stdout, and a
+    campaign against it finds the edit."""
+    edit = "take6:edit:setup/standard/row_capacity=4"
+    command = [sys.executable, "-m", "engine.conformance.peers.edited", "--edit", edit]
+    hello = subprocess.run(command, input='{"cmd": "hello", "protocol": 1}\n', capture_output=True, text=True,
+                           cwd=ROOT, timeout=120, check=True)
+    assert "row_capacity=4" in json.loads(hello.stdout)["name"]
+    report = run_campaign(subprocess_peer(command, timeout=30.0, cwd=str(ROOT)), games=2, jobs=1, seed=1,
+                          shrink=False, game_names=["take6"], variants=["standard"])
+    assert report.classes
