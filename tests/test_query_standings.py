@@ -17,7 +17,8 @@ def test_money_tie_break_follows_the_keep_roubles_option() -> None:
     keep_roubles=false the roubles left after converting (0 and 9) give seat 1 the win."""
     kept = answer_for_command("arbiter ask standings petersburg --scores 23 23 --money 30 19")
     assert kept.value["winners"] == [0] and kept.value["ranking"] == [0, 1]
-    assert {"SP-END-8", "SP-END-6", "SP-END-9"} <= set(kept.clauses)
+    assert {"SP-END-8", "SP-END-6"} <= set(kept.clauses)
+    assert "SP-END-9" not in kept.clauses  # nobody is tied on VP and roubles: the shared place is not applied
     left = answer_for_command(
         "arbiter ask standings petersburg --scores 23 23 --money 30 19 --option keep_roubles=false")
     assert left.value["winners"] == [1]
@@ -25,10 +26,12 @@ def test_money_tie_break_follows_the_keep_roubles_option() -> None:
 
 
 def test_petersburg_full_tie_shares_the_place() -> None:
-    """SP-END-9: tied on VP and roubles, both seats share first place; a third seat is third."""
+    """SP-END-9: tied on VP and roubles, both seats share first place; a third seat is third; the answer
+    rests on the ruling SP-END-9 and says so."""
     a = ask("standings", {"game": "petersburg", "scores": [30, 30, 12], "money": [5, 5, 40]})
     assert a.value["winners"] == [0, 1]
     assert [p["place"] for p in a.value["places"]] == [1, 1, 3]
+    assert "SP-END-9" in [r.id for r in a.rulings]
 
 
 @pytest.mark.parametrize(("variant", "scores", "winners"), [
@@ -47,7 +50,8 @@ def test_take6_standings_in_every_variant(variant: str | None, scores: list[int]
         params["variant"] = variant
     a = ask("standings", params)
     assert a.value["winners"] == winners
-    assert "T6-END-3" in a.clauses
+    tied = len(set(scores)) < len(scores)
+    assert ("T6-END-3" in a.clauses) == tied  # the shared place is applied only to a tie
     assert ("T6-KIDS-4" if variant == "kids" else "T6-END-2") in a.clauses
     if variant == "countdown":
         assert "T6-COUNT-1" in a.clauses and a.value["places"][0]["bullheads"] == 12

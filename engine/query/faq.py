@@ -13,6 +13,9 @@ then what the engine must say::
   other keys are not checked; for a list of objects: the first items must match);
 * ``clauses:`` — ids the answer's chain of clauses must include;
 * ``summary:`` — words the one-line answer must contain;
+* ``rulings:`` — the rulings the answer rests on, exactly (``none`` for none; an option's other reading of a
+  ruling is written ``SP-END-6 (option keep_roubles=false)``), so the page says which rulings each answer
+  rests on and cannot hide one;
 * ``error:`` — the command must be refused with an InputError naming this field.
 
 The test suite runs every block (:func:`check_entry`), so a document cannot drift from the engine.  The
@@ -37,7 +40,7 @@ from attrs import frozen
 from engine.errors import InputError
 from engine.query.model import Answer
 
-__all__ = ["FaqEntry", "check_entry", "parse_faq", "read_faq", "run_command"]
+__all__ = ["FaqEntry", "check_entry", "parse_faq", "read_faq", "ruling_labels", "run_command"]
 
 _NOTHING = object()
 
@@ -54,6 +57,7 @@ class FaqEntry:
     clauses: tuple[str, ...] = ()
     summary: str | None = None
     error: str | None = None
+    rulings: tuple[str, ...] | None = None
 
     @property
     def has_value(self) -> bool:
@@ -97,9 +101,9 @@ def _entry(section: str, question: str, body: list[str], start: int, name: str) 
         key, sep, rest = text.partition(":")
         key = key.strip()
         rest = rest.strip()
-        if not sep or key not in ("value", "clauses", "summary", "error"):
+        if not sep or key not in ("value", "clauses", "summary", "error", "rulings"):
             raise InputError(f"{name} line {number}",
-                             f"expected value:, clauses:, summary: or error:, got {text!r}")
+                             f"expected value:, clauses:, summary:, rulings: or error:, got {text!r}")
         if key == "value":
             try:
                 fields["value"] = json.loads(rest)
@@ -107,9 +111,12 @@ def _entry(section: str, question: str, body: list[str], start: int, name: str) 
                 raise InputError(f"{name} line {number}", f"value is not JSON: {exc.msg}") from None
         elif key == "clauses":
             fields["clauses"] = tuple(c.strip() for c in rest.split(",") if c.strip())
+        elif key == "rulings":
+            listed = () if rest == "none" else rest.split(",")
+            fields["rulings"] = tuple(c.strip() for c in listed if c.strip())
         else:
             fields[key] = rest
-    if "error" in fields and ("value" in fields or "clauses" in fields):
+    if "error" in fields and ("value" in fields or "clauses" in fields or "rulings" in fields):
         raise InputError(f"{name} line {start}", "an error block expects nothing else")
     if not fields:
         raise InputError(f"{name} line {start}", "a faq block states at least one expectation")
@@ -127,6 +134,17 @@ def run_command(command: str) -> Answer:
     from engine.query.cli import answer_for_command
 
     return answer_for_command(command)
+
+
+def ruling_labels(answer: Answer) -> tuple[str, ...]:
+    """The rulings an answer rests on as a ``rulings:`` line writes them.
+
+    >>> from engine.query.questions import ask
+    >>> ruling_labels(ask("standings", {"game": "petersburg", "scores": [23, 23], "money": [30, 19],
+    ...                                 "option": ["keep_roubles=false"]}))
+    ('SP-END-6 (option keep_roubles=false)',)
+    """
+    return tuple(f"{r.id} (option {r.option})" if r.chosen else r.id for r in answer.rulings)
 
 
 def _matches(expected: Any, actual: Any) -> bool:
@@ -160,6 +178,10 @@ def check_entry(entry: FaqEntry) -> list[str]:
     if missing:
         problems.append(f"{where}: the answer does not apply {', '.join(missing)} (it applies "
                         f"{', '.join(answer.clauses) or 'no clause'})")
+    if entry.rulings is not None and sorted(entry.rulings) != sorted(ruling_labels(answer)):
+        rests = ", ".join(ruling_labels(answer)) or "none"
+        problems.append(f"{where}: the answer rests on the rulings {rests}, the block lists "
+                        f"{', '.join(entry.rulings) or 'none'}")
     if entry.summary is not None and entry.summary not in answer.summary:
         problems.append(f"{where}: summary {answer.summary!r} does not contain {entry.summary!r}")
     return problems

@@ -149,7 +149,8 @@ def resolve_turn(rows: list[list[int]], cards: list[int], choose: list[str], var
                      f"player; give --choose {waiting['card']}=ROW to continue.")
     else:
         summary = "rows after the turn: " + " | ".join(" ".join(map(str, r)) for r in state.rows)
-        took = [f"P{p} took {k} bullheads" for p, k in enumerate(value["penalties"]) if k]
+        took = [f"P{p} took {k} bullhead{'s' if k != 1 else ''}"
+                for p, k in enumerate(value["penalties"]) if k]
         if took:
             summary += "; " + ", ".join(took)
     return Answer(kind="turn", game=GAME, question=question, summary=summary, value=value,
@@ -171,7 +172,7 @@ def explain_action(game: Game, state: Any, action: Any, refusal: RuleViolation |
     headers: tuple[str, ...] = ()
     rows_t: tuple[tuple[str, ...], ...] = ()
     why = t6.GAME.why(state, action)
-    checks = [Step.of(d.clause, d.note) for d in why.steps if d.note]
+    checks = [Step.from_derivation(d) for d in why.steps if d.note]
     if refusal is not None and refusal.clause in ("T6-SELECT-1", "T6-SELECT-2", "T6-ACT-1", "T6-ACT-2"):
         return Explanation(steps=tuple(checks))
     steps.extend(checks)
@@ -185,7 +186,7 @@ def explain_action(game: Game, state: Any, action: Any, refusal: RuleViolation |
             card = pile[0]
             steps.append(Step.of("T6-KIDS-2", f"player {action.player} flips {card}, the top of their pile"))
         placement = _place(state.rows, card, state.variant, dict(state.options))
-        steps.extend(placement_steps(state.rows, placement, rules.capacity))
+        steps.extend(placement_steps(state.rows, placement, rules.capacity, dict(state.options)))
         value["placement"] = placement_value(state.rows, placement)
         value["summary"] = (f"on the current rows {card} goes to row {placement.row}"
                             if placement.row is not None
