@@ -147,6 +147,18 @@ SEAT_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 0, "description": "
 _TEXT = {"type": "string"}
 _TEXTS = {"type": "array", "items": _TEXT}
 _NULLABLE_TEXT = {"type": ["string", "null"]}
+RULING_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "description": "a ruling the answer rests on (the seeds disagree or are silent): say so when citing it",
+    "properties": {
+        "id": {**_TEXT, "description": "the ruling's clause id"},
+        "rejects": {**_TEXT, "description": "the reading the engine does not apply"},
+        "option": {**_NULLABLE_TEXT, "description": "the game option NAME=VALUE selecting the other reading"},
+        "chosen": {"type": "boolean", "description": "true: the answer applies that option's reading"},
+        "other": {**_NULLABLE_TEXT, "description": "what else selects the other reading, if not an option"},
+    },
+    "required": ["id", "rejects", "option", "chosen"],
+}
 STEP_OUTPUT: dict[str, Any] = {
     "type": "object",
     "description": "one link of the chain of rules applied",
@@ -160,6 +172,7 @@ STEP_OUTPUT: dict[str, Any] = {
             "description": "the clause's first seed passage, verbatim",
             "properties": {"seed": _TEXT, "where": _TEXT, "quote": _TEXT},
         },
+        "ruling": {"anyOf": [RULING_OUTPUT, {"type": "null"}], "description": "the ruling the step applies"},
     },
     "required": ["clause", "detail"],
 }
@@ -170,6 +183,8 @@ ANSWER_PROPERTIES: dict[str, Any] = {
     "summary": {**_TEXT, "description": "the answer in one line"},
     "value": {"description": "the machine answer (its form depends on the question)"},
     "clauses": {**_TEXTS, "description": "every clause id applied, in order: cite these"},
+    "rulings": {"type": "array", "items": RULING_OUTPUT,
+                "description": "the rulings the answer rests on: tell the user each one is a ruling"},
     "steps": {"type": "array", "items": STEP_OUTPUT},
     "table": {
         "type": "object",
@@ -178,7 +193,7 @@ ANSWER_PROPERTIES: dict[str, Any] = {
     },
     "notes": _TEXTS,
 }
-ANSWER_REQUIRED = ["kind", "game", "question", "summary", "value", "clauses", "steps"]
+ANSWER_REQUIRED = ["kind", "game", "question", "summary", "value", "clauses", "rulings", "steps"]
 
 
 def _answer_output(**extra: Any) -> dict[str, Any]:

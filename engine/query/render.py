@@ -10,6 +10,7 @@ SP-LONGER-12  also short
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import textwrap
 from collections.abc import Iterable, Sequence
@@ -115,7 +116,9 @@ def ruling_lines(answer: Answer, width: int) -> list[str]:
     out: list[str] = []
     for ruling in answer.rulings:
         reading = next(_reading(s) for s in answer.steps if s.ruling == ruling)
-        out.extend(wrap(ruling.mark(reading), width, indent="     ", first="   ! "))
+        # a `--option NAME=VALUE` is kept on one line, so it can be copied
+        mark = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(" ", "\0"), ruling.mark(reading))
+        out.extend(line.replace("\0", " ") for line in wrap(mark, width, indent="     ", first="   ! "))
     return out
 
 
