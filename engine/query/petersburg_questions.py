@@ -27,6 +27,8 @@ from engine.query.questions import Param, Question, game_handler, register
 from engine.query.standings import check_scores, places, seat_names
 from engine.spec import load_clauses, read_toml, spec_dir
 
+importlib.import_module("engine.query.suggest")  # registers the shared search question
+
 GAME = "petersburg"
 SOURCES = ("upper", "lower", "hand", "drawn")
 

@@ -109,9 +109,10 @@ def ruling_lines(answer: Answer, width: int) -> list[str]:
     and how to ask for the other reading (``[]`` when it rests on none).
 
     >>> from engine.query.model import Step
-    >>> a = Answer("demo", "take6", "?", "P0 and P1 share", None, steps=[Step.of("T6-END-3", "ties share")])
+    >>> a = Answer("demo", "take6", "?", "shared", None,
+    ...            steps=[Step.of("T6-END-3", "P0 and P1 share the win")])
     >>> ruling_lines(a, 100)
-    ['   ! ruling T6-END-3: ties share; no option reads it otherwise']
+    ['   ! ruling T6-END-3: P0 and P1 share the win; no option reads it otherwise']
     """
     out: list[str] = []
     for ruling in answer.rulings:

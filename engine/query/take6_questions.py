@@ -40,6 +40,8 @@ from engine.query.take6_common import (
 from engine.query.take6_turn import explain_action, resolve_turn
 from engine.spec import load_clauses
 
+importlib.import_module("engine.query.suggest")  # registers the shared search question
+
 
 def _title(variant: str | None) -> str:
     rules = _rules_module()
