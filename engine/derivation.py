@@ -40,8 +40,8 @@ from typing import Any
 
 from attrs import Factory, field, frozen
 
-from engine.errors import InputError
-from engine.spec import SpecError, game_of_clause, load_clauses
+from engine.errors import InputError, SpecError
+from engine.spec import game_of_clause, load_clauses
 
 __all__ = ["Ruling", "Step", "Trace", "render", "ruling_of"]
 

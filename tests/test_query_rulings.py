@@ -61,8 +61,8 @@ def _commands() -> Iterator[str]:
     for n in catalog.SETUPS:
         yield f"arbiter ask setup petersburg {n}"
     for o in catalog.OPTIONS.values():
-        for value in (True, False):
-            yield f"arbiter ask end petersburg --option {o.name}={str(value).lower()}"
+        for setting in ("true", "false"):
+            yield f"arbiter ask end petersburg --option {o.name}={setting}"
     rng = random.Random(27)
     for _ in range(40):
         n = rng.randint(1, 4)

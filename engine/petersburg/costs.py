@@ -150,10 +150,11 @@ def trace_cost(
         if rs.is_trading[k] and not dict(rs.options)["trading_discount"]:
             # the option's reading of SP-COST-5: the reducers of the card's colour owned give nothing off
             withheld = ruleset(rs.variant, {**dict(rs.options), "trading_discount": True}).reducers_for[k]
-            for r, _amount in withheld:
-                if r in area:
-                    trace.add("SP-COST-5", "no-reduction", {"card": name, "subject": rs.names[r]},
-                              note=f"no rouble less for {rs.names[r]} owned: {name} is a trading card",
+            for reducer, _amount in withheld:
+                if reducer in area:
+                    owned = rs.names[reducer]
+                    trace.add("SP-COST-5", "no-reduction", {"card": name, "subject": owned},
+                              note=f"no rouble less for {owned} owned: {name} is a trading card",
                               chosen="trading_discount=false")
         lifted = raw < MIN_COST
         trace.add(

@@ -22,10 +22,10 @@ from pathlib import Path
 
 from attrs import frozen
 
-from engine.errors import InputError
+from engine.errors import InputError, SpecError
 from engine.measure import cpu_runs
 from engine.query.ranking import rank_clauses
-from engine.spec import SpecError, all_clauses, data_root, read_toml
+from engine.spec import all_clauses, data_root, read_toml
 
 __all__ = ["Question", "Result", "default_questions", "load_questions", "measure", "run"]
 

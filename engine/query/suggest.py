@@ -197,7 +197,8 @@ def _q(name: str) -> str:
 
 def _roles(p: Parsed) -> tuple[list[str], list[str]]:
     """(cards bought or asked about, cards owned): a card right after an owning word is owned."""
-    bought, owned = [], []
+    bought: list[str] = []
+    owned: list[str] = []
     for i, key in p.cards:
         before = p.words[max(0, i - 3):i]
         (owned if any(w in OWN_WORDS for w in before) else bought).append(key)

@@ -154,8 +154,8 @@ def chosen_option(clause: str, options: Mapping[str, Any]) -> str | None:
 
 
 def placement_steps(rows: Sequence[Sequence[int]], placement: Any, capacity: int,
-                    options: Mapping[str, Any] | None = None) -> list[Step]:
-    """The clause chain of a placement, one step per clause the placement function named (``options``:
+                    game_options: Mapping[str, Any] | None = None) -> list[Step]:
+    """The clause chain of a placement, one step per clause the placement function named (``game_options``:
     the game's, so a ruling read the other way by one is marked)."""
     steps: list[Step] = []
     card = placement.card
@@ -190,7 +190,7 @@ def placement_steps(rows: Sequence[Sequence[int]], placement: Any, capacity: int
             steps.append(Step.of(clause, "only a row's first or last card counts, never a gap inside it"))
         elif clause == "T6-PRO-3":
             steps.append(Step.of(clause, f"a tie at difference {chosen.difference}: the {chosen.side} wins",
-                                 chosen=chosen_option(clause, options or {})))
+                                 chosen=chosen_option(clause, game_options or {})))
         elif clause in ("T6-PLACE-2", "T6-PRO-4"):
             taken = list(rows[placement.row])
             heads = sum(rules.bullheads(c) for c in taken)
