@@ -115,10 +115,11 @@ def register(sub: Any) -> None:
     """Add ``bench`` to the command line."""
     p = sub.add_parser(
         "bench",
-        help="speed figures (median CPU time over repeated runs): games, check, fuzz, envs",
+        help="speed figures (median CPU time over repeated runs): games, check, fuzz, envs; search recall",
         description="Speed figures, as median CPU time over repeated runs with the spread: a game's "
-        "playouts (GAME), record checking (check), fuzz campaigns (fuzz), or the PettingZoo environments "
-        "beside the bare engine loop (envs, needs the pettingzoo extra).",
+        "playouts (GAME), record checking (check), fuzz campaigns (fuzz), the PettingZoo environments "
+        "beside the bare engine loop (envs, needs the pettingzoo extra), or the plain-language search's "
+        "recall over its question set with its speed (search).",
     )
     choices: Sequence[str] = (*game_names(), *SUITES)
     p.add_argument(
