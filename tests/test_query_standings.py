@@ -102,3 +102,33 @@ def test_petersburg_standings_in_both_editions(variant: str) -> None:
     a = ask("standings", {"game": "petersburg", "scores": [10, 12, 12], "money": [0, 4, 7],
                           "variant": variant})
     assert a.value["ranking"] == [2, 1, 0] and a.value["variant"] == variant
+
+
+def test_the_standings_table_labels_every_column() -> None:
+    """SP-END-8, SP-END-6: the table's last column is labelled; with the roubles kept, no tie-break column
+    repeats them; with keep_roubles=false the roubles left are their own labelled column; no step says a
+    place is shared by nobody."""
+    kept = ask("standings", {"game": "petersburg", "scores": [23, 23], "money": [30, 19]})
+    assert kept.headers == ("place", "seat", "VP", "roubles", "result")
+    left = ask("standings", {"game": "petersburg", "scores": [23, 23], "money": [30, 19],
+                             "option": ["keep_roubles=false"]})
+    assert left.headers == ("place", "seat", "VP", "roubles", "roubles left (tie-break)", "result")
+    take6 = ask("standings", {"game": "take6", "scores": [40, 12, 70]})
+    assert take6.headers[-1] == "result" and all(h for h in take6.headers)
+    for answer in (kept, left, take6):
+        assert not any("nobody" in s.detail for s in answer.steps)
+
+
+def test_the_player_count_refusal_names_its_clause() -> None:
+    """SP-GAME-1, T6-SETUP-1: a set-up for a player count the game does not take is refused naming the
+    rule, in both games."""
+    for game, players, clause in (("petersburg", 5, "SP-GAME-1"), ("take6", 11, "T6-SETUP-1")):
+        with pytest.raises(InputError) as err:
+            ask("setup", {"game": game, "players": players})
+        assert err.value.field == "players" and err.value.message.startswith(f"{clause}: ")
+
+
+def test_one_bullhead_is_singular() -> None:
+    """T6-PLACE-3: a turn whose player takes one bullhead says '1 bullhead', not '1 bullheads'."""
+    answer = ask("turn", {"rows": [[21], [30], [40], [50]], "cards": [3, 60], "choose": ["3=0"]})
+    assert "P0 took 1 bullhead" in answer.summary and "1 bullheads" not in answer.summary
