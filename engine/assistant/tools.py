@@ -539,8 +539,9 @@ One clause by id (such as T6-PLACE-2 or SP-COST-4): our wording, every seed pass
 the ruling and the other reading where the seeds disagree. Find ids with search_rules.
 """)
 SEARCH_HELP = _text("""
-Finds clauses, card names and seed passages in English, German and Russian (a card named in any language
-brings in its other names).
+Ranks clauses, seed passages and FAQ answers for a question in plain words, in English, German and Russian
+(a card named in any language, or misspelt, brings in its other names), and names the ask tool that answers
+it with arguments taken from the question (ready only when it ran and restated them).
 """)
 
 
