@@ -211,17 +211,31 @@ def _name_index(game: str | None) -> tuple[tuple[tuple[str, ...], str], ...]:
     return tuple(sorted((p for p in pairs if p[0]), key=lambda p: (-len(p[0]), p[1])))
 
 
+@functools.cache
+def _names_by_first_word(game: str | None) -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
+    """The name index by each name's first word (longest names first within a word)."""
+    out: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for name, key in _name_index(game):
+        out.setdefault(name[0], []).append((name, key))
+    return {w: tuple(v) for w, v in out.items()}
+
+
 def cards_in(text_words: Sequence[str], game: str | None = None) -> set[str]:
-    """The cards named in a text (longest names first; a name inside a longer card name does not count)."""
+    """The cards named in a text (longest names first; a name inside a longer card name does not count).
+
+    >>> sorted(cards_in(("the", "warehouse", "manager", "and", "a", "warehouse")))
+    ['Warehouse', 'Warehouse Manager']
+    """
+    index = _names_by_first_word(game)
+    matches = [(len(name), i, key) for i, w in enumerate(text_words) for name, key in index.get(w, ())
+               if tuple(text_words[i:i + len(name)]) == name]
     covered = [False] * len(text_words)
     found: set[str] = set()
-    for name, key in _name_index(game):
-        n = len(name)
-        for i in range(len(text_words) - n + 1):
-            if tuple(text_words[i:i + n]) == name and not any(covered[i:i + n]):
-                found.add(key)
-                for j in range(i, i + n):
-                    covered[j] = True
+    for n, i, key in sorted(matches, key=lambda m: (-m[0], m[1])):
+        if not any(covered[i:i + n]):
+            found.add(key)
+            for j in range(i, i + n):
+                covered[j] = True
     return found
 
 

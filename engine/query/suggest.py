@@ -35,10 +35,10 @@ from attrs import frozen
 
 from engine.errors import InputError
 from engine.game import facets, game_names, get_game
-from engine.query.adapters import card_names
+from engine.query.adapters import card_names, variant_card_names
 from engine.query.cli import answer_for_command
 from engine.query.model import Answer
-from engine.query.questions import GAME_PARAM, Param, Question, all_questions, ask, register
+from engine.query.questions import GAME_PARAM, Param, Question, all_questions, register
 from engine.query.ranking import named_game, numbers, rank_clauses
 from engine.query.search import HIT_KINDS, named_cards, search, words
 
@@ -147,27 +147,15 @@ def _edition_of_names(text: str, game: str | None) -> str | None:
     variants = get_game(game).variants
     for v in variants[1:]:
         try:
-            names = _variant_names(game, v)
+            names = variant_card_names(game, v)
         except InputError:
             continue
-        default = _variant_names(game, variants[0])
+        default = variant_card_names(game, variants[0])
         for name in names - default:
             nw = words(name)
             if any(tuple(ws[i:i + len(nw)]) == nw for i in range(len(ws) - len(nw) + 1)):
                 return v
     return None
-
-
-@functools.cache
-def _variant_names(game: str, variant: str) -> frozenset[str]:
-    """The card names a variant's catalog uses (the card questions' own answers, ``ask card``)."""
-    out = set()
-    for entry in card_names(game):
-        try:
-            out.add(str(ask("card", {"name": entry.key, "variant": variant}).value["name"]))
-        except (InputError, KeyError, TypeError):
-            continue
-    return frozenset(out)
 
 
 @functools.cache
