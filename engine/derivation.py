@@ -152,6 +152,9 @@ def ruling_of(clause: str, chosen: str | None = None) -> Ruling | None:
     ``chosen`` is the ``NAME=VALUE`` option setting the step applies instead of the ruling (known only
     where the deciding code reads the option): the ruling is then marked ``chosen``, its ``rejects`` the
     ruling's own wording.  An option setting for a clause that is no ruling is still recorded.
+
+    >>> ruling_of("T6-PRO-3").option, ruling_of("T6-PRO-3", chosen="professional_tie=start").chosen
+    ('professional_tie=start', True)
     """
     book = _book_ruling(clause)
     if chosen is None:
