@@ -343,10 +343,9 @@ def summary_of(tips: Sequence[Suggestion]) -> str:
     """The suggestion part of a search's one-line answer: the best kind's ready command (for each game when
     the question names none and the kind is shared), or its example to adapt.
 
-    >>> print(summary_of(suggest("how is a 3 player game set up")).replace("; ", ";\n"))
-    ;
-    no game named: the 'setup' question answers it for each game: arbiter ask setup take6 3;
-    arbiter ask setup petersburg 3
+    >>> tail = summary_of(suggest("how is a 3 player game set up"))
+    >>> tail.startswith("; no game named:"), "ask setup take6 3; arbiter ask setup petersburg 3" in tail
+    (True, True)
     """
     if not tips or tips[0].kind == "rule":
         return ""
