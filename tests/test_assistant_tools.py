@@ -92,3 +92,19 @@ def test_docs_error_table_holds(monkeypatch: pytest.MonkeyPatch) -> None:
         with pytest.raises(InputError) as err:
             call(name, json.loads(args))
         assert str(err.value) == text
+
+
+def test_an_answer_resting_on_a_ruling_says_so_to_the_client() -> None:
+    """SP-END-6: the assistant's standings answer marks the ruling it rests on, in its text (the marked line
+    with the option for the other reading) and in its structured result (``rulings``, the step's
+    ``ruling``), valid against the tool's output schema."""
+    import jsonschema
+
+    from engine.assistant.tools import tool_index
+
+    args = {"game": "petersburg", "scores": [23, 23], "money": [30, 19]}
+    result = call("ask_standings", args)
+    assert "! ruling SP-END-6:" in result.text and "option keep_roubles=false`" in result.text
+    assert [r["id"] for r in result.data["rulings"]] == ["SP-END-6"]
+    assert any(s["ruling"] and s["ruling"]["id"] == "SP-END-6" for s in result.data["steps"])
+    jsonschema.validate(result.data, tool_index()["ask_standings"].output_schema)

@@ -148,6 +148,18 @@ SEAT_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 0, "description": "
 _TEXT = {"type": "string"}
 _TEXTS = {"type": "array", "items": _TEXT}
 _NULLABLE_TEXT = {"type": ["string", "null"]}
+RULING_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "description": "a ruling the answer rests on (the seeds disagree or are silent): say so when citing it",
+    "properties": {
+        "id": {**_TEXT, "description": "the ruling's clause id"},
+        "rejects": {**_TEXT, "description": "the reading the engine does not apply"},
+        "option": {**_NULLABLE_TEXT, "description": "the game option NAME=VALUE selecting the other reading"},
+        "chosen": {"type": "boolean", "description": "true: the answer applies that option's reading"},
+        "other": {**_NULLABLE_TEXT, "description": "what else selects the other reading, if not an option"},
+    },
+    "required": ["id", "rejects", "option", "chosen"],
+}
 STEP_OUTPUT: dict[str, Any] = {
     "type": "object",
     "description": "one link of the chain of rules applied",
@@ -161,6 +173,7 @@ STEP_OUTPUT: dict[str, Any] = {
             "description": "the clause's first seed passage, verbatim",
             "properties": {"seed": _TEXT, "where": _TEXT, "quote": _TEXT},
         },
+        "ruling": {"anyOf": [RULING_OUTPUT, {"type": "null"}], "description": "the ruling the step applies"},
     },
     "required": ["clause", "detail"],
 }
@@ -171,6 +184,8 @@ ANSWER_PROPERTIES: dict[str, Any] = {
     "summary": {**_TEXT, "description": "the answer in one line"},
     "value": {"description": "the machine answer (its form depends on the question)"},
     "clauses": {**_TEXTS, "description": "every clause id applied, in order: cite these"},
+    "rulings": {"type": "array", "items": RULING_OUTPUT,
+                "description": "the rulings the answer rests on: tell the user each one is a ruling"},
     "steps": {"type": "array", "items": STEP_OUTPUT},
     "table": {
         "type": "object",
@@ -179,7 +194,7 @@ ANSWER_PROPERTIES: dict[str, Any] = {
     },
     "notes": _TEXTS,
 }
-ANSWER_REQUIRED = ["kind", "game", "question", "summary", "value", "clauses", "steps"]
+ANSWER_REQUIRED = ["kind", "game", "question", "summary", "value", "clauses", "rulings", "steps"]
 
 
 def _answer_output(**extra: Any) -> dict[str, Any]:
@@ -525,8 +540,9 @@ One clause by id (such as T6-PLACE-2 or SP-COST-4): our wording, every seed pass
 the ruling and the other reading where the seeds disagree. Find ids with search_rules.
 """)
 SEARCH_HELP = _text("""
-Finds clauses, card names and seed passages in English, German and Russian (a card named in any language
-brings in its other names).
+Ranks clauses, seed passages and FAQ answers for a question in plain words, in English, German and Russian
+(a card named in any language, or misspelt, brings in its other names), and names the ask tool that answers
+it with arguments taken from the question (ready only when it ran and restated them).
 """)
 
 
