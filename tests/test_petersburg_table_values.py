@@ -149,8 +149,8 @@ def test_the_marker_counts_are_dealt_clockwise_from_the_seeded_seat() -> None:
     reads the same either way round; the row [1, 2, 1] gives seat d + 1 the two markers."""
     seeds = list(range(12))
     shipped = _shipped(marker_counts, 3, seeds)
-    edited = _edited({"setup.toml": "next(r for r in doc['setup'] if r['players'] == 3)['markers'] = [1, 2, 1]"},
-                     marker_counts, 3, seeds)
+    edit = "next(r for r in doc['setup'] if r['players'] == 3)['markers'] = [1, 2, 1]"
+    edited = _edited({"setup.toml": edit}, marker_counts, 3, seeds)
     for before, after in zip(shipped, edited, strict=True):
         d = before.index(2)  # the seeded seat: the same draw of the same seed
         assert after[(d + 1) % 3] == 2 and sorted(after) == [1, 1, 2], (before, after)
@@ -292,7 +292,8 @@ def displacing(pairs: list[list[str]]) -> list[Any]:
     """``can_displace`` of each (trading card, target), and the clause granting the buy of the first."""
     trading, target = pairs[0]
     s = _trading_buy(target, trading)
-    return [[list(can_displace(a, b))[:2] for a, b in pairs], GAME.why(s, Buy(0, trading, "upper", target)).clause]
+    granted = GAME.why(s, Buy(0, trading, "upper", target)).clause
+    return [[list(can_displace(a, b))[:2] for a, b in pairs], granted]
 
 
 def test_only_a_card_showing_every_symbol_is_displaced_as_a_wildcard() -> None:
