@@ -70,7 +70,7 @@ GOOD_CALLS: dict[str, dict[str, Any]] = {
 
 # tool -> (arguments, the field or clause the error must name)
 BAD_CALLS: dict[str, tuple[dict[str, Any], str]] = {
-    "search_rules": ({"text": "Zar"}, "text"),
+    "search_rules": ({"text": 5}, "text"),
     "get_rule": ({"clause_id": "T6-NOPE-1"}, "T6-NOPE-1"),
     "ask_mentions": ({}, "term"),
     "ask_disputed": ({"game": "chess"}, "game"),
