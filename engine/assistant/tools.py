@@ -193,7 +193,11 @@ def _question_tool(q: Question, name: str, title: str, extra: str = "") -> Tool:
 
 
 def _aliases(params: tuple[Param, ...]) -> tuple[tuple[str, str], ...]:
-    return tuple((p.metavar, p.name) for p in params if p.metavar and p.metavar != p.name)
+    """The command line's names of the parameters' values: each metavar, and the name in capitals (its
+    metavar when it has none)."""
+    out = {p.name.upper(): p.name for p in params}
+    out.update((p.metavar, p.name) for p in params if p.metavar)
+    return tuple(out.items())
 
 
 def _get_rule(args: dict[str, Any]) -> ToolResult:
@@ -257,7 +261,10 @@ def _card_cost(args: dict[str, Any]) -> ToolResult:
     player = args["player"]
     if not 0 <= player < full["players"]:
         raise InputError("player", f"expected a seat 0..{full['players'] - 1}, got {player}")
-    card = ask("card", {"name": args["card"], "variant": full["variant"]}).value["name"]
+    try:
+        card = ask("card", {"name": args["card"], "variant": full["variant"]}).value["name"]
+    except InputError as exc:
+        raise InputError("card", exc.message) from None
     where = [src for src in ("upper", "lower") if card in full[src]]
     if card in full["hands"][player]:
         where.append("hand")

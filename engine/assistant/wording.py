@@ -80,15 +80,15 @@ def _example(schema: Mapping[str, Any], flag: str, words: str) -> str:
 def words_for(schema: Mapping[str, Any], text: str, aliases: Mapping[str, str] | None = None) -> str:
     """``text`` in the words of the tool whose input schema is ``schema``: each command-line example as
     the argument's JSON value, each flag (``--displace``) as the argument (``displace``), each metavar of
-    ``aliases`` (``ID``) as the argument it stands for.
+    ``aliases`` (a placeholder for the form of a value: ``NAME=VALUE``) in plain letters.
 
-    >>> words_for({"properties": {"clause_id": {}}}, "ID: unknown", {"ID": "clause_id"})
-    'clause_id: unknown'
+    >>> words_for({"properties": {"option": {}}}, "expected NAME=VALUE", {"NAME=VALUE": "option"})
+    'expected name=value'
     """
     text = _EXAMPLE.sub(lambda m: m.group(1) + _example(schema, m.group(2), m.group(3).strip()), text)
     text = FLAG.sub(lambda m: _argument(schema, m.group(1)), text)
-    for metavar, name in (aliases or {}).items():
-        text = re.sub(rf"(?<![\w-]){re.escape(metavar)}(?![\w-])", name, text)
+    for metavar in sorted(aliases or {}, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w-]){re.escape(metavar)}(?![\w-])", metavar.lower(), text)
     return text
 
 
