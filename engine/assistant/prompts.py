@@ -42,6 +42,8 @@ class Prompt:
     description: str
     arguments: tuple[PromptArgument, ...]
     render: Callable[[dict[str, str]], str]
+    game: str | None = None
+    """The game the prompt is about, when only one (its variants are that game's)."""
 
 
 def _settle_dispute(args: dict[str, str]) -> str:
@@ -192,6 +194,7 @@ def prompts() -> list[Prompt]:
                 PromptArgument("question", "what the players ask about it, in their words"),
             ),
             _explain_card,
+            game="petersburg",
         ),
     ]
 
@@ -229,7 +232,8 @@ def get_prompt(name: str, arguments: Mapping[str, Any] | None) -> tuple[Prompt, 
         args["clause_id"] = clause_id
     if "card" in args and resolve_card(args["card"]) is None:
         raise InputError("card", f"no Saint Petersburg card called {show(args['card'])}")
-    if "variant" in args and args["variant"] not in get_game("petersburg").variants:
-        known = ", ".join(get_game("petersburg").variants)
-        raise InputError("variant", f"unknown edition {show(args['variant'])} (known: {known})")
+    game = prompt.game or args.get("game")
+    if "variant" in args and game is not None and args["variant"] not in get_game(game).variants:
+        known = ", ".join(get_game(game).variants)
+        raise InputError("variant", f"unknown variant {show(args['variant'])} (known: {known})")
     return prompt, prompt.render(args)
