@@ -1343,13 +1343,25 @@ class LoadSession(McpSession):
     """An ``arbiter mcp --workers 1`` session that sends batches of calls at once (:meth:`batch`)."""
 
     def batch(self, heavy: list[dict[str, Any]], cancel: list[bool], light: list[tuple[str, dict[str, Any]]],
-              timeout: float) -> tuple[list[str], list[Any], list[Any]]:
+              timeout: float) -> tuple[list[str], list[Any], list[Any], int]:
         """Send the heavy calls, cancel those ``cancel`` marks once they reached the server, then send the
-        light ones: the order answers came in (``heavy<i>``/``light<i>``), the light and heavy results."""
+        light ones: the order answers came in (``heavy<i>``/``light<i>``), the light and heavy results, and
+        the most worker processes the server had at once meanwhile."""
         import asyncio
 
-        async def run() -> tuple[list[str], list[Any], list[Any]]:
+        server = _server_pid()
+
+        async def run() -> tuple[list[str], list[Any], list[Any], int]:
             order: list[str] = []
+            most = 0
+
+            async def count() -> None:
+                nonlocal most
+                while True:
+                    most = max(most, len(_children(server)))
+                    await asyncio.sleep(0.02)
+
+            counter = asyncio.create_task(count())
 
             async def one(label: str, name: str, args: dict[str, Any]) -> Any:
                 result = await self.session.call_tool(name, args)
@@ -1363,7 +1375,8 @@ class LoadSession(McpSession):
                     task.cancel()
             lights = await asyncio.gather(*(one(f"light{i}", n, a) for i, (n, a) in enumerate(light)))
             heavies = await asyncio.gather(*tasks, return_exceptions=True)
-            return order, list(lights), list(heavies)
+            counter.cancel()
+            return order, list(lights), list(heavies), most
 
         return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout)
 
@@ -1385,6 +1398,19 @@ LOOKUPS: list[tuple[str, dict[str, Any], Any]] = [
     ("ask_bonus", {"distinct": 7}, 28),
     ("search_rules", {"text": "Zar Peter"}, "Czar and Carpenter"),
 ]
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError), open(
+                f"/proc/{entry}/stat", encoding="ascii", errors="replace"
+            ) as fh:
+                if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(entry))
+    return out
 
 
 def _tree_cpu(pid: int) -> float:
@@ -1431,15 +1457,18 @@ def test_mcp_under_concurrent_load(
     heavy worker, some cancelled as soon as they reached it, then lookups (and perhaps a call over the size
     bounds): every lookup gets its right answer before the last drawing at scale 8 is answered (a slow
     call delays no other), every call not cancelled is answered, a call over the bounds is refused naming
-    its argument, and once all is answered the server and its workers are idle (a cancelled call's work
-    stopped)."""
+    its argument, the server never has more worker processes than its lanes hold (a cancelled call's worker
+    is stopped before another starts), and once all is answered the server and its workers are idle."""
     cancel = data.draw(st.lists(st.booleans(), min_size=len(scales), max_size=len(scales)))
     lookups = data.draw(st.lists(st.sampled_from(LOOKUPS), min_size=1, max_size=5))
     light = [(name, args) for name, args, _ in lookups]
     if oversized:
         light.append(("ask_row", {"card": 5, "rows": list(range(1, oversized + 1))}))
     heavy = [{"game": "petersburg", "position": BIG_POSITION, "scale": s} for s in scales]
-    order, lights, heavies = mcp_load_session.batch(heavy, cancel, light, timeout=60 + 30 * len(heavy))
+    from engine.assistant.pool import LOOKUP_WORKERS
+
+    order, lights, heavies, most = mcp_load_session.batch(heavy, cancel, light, timeout=60 + 30 * len(heavy))
+    assert most <= LOOKUP_WORKERS + 1, f"{most} worker processes at once (a cancelled call's worker left?)"
     for (name, _args, expected), result in zip(lookups, lights, strict=False):
         assert not result.is_error, (name, _answer_text(result)[:300])
         assert expected == result.structured_content["value"] or expected in _answer_text(result), name
