@@ -127,8 +127,9 @@ position, question, action)
             raise InputError("ref.name", f"unknown prompt {show(ref)} (known: {', '.join(index)})")
         names = [a.name for a in index[ref].arguments]
         source = SOURCES.get(argument)
-        if index[ref].game is not None:
-            context = {**(context or {}), "game": index[ref].game}
+        game = index[ref].game
+        if game is not None:
+            context = {**(context or {}), "game": game}
     else:
         names = [name for template, name in TEMPLATES if template == ref]
         if not names:

@@ -234,6 +234,6 @@ def get_prompt(name: str, arguments: Mapping[str, Any] | None) -> tuple[Prompt, 
         raise InputError("card", f"no Saint Petersburg card called {show(args['card'])}")
     game = prompt.game or args.get("game")
     if "variant" in args and game is not None and args["variant"] not in get_game(game).variants:
-        known = ", ".join(get_game(game).variants)
-        raise InputError("variant", f"unknown variant {show(args['variant'])} (known: {known})")
+        variants = ", ".join(get_game(game).variants)
+        raise InputError("variant", f"unknown variant {show(args['variant'])} (known: {variants})")
     return prompt, prompt.render(args)

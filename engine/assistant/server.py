@@ -281,7 +281,7 @@ def build_server(
         on_completion=handlers.complete,
     )
 
-    class Refused(types.RequestParams):  # type: ignore[misc,name-defined]
+    class Refused(types.RequestParams):  # type: ignore[misc]
         reason: str = ""
 
     server.add_request_handler(REFUSED_METHOD, Refused, handlers.refused)
