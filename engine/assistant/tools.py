@@ -72,7 +72,10 @@ from engine.query.questions import Param, Question, all_questions, ask
 from engine.query.render import render_answer
 from engine.svg import board_svg
 
-__all__ = ["NO_ROOT", "POSITION_SCHEMA", "TEXT_WIDTH", "Tool", "ToolResult", "call", "tool_index", "tools"]
+__all__ = [
+    "NO_ROOT", "POSITION_SCHEMA", "ROOT_ONLY", "TEXT_WIDTH", "Tool", "ToolResult", "call", "tool_index",
+    "tools",
+]
 
 TEXT_WIDTH = 100
 
