@@ -63,8 +63,8 @@ INSTRUCTIONS = (
     "action is legal and why, card_cost derives what a Saint Petersburg card costs a player there, "
     "render_position draws it (PNG and SVG); record_position gives the position of a game record. "
     "search_rules and get_rule find the rules (also the resources arbiter://clause/{id}); the ask_* tools "
-    "answer structured questions without a position. The prompts settle_dispute and check_implementation "
-    "put the tools to work on a dispute or a game record."
+    "answer structured questions without a position. The prompts settle_dispute, check_implementation, "
+    "explain_rule and explain_card put the tools to work on a dispute, a game record, a rule or a card."
 )
 
 SVG_URI = "arbiter://picture/position.svg"

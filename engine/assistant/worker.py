@@ -74,7 +74,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     catalog.tool_index()  # the tables the tools read, loaded before the first call
     for line in sys.stdin.buffer:
         reply = run(json.loads(line), access)
-        replies.write(json.dumps(reply) + "\n")  # ASCII: a lone surrogate travels as its escape
+        try:
+            text = json.dumps(reply)  # ASCII: a lone surrogate travels as its escape
+        except (TypeError, ValueError) as exc:  # an engine fault: a result that is not JSON
+            message, error = error_payload(exc)
+            text = json.dumps({"error": {"text": message, "error": error}})
+        replies.write(text + "\n")
         replies.flush()
     return 0
 
