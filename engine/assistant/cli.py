@@ -27,11 +27,10 @@ def run(args: argparse.Namespace) -> int:
         importlib.import_module("mcp")
     except ImportError:
         raise ArbiterError("mcp: the MCP SDK is not installed; pip install 'arbiter-rules[mcp]'") from None
-    root = None
     if args.root is not None:
-        root = importlib.import_module("engine.jsonio").FileAccess.under(args.root).root  # refused at once
+        importlib.import_module("engine.jsonio").FileAccess.under(args.root)  # a bad folder refused at once
     server = importlib.import_module("engine.assistant.server")
-    server.serve_stdio(root, time_limit=args.time_limit, workers=args.workers)
+    server.serve_stdio(args.root, time_limit=args.time_limit, workers=args.workers)
     return 0
 
 

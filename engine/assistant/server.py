@@ -262,7 +262,7 @@ def build_server(
         if inline:
             yield InlineCalls(access)
             return
-        async with Pool(access.root, time_limit=time_limit, workers=workers) as pool:
+        async with Pool(access.given, time_limit=time_limit, workers=workers) as pool:
             yield pool
 
     server = Server(
