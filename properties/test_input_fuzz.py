@@ -841,7 +841,7 @@ class McpSession:
     """One ``arbiter mcp --root ROOT`` server over stdio, driven by the MCP SDK's client from a thread of its
     own, so a test calls a tool synchronously (:meth:`call`), with a time limit per call."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, flags: tuple[str, ...] = ()) -> None:
         import asyncio
         import sys
         import threading
@@ -852,7 +852,7 @@ class McpSession:
         self.session: Any = None
         self.stop: Any = None
         self.root = root
-        self.command = [sys.executable, "-m", "engine", "mcp", "--root", str(root)]
+        self.command = [sys.executable, "-m", "engine", "mcp", "--root", str(root), *flags]
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
         if not self.ready.wait(120) or self.session is None:
@@ -1026,7 +1026,7 @@ def test_mcp_server_answers_raw_lines_with_lone_surrogates() -> None:
     proc.stdin.flush()
     answered: dict[int, Any] = {}
     deadline = time.monotonic() + 120
-    while 5 not in answered and time.monotonic() < deadline:
+    while not {3, 5} <= set(answered) and time.monotonic() < deadline:  # calls run at once: any order
         raw = proc.stdout.readline()
         if not raw:
             break
@@ -1249,3 +1249,261 @@ def test_check_starts_no_more_workers_than_files_and_cores(files: int, jobs: int
     assert all(n <= min(jobs, files, available_cores()) for n in started), started
     if min(jobs, 256) > min(files, available_cores()) and files > 1:
         assert "capped to" in err
+
+
+# --------------------------------------------------------------------------------------------------
+# The assistant with links inside its root, and under concurrent load (round three: classes 2, 3 and 9)
+#
+# Two servers of their own: one whose root holds links (a folder flipped to and fro between a real folder
+# and a link out of the root, by a thread, while the fuzzer reads through it; a hard link to an outside
+# file; links that stay inside), one with a single heavy worker that takes batches of concurrent calls,
+# drawings at scale 8 among them, some cancelled, some over the size bounds.  Inside the root every
+# position and record is of a 3-player game; outside, of 7: an answer about 7 players read outside.
+
+LINK_ROOT = WORK / "mcp-links"
+LINK_OUTSIDE = WORK / "mcp-links-outside"
+
+
+def _game_files(folder: Path, players: int) -> None:
+    game = get_game("take6")
+    folder.mkdir(parents=True, exist_ok=True)
+    state = game.state_to_json(game.new_game(players, seed=players))
+    (folder / "state.json").write_text(json.dumps(state), encoding="utf-8")
+    buffer = io.StringIO()
+    write_record(buffer, record_game("take6", players=players, seed=players, actions=[]))
+    (folder / "game.jsonl").write_text(buffer.getvalue(), encoding="utf-8")
+
+
+def _link_root() -> Path:
+    """The root: ``real/`` (3 players), ``.flip-dir/`` (3 players, the flipper's folder), ``.flip-link``
+    (a link to the outside folder), links inside and out, a hard link to an outside file, a bad record."""
+    _game_files(LINK_OUTSIDE, 7)
+    _game_files(LINK_ROOT / "real", 3)
+    _game_files(LINK_ROOT / ".flip-dir", 3)
+    (LINK_ROOT / ".flip-link").symlink_to(LINK_OUTSIDE, target_is_directory=True)
+    (LINK_ROOT / "alias.json").symlink_to("real/state.json")
+    (LINK_ROOT / "dir").symlink_to(LINK_ROOT / "real", target_is_directory=True)
+    (LINK_ROOT / "out.json").symlink_to(LINK_OUTSIDE / "state.json")
+    (LINK_ROOT / "up").symlink_to("..", target_is_directory=True)
+    os.link(LINK_OUTSIDE / "state.json", LINK_ROOT / "hard.json")
+    (LINK_ROOT / "bad.jsonl").write_text('{"type": "header", "game": "take6"}\n', encoding="utf-8")
+    return LINK_ROOT
+
+
+class _Flipper:
+    """A thread turning ``flip`` into the real folder, then into the link out, and back, without pause."""
+
+    def __init__(self, root: Path) -> None:
+        import threading
+
+        self.root = root
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        flip, folder, link = self.root / "flip", self.root / ".flip-dir", self.root / ".flip-link"
+        while not self.stop.is_set():
+            for parked in (folder, link):
+                with contextlib.suppress(OSError):
+                    parked.rename(flip)  # flip is the folder, then the link
+                    time.sleep(0.0005)
+                    flip.rename(parked)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(10)
+
+
+LINK_NAMES = [
+    "real/state.json", "alias.json", "dir/state.json", "flip/state.json", "flip/game.jsonl", "out.json",
+    "hard.json", "up/mcp-links-outside/state.json", "real/../flip/state.json", "bad.jsonl",
+    "real/game.jsonl", "dir/game.jsonl", str(LINK_ROOT / "flip" / "state.json"),
+]
+
+
+@pytest.fixture(scope="module")
+def mcp_link_session() -> Iterator[McpSession]:
+    pytest.importorskip("mcp")
+    session = McpSession(_link_root())
+    flipper = _Flipper(LINK_ROOT)
+    yield session
+    flipper.close()
+    session.close()
+
+
+def _seats(result: Any) -> int | None:
+    """How many players the answer's game has (None for a refusal)."""
+    if isinstance(result, Exception) or result.is_error:
+        return None
+    data = result.structured_content
+    return len(data["actions"]) if "actions" in data else data.get("players")
+
+
+@FUZZ
+@given(names=st.lists(st.sampled_from(LINK_NAMES), min_size=1, max_size=8), as_record=st.booleans())
+def test_mcp_reads_nothing_outside_through_links(
+    mcp_link_session: McpSession, names: list[str], as_record: bool
+) -> None:
+    """Reading through links inside the root while a folder on the path flips between a real folder and a
+    link out of the root: every answer is about an inside game (3 players) or a refusal, never an outside
+    one (7 players: a link followed out, a folder swapped during the open, a hard link); no error names the
+    server's own path to the root unless the client gave it."""
+    for name in names:
+        if as_record or name.endswith(".jsonl"):
+            result = mcp_link_session.call("record_position", {"game": "take6", "path": name})
+        else:
+            result = mcp_link_session.call("legal_actions", {"game": "take6", "position": f"@{name}"})
+        assert _seats(result) in (None, 3), f"{name} read a game of {_seats(result)} players outside the root"
+        if not name.startswith("/"):
+            assert str(LINK_ROOT) not in _answer_text(result), (name, _answer_text(result)[:300])
+
+
+class LoadSession(McpSession):
+    """An ``arbiter mcp --workers 1`` session that sends batches of calls at once (:meth:`batch`)."""
+
+    def batch(self, heavy: list[dict[str, Any]], cancel: list[bool], light: list[tuple[str, dict[str, Any]]],
+              timeout: float) -> tuple[list[str], list[Any], list[Any], int]:
+        """Send the heavy calls, cancel those ``cancel`` marks once they reached the server, then send the
+        light ones: the order answers came in (``heavy<i>``/``light<i>``), the light and heavy results, and
+        the most worker processes the server had at once meanwhile."""
+        import asyncio
+
+        server = _server_pid()
+
+        async def run() -> tuple[list[str], list[Any], list[Any], int]:
+            order: list[str] = []
+            most = 0
+
+            async def count() -> None:
+                nonlocal most
+                while True:
+                    most = max(most, len(_children(server)))
+                    await asyncio.sleep(0.02)
+
+            counter = asyncio.create_task(count())
+
+            async def one(label: str, name: str, args: dict[str, Any]) -> Any:
+                result = await self.session.call_tool(name, args)
+                order.append(label)
+                return result
+
+            tasks = [asyncio.create_task(one(f"heavy{i}", "render_position", a)) for i, a in enumerate(heavy)]
+            await asyncio.sleep(0.3)
+            for task, stop in zip(tasks, cancel, strict=True):
+                if stop:
+                    task.cancel()
+            lights = await asyncio.gather(*(one(f"light{i}", n, a) for i, (n, a) in enumerate(light)))
+            heavies = await asyncio.gather(*tasks, return_exceptions=True)
+            counter.cancel()
+            return order, list(lights), list(heavies), most
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout)
+
+
+@pytest.fixture(scope="module")
+def mcp_load_session() -> Iterator[LoadSession]:
+    pytest.importorskip("mcp")
+    session = LoadSession(_mcp_root(), flags=("--workers", "1"))
+    yield session
+    session.close()
+
+
+BIG_POSITION = get_game("petersburg").state_to_json(get_game("petersburg").new_game(4, seed=5))
+"""A 4-player Saint Petersburg position: drawn at scale 8, seconds of work."""
+
+LOOKUPS: list[tuple[str, dict[str, Any], Any]] = [
+    ("get_rule", {"clause_id": "T6-PLACE-2"}, "T6-PLACE-2"),
+    ("ask_bullheads", {"cards": [55]}, 7),
+    ("ask_bonus", {"distinct": 7}, 28),
+    ("search_rules", {"text": "Zar Peter"}, "Czar and Carpenter"),
+]
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError), open(
+                f"/proc/{entry}/stat", encoding="ascii", errors="replace"
+            ) as fh:
+                if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(entry))
+    return out
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds used so far by ``pid`` and its children (from /proc)."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _server_pid() -> int:
+    """The most recent ``arbiter mcp`` server this process started."""
+    mine = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+                with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                    command = fh.read()
+                if int(fields[1]) == os.getpid() and b"mcp" in command and b"--workers" in command:
+                    mine.append(int(entry))
+    return max(mine)
+
+
+@settings(max_examples=max(3, BUDGET // 5), deadline=None)
+@given(
+    scales=st.lists(st.sampled_from([1, 4, 8]), min_size=1, max_size=3),
+    data=st.data(),
+    oversized=st.sampled_from([0, 1001, 150_000]),
+)
+def test_mcp_under_concurrent_load(
+    mcp_load_session: LoadSession, scales: list[int], data: st.DataObject, oversized: int
+) -> None:
+    """Drawings of a 4-player Saint Petersburg position (scale 1, 4 or 8) sent at once to a server with one
+    heavy worker, some cancelled as soon as they reached it, then lookups (and perhaps a call over the size
+    bounds): every lookup gets its right answer before the last drawing at scale 8 is answered (a slow
+    call delays no other), every call not cancelled is answered, a call over the bounds is refused naming
+    its argument, the server never has more worker processes than its lanes hold (a cancelled call's worker
+    is stopped before another starts), and once all is answered the server and its workers are idle."""
+    cancel = data.draw(st.lists(st.booleans(), min_size=len(scales), max_size=len(scales)))
+    lookups = data.draw(st.lists(st.sampled_from(LOOKUPS), min_size=1, max_size=5))
+    light = [(name, args) for name, args, _ in lookups]
+    if oversized:
+        light.append(("ask_row", {"card": 5, "rows": list(range(1, oversized + 1))}))
+    heavy = [{"game": "petersburg", "position": BIG_POSITION, "scale": s} for s in scales]
+    from engine.assistant.pool import LOOKUP_WORKERS
+
+    order, lights, heavies, most = mcp_load_session.batch(heavy, cancel, light, timeout=60 + 30 * len(heavy))
+    assert most <= LOOKUP_WORKERS + 1, f"{most} worker processes at once (a cancelled call's worker left?)"
+    for (name, _args, expected), result in zip(lookups, lights, strict=False):
+        assert not result.is_error, (name, _answer_text(result)[:300])
+        assert expected == result.structured_content["value"] or expected in _answer_text(result), name
+    if oversized:
+        refusal = lights[-1]
+        assert refusal.is_error, _answer_text(refusal)
+        assert refusal.structured_content["error"]["field"] == "rows", _answer_text(refusal)
+    for i, (stopped, result) in enumerate(zip(cancel, heavies, strict=True)):
+        assert stopped or not isinstance(result, BaseException), (i, result)
+    kept = [i for i, stop in enumerate(cancel) if not stop]
+    slow = [f"heavy{i}" for i in kept if scales[i] == 8]
+    if slow:
+        last = max(order.index(label) for label in slow)
+        assert all(order.index(f"light{i}") < last for i in range(len(light))), order
+    server = _server_pid()
+    before = _tree_cpu(server)
+    time.sleep(1.0)
+    assert _tree_cpu(server) - before < 0.5, "the server kept working after every call was answered"
