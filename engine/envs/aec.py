@@ -19,7 +19,9 @@ Seeds: ``reset(seed=s)`` deals engine game ``s``; a later ``reset()`` without a 
 
 The engine's state is ``env.engine_state``; ``env.state()`` is PettingZoo's global view (every seat's
 observation vector, concatenated, as PettingZoo's MPE environments build theirs), in ``state_space``.
-:func:`wrap` wraps an environment as PettingZoo wraps its own classic games.  :class:`ParallelTurnEnv` is
+:func:`wrap` wraps an environment as PettingZoo wraps its own classic games: an illegal action ends the game
+with a penalty for its agent (:mod:`engine.envs.illegal`), or, with ``strict=True``, is refused.
+:class:`ParallelTurnEnv` is
 the Parallel environment: every seat sends an action in every step, the seats without a choice the pass
 action its mask allows.  ``render()``: ``"ansi"`` returns the public position as text, ``"human"`` prints
 it, ``"rgb_array"`` returns the picture of the whole position (:mod:`engine.svg`, rasterized by
@@ -29,7 +31,7 @@ it, ``"rgb_array"`` returns the picture of the whole position (:mod:`engine.svg`
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any, Protocol
 
@@ -39,7 +41,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from engine.game import Game, Result
+from engine.envs.illegal import IllegalEnvAction, TerminateIllegal, action_index, shown
+from engine.envs.returns import illegal_penalty, rank_bonuses
+from engine.errors import ArbiterError
+from engine.game import Game
 
 __all__ = [
     "RENDER_MODES",
@@ -54,10 +59,6 @@ __all__ = [
 ]
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
-
-
-class IllegalEnvAction(ValueError):
-    """An action index outside the action mask of the agent that gave it."""
 
 
 class Adapter(Protocol):
@@ -91,6 +92,10 @@ class Adapter(Protocol):
     def score(self, state: Any) -> Any:
         """The running scores the gains are computed from (a step that keeps the very same object gains
         nothing)."""
+        ...
+
+    def bounds(self, rank_bonus: float) -> tuple[float, float]:
+        """(min, max) of a seat's return over a game, ``rank_bonus`` included."""
         ...
 
 
@@ -146,28 +151,6 @@ def agent_names(players: int) -> list[str]:
     return [f"player_{p}" for p in range(players)]
 
 
-def rank_bonuses(result: Result, scale: float) -> tuple[float, ...]:
-    """``scale * (opponents ranked below - opponents ranked above) / (n - 1)`` per seat; ties count neither.
-
-    Two seats tie when their scores and tie-breaks are equal.
-
-    >>> rank_bonuses(Result(scores=(3, 9, 3), winners=(0, 2), ranking=(0, 2, 1)), 1.0)
-    (0.5, -1.0, 0.5)
-    """
-    n = len(result.scores)
-    if n < 2 or not scale:
-        return (0.0,) * n
-    tie = result.tiebreak or (0,) * n
-    key = [(result.scores[p], tie[p]) for p in range(n)]
-    place = {p: i for i, p in enumerate(result.ranking)}
-    out = []
-    for p in range(n):
-        wins = sum(1 for q in range(n) if key[q] != key[p] and place[q] > place[p])
-        losses = sum(1 for q in range(n) if key[q] != key[p] and place[q] < place[p])
-        out.append(scale * (wins - losses) / (n - 1))
-    return tuple(out)
-
-
 class Seeds:
     """The seed chain of ``reset``: an explicit seed, then the next integers."""
 
@@ -219,6 +202,22 @@ def global_state(adapter: Adapter, state: Any) -> Any:
     return np.concatenate([adapter.observe(state, p) for p in range(adapter.players)])
 
 
+def illegal_reason(adapter: Adapter, state: Any, player: int, index: int, mask_of: Callable[[int], Any]) -> str:
+    """Why ``index`` is not legal for ``player`` in ``state``: the engine's refusal of the action it encodes
+    (which names the rule), and the legal indices (``mask_of(player)``, the player's mask)."""
+    legal = [int(i) for i in np.flatnonzero(mask_of(player))]
+    move = adapter.decode(index, player) if index < adapter.num_actions else None
+    if move is None:
+        why = "the wait action is for a seat with nothing to do (Parallel environment)"
+    else:
+        try:
+            adapter.game.apply(state, move)
+            why = "outside the action mask"
+        except ArbiterError as error:
+            why = str(error)
+    return f"action {index} is not legal now (legal: {legal}): {why}"
+
+
 def check_render_mode(render_mode: str | None) -> None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}")
@@ -244,13 +243,26 @@ def render(adapter: Adapter, state: Any, render_mode: str | None) -> Any:
     return text
 
 
-def wrap(env: AECEnv, illegal_reward: float | None = None) -> Any:
-    """``env`` wrapped as PettingZoo wraps its classic games: ``AssertOutOfBoundsWrapper`` and
-    ``OrderEnforcingWrapper`` (so ``step`` before ``reset`` gives PettingZoo's message); with
-    ``illegal_reward``, also ``TerminateIllegalWrapper`` (an illegal action ends the game with that reward
-    for its agent, instead of raising :class:`IllegalEnvAction`)."""
-    if illegal_reward is not None:
-        env = wrappers.TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
+def wrap(env: TurnEnv, illegal_reward: float | None = None, *, strict: bool = False) -> Any:
+    """``env`` wrapped as PettingZoo wraps its classic games: :class:`~engine.envs.illegal.TerminateIllegal`
+    (PettingZoo's ``TerminateIllegalWrapper``: an illegal action ends the game, its agent getting
+    ``illegal_reward``, by default :func:`~engine.envs.returns.illegal_penalty` of the configuration's return
+    bounds, and the infos say why), ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` (so ``step``
+    before ``reset`` gives PettingZoo's message).  ``strict=True`` leaves the first out: an illegal action
+    raises :class:`IllegalEnvAction` and changes nothing."""
+    if strict:
+        if illegal_reward is not None:
+            raise ValueError("illegal_reward applies when an illegal action ends the game, not with strict=True")
+    else:
+        if illegal_reward is None:
+            reward = illegal_penalty(env.adapter.bounds(env.rank_bonus))
+        elif isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float | np.number):
+            raise ValueError(f"illegal_reward must be a number or None, got {shown(illegal_reward)}")
+        else:
+            reward = float(illegal_reward)
+            if not np.isfinite(reward):
+                raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
+        env = TerminateIllegal(env, illegal_reward=reward)
     env = wrappers.AssertOutOfBoundsWrapper(env)
     return wrappers.OrderEnforcingWrapper(env)
 
@@ -324,7 +336,6 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
         self._limit = None if max_cycles is None else max_cycles * adapter.players
         self.engine_state: Any = None
         """The engine's state of the game (None before ``reset``)."""
-        self._infos: dict[str, dict[str, Any]] = {a: {} for a in self.possible_agents}
 
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -337,7 +348,7 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: self._infos[a] for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
         self.steps = 0
         self._done = False
         self._dirty = False
@@ -355,6 +366,19 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
         mask = self.adapter.mask(state, player)
         self._mask_state, self._mask_seat, self._mask = state, player, mask
         return mask
+
+    def action_index(self, agent: str, action: Any) -> int:
+        """``action`` as an index of the action space, or :class:`IllegalEnvAction` (malformed)."""
+        return action_index(agent, action, self.adapter.num_actions)
+
+    def is_legal(self, agent: str, index: int) -> bool:
+        """Whether index ``index`` is in the action mask of ``agent`` now."""
+        return bool(self._mask_of(self._seat[agent])[index])
+
+    def illegal_reason(self, agent: str, index: int) -> str:
+        """Why index ``index`` is not legal for ``agent`` now: the engine's refusal (it names the rule) and the
+        legal indices."""
+        return illegal_reason(self.adapter, self.engine_state, self._seat[agent], index, self._mask_of)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Observation, accumulated reward, terminated, truncated and info of the agent to act (as
@@ -387,13 +411,14 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
         before = self.engine_state
         hit = self._mask_state is before and self._mask_seat == p  # _mask_of, inlined
         mask = self._mask if hit else self._mask_of(p)
-        try:
+        if type(action) is int or isinstance(action, np.integer):  # action_index, inlined for the usual
             index = int(action)
-        except (TypeError, ValueError):
-            raise IllegalEnvAction(f"{agent}: action must be an integer index, got {action!r}") from None
-        if not 0 <= index < len(mask) or not mask[index]:
-            legal = [int(i) for i in np.flatnonzero(mask)]
-            raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
+            if not 0 <= index < len(mask):
+                index = self.action_index(agent, action)  # raises
+        else:
+            index = self.action_index(agent, action)
+        if not mask[index]:
+            raise IllegalEnvAction(f"{agent}: {self.illegal_reason(agent, index)}")
         after = self._apply(before, self._decode(index, p))
         self.engine_state = after
         self._cumulative_rewards[agent] = 0.0
@@ -478,6 +503,7 @@ class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
         self.max_cycles = max_cycles
         self.render_mode = render_mode
         self.possible_agents = agent_names(adapter.players)
+        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         obs_space = observation_space(adapter, self.num_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -539,21 +565,28 @@ class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
         acting = game.to_act(state)
         known = self._masks if self._masks_of is state else {}  # the masks the last observations gave
         moves = []
+        if not isinstance(actions, Mapping):
+            raise IllegalEnvAction(f"actions must be a dict from agent to action, got {shown(actions)}")
+        seat = self._seat
+        for agent in actions:
+            if agent not in seat:
+                raise IllegalEnvAction(f"unknown agent {shown(agent)} (agents: {', '.join(self.possible_agents)})")
+        size = self.num_actions
         for p in acting:
             agent = self.possible_agents[p]
             action = actions.get(agent)
             if action is None:
                 raise IllegalEnvAction(f"{agent} must act now")
-            index = int(action)
+            index = action_index(agent, action, size)
             mask = known[p][1] if p in known else adapter.mask(state, p)
-            if not 0 <= index < len(mask) or not mask[index]:
-                legal = [int(i) for i in np.flatnonzero(mask)]
-                raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
+            if index >= len(mask) or not mask[index]:
+                reason = illegal_reason(adapter, state, p, index, lambda _p: mask)
+                raise IllegalEnvAction(f"{agent}: {reason}")
             moves.append(decode(index, p))  # wait is masked out for an acting seat
         if len(moves) < len(self.possible_agents):
             for p, agent in enumerate(self.possible_agents):
                 action = actions.get(agent)
-                if p not in acting and action is not None and int(action) != self.wait:
+                if p not in acting and action is not None and action_index(agent, action, size) != self.wait:
                     raise IllegalEnvAction(f"{agent} has nothing to do now: send WAIT ({self.wait})")
         apply = game.apply_unchecked
         for move in moves:  # the selections of one turn are independent: none changes another's options

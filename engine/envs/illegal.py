@@ -1,0 +1,101 @@
+"""What the PettingZoo environments do with an action that is malformed or illegal.
+
+* A **malformed** action (not an integer index of the action space: a float, a string, ``None`` for an agent
+  that must act, a bool, a list, an index outside the space) is refused by every environment with
+  :class:`IllegalEnvAction`, naming the agent and the space; the environment is left as it was.
+* An **illegal** action (an index of the space outside the agent's action mask) follows PettingZoo's classic
+  convention in ``env()``: :class:`TerminateIllegal` (PettingZoo's ``TerminateIllegalWrapper``) ends the
+  game, the agent that moved gets the illegal reward and every other agent 0, and every agent's info says
+  why (``info["illegal_move"]``: the agent, the index and the engine's reason, which names the rule).  With
+  ``strict=True``, and in ``raw_env()`` and the Parallel environments, it is refused with
+  :class:`IllegalEnvAction` instead, the state unchanged.
+
+>>> action_index("player_0", 7, 215), action_index("player_0", np.int64(7), 215)
+(7, 7)
+>>> action_index("player_0", 9.9, 215)
+Traceback (most recent call last):
+...
+engine.envs.illegal.IllegalEnvAction: player_0: an action is an integer index 0..214, got 9.9 (float)
+"""
+
+from __future__ import annotations
+
+import reprlib
+from typing import Any
+
+import numpy as np
+from pettingzoo.utils import wrappers
+
+__all__ = ["IllegalEnvAction", "TerminateIllegal", "action_index", "shown"]
+
+
+class IllegalEnvAction(ValueError):
+    """An action the environment refuses: not an integer index of its action space, or (in ``raw_env()``, the
+    Parallel environments and ``env(strict=True)``) an index outside the action mask of the agent that gave
+    it."""
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters (an error message quotes no more of an input)."""
+    if isinstance(value, int) and abs(value) >= 10**30:  # repr of a huge integer is slow, or refused
+        return f"<an integer of {value.bit_length()} bits>"
+    text = _REPR.repr(value)  # a long string or list is cut before it is written out
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 40
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxdict = 6
+
+
+def action_index(agent: str, action: Any, size: int) -> int:
+    """``action`` as an index of a ``Discrete(size)`` space: an ``int`` or a numpy integer (a 0-d integer
+    array too, as ``Discrete.contains`` accepts), in ``0..size-1``; anything else (a bool, a float, a
+    string, ``None``, a list) raises :class:`IllegalEnvAction` naming ``agent``.
+
+    >>> action_index("player_1", "4", 215)
+    Traceback (most recent call last):
+    ...
+    engine.envs.illegal.IllegalEnvAction: player_1: an action is an integer index 0..214, got '4' (str)
+    """
+    kind = type(action)
+    if kind is int:
+        index: int = action
+    elif isinstance(action, np.integer) or (
+        isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)
+    ):
+        index = int(action)
+    else:
+        raise IllegalEnvAction(
+            f"{agent}: an action is an integer index 0..{size - 1}, got {shown(action)} ({kind.__name__})"
+        )
+    if not 0 <= index < size:
+        raise IllegalEnvAction(f"{agent}: action {shown(index)} is outside the action space 0..{size - 1}")
+    return index
+
+
+class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    """PettingZoo's ``TerminateIllegalWrapper`` (what its classic games apply by default) that also refuses a
+    malformed action (:class:`IllegalEnvAction`) and says in every agent's info why the game ended:
+    ``info["illegal_move"] = {"agent": ..., "action": index, "reason": the engine's refusal}``.
+
+    The wrapped environment is a :class:`~engine.envs.aec.TurnEnv`: it answers ``action_index``,
+    ``is_legal`` and ``illegal_reason``.
+    """
+
+    def step(self, action: Any) -> None:
+        raw = self.env.unwrapped
+        agent = self.agent_selection
+        if self._terminated or self.terminations[agent] or self.truncations[agent]:
+            super().step(action)
+            return
+        index = raw.action_index(agent, action)
+        if raw.is_legal(agent, index):
+            self._prev_obs = self._prev_info = None
+            self.env.step(index)
+            return
+        reason = raw.illegal_reason(agent, index)
+        super().step(index)  # ends the game: the mover gets the illegal reward, the others 0
+        move = {"agent": agent, "action": index, "reason": reason}
+        for name in raw.infos:
+            raw.infos[name]["illegal_move"] = move
