@@ -20,7 +20,7 @@ from pettingzoo.utils import average_total_reward  # noqa: E402
 
 from engine.envs import petersburg_v0, take6_v0  # noqa: E402
 from engine.envs.aec import IllegalEnvAction  # noqa: E402
-from engine.envs.returns import illegal_penalty  # noqa: E402
+from engine.envs.returns import illegal_return  # noqa: E402
 
 MODULES = [take6_v0, petersburg_v0]
 NOT_INDICES = [9.9, "4", "x", math.inf, math.nan, True, [4], np.float64(4.0), np.array([4]), object(), b"4"]
@@ -33,49 +33,65 @@ def _illegal(env: Any) -> int:
     return int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
 
 
+def _play_then_move_illegally(env: Any, steps: int, seed: int) -> tuple[str, int, dict[str, float], Any]:
+    """Random legal steps, then one illegal action, then every agent's leaving step; each agent's rewards
+    summed as an AEC loop sums them (``last()``): (mover, illegal index, totals, the infos after the illegal
+    action)."""
+    rng = random.Random(seed)
+    totals: dict[str, float] = dict.fromkeys(env.possible_agents, 0.0)
+    mover, index, infos = "", -1, {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+        elif steps:
+            steps -= 1
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        else:
+            mover, index = agent, int(np.flatnonzero(obs["action_mask"] == 0)[0])
+            env.step(index)
+            infos = {a: dict(info) for a, info in env.infos.items()}
+    return mover, index, totals, infos
+
+
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.NAME)
-def test_an_illegal_action_ends_the_game_and_the_mover_loses(module: Any) -> None:
+@pytest.mark.parametrize("steps", [0, 25, 160])
+def test_an_illegal_action_ends_the_game_and_the_mover_loses(module: Any, steps: int) -> None:
     """By default (PettingZoo's TerminateIllegalWrapper, as its classic games): an index outside the mask
-    ends the game; its agent gets minus the span of a return (so its total is the lowest a game can give),
-    every other agent 0; every agent is terminated and every info says who, which index and why, with the
-    engine's clause."""
-    env = module.env(players=3)
+    ends the game; the mover's rewards over the game sum to one below the lowest return a game can give
+    (``illegal_return``: 4-player 6 nimmt! -173, Saint Petersburg -21), below every other seat, whose rewards
+    sum to its score; every agent is terminated and every info says who, which index and why, with the
+    engine's clause; a new game starts with fresh infos."""
+    env = module.env(players=4)
     env.reset(seed=1)
-    mover = env.agent_selection
-    penalty = illegal_penalty(env.unwrapped.adapter.bounds(0.0))
-    assert penalty < 0
-    before = env.engine_state
-    index = _illegal(env)
-    env.step(index)
-    assert env.engine_state is before
-    assert env.rewards == {a: (penalty if a == mover else 0) for a in env.possible_agents}
-    assert all(env.terminations.values()) and all(env.truncations.values())
-    for agent in env.possible_agents:
-        move = env.infos[agent]["illegal_move"]
+    lowest = illegal_return(env.unwrapped.adapter.bounds(0.0))
+    assert lowest == (-173.0 if module is take6_v0 else -21.0)
+    mover, index, totals, infos = _play_then_move_illegally(env, steps, seed=steps)
+    assert totals[mover] == lowest
+    scores = env.unwrapped.adapter.score(env.engine_state)
+    for p, agent in enumerate(env.possible_agents):
+        if agent != mover:
+            assert totals[agent] == env.unwrapped.adapter.sign * scores[p] > lowest
+        move = infos[agent]["illegal_move"]
         assert move["agent"] == mover and move["action"] == index
         assert f"action {index} is not legal now" in move["reason"] and ("T6-" in move["reason"] or "SP-" in move["reason"])
-    for agent in env.agent_iter():
-        assert env.last()[2]
-        env.step(None)
+    assert env.agents == []
     env.reset(seed=2)
-    assert all(info == {} for info in env.infos.values())  # a new game starts with fresh infos
+    assert all(info == {} for info in env.infos.values())
 
 
-def test_the_default_penalty_is_the_configurations_span() -> None:
-    """4-player standard 6 nimmt! returns lie in -172..0 (65 bullheads before the last round, then the 40
-    heaviest cards): an illegal move costs 172; a rank bonus of 1 widens the span by 2; ``illegal_reward``
-    sets it."""
-    for bonus, expected in ((0.0, -172.0), (1.0, -174.0)):
-        env = take6_v0.env(players=4, rank_bonus=bonus)
-        env.reset(seed=0)
-        mover = env.agent_selection
-        env.step(_illegal(env))
-        assert env.rewards[mover] == expected
+def test_illegal_reward_is_a_fixed_reward_and_the_rank_bonus_widens_the_bound() -> None:
+    """``illegal_reward=r`` gives the mover the reward r, as the classic games give -1; with a rank bonus of 1
+    the lowest return is one lower; a reward that is not a finite number is refused."""
+    env = take6_v0.env(players=4, rank_bonus=1.0)
+    env.reset(seed=0)
+    mover, _index, totals, _infos = _play_then_move_illegally(env, 0, seed=0)
+    assert totals[mover] == -174.0
     env = take6_v0.env(players=4, illegal_reward=-1)
     env.reset(seed=0)
-    mover = env.agent_selection
-    env.step(_illegal(env))
-    assert env.rewards[mover] == -1.0
+    mover, _index, totals, _infos = _play_then_move_illegally(env, 0, seed=0)
+    assert totals[mover] == -1.0
     for bad in (math.nan, "1", True):
         with pytest.raises(ValueError, match="illegal_reward must be"):
             take6_v0.env(illegal_reward=bad)

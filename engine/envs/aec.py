@@ -42,7 +42,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from engine.envs.illegal import IllegalEnvAction, TerminateIllegal, action_index, shown
-from engine.envs.returns import illegal_penalty, rank_bonuses
+from engine.envs.returns import illegal_return, rank_bonuses
 from engine.errors import ArbiterError
 from engine.game import Game
 
@@ -69,6 +69,7 @@ class Adapter(Protocol):
 
     players: int
     num_actions: int
+    sign: int
     obs_size: int
     obs_low: Any
     obs_high: Any
@@ -245,24 +246,24 @@ def render(adapter: Adapter, state: Any, render_mode: str | None) -> Any:
 
 def wrap(env: TurnEnv, illegal_reward: float | None = None, *, strict: bool = False) -> Any:
     """``env`` wrapped as PettingZoo wraps its classic games: :class:`~engine.envs.illegal.TerminateIllegal`
-    (PettingZoo's ``TerminateIllegalWrapper``: an illegal action ends the game, its agent getting
-    ``illegal_reward``, by default :func:`~engine.envs.returns.illegal_penalty` of the configuration's return
-    bounds, and the infos say why), ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` (so ``step``
-    before ``reset`` gives PettingZoo's message).  ``strict=True`` leaves the first out: an illegal action
-    raises :class:`IllegalEnvAction` and changes nothing."""
+    (PettingZoo's ``TerminateIllegalWrapper``: an illegal action ends the game and its agent loses: its
+    return becomes one below the lowest a game can give, :func:`~engine.envs.returns.illegal_return`, or it
+    gets the fixed reward ``illegal_reward``; the infos say why), ``AssertOutOfBoundsWrapper`` and
+    ``OrderEnforcingWrapper`` (so ``step`` before ``reset`` gives PettingZoo's message).  ``strict=True``
+    leaves the first out: an illegal action raises :class:`IllegalEnvAction` and changes nothing."""
     if strict:
         if illegal_reward is not None:
             raise ValueError("illegal_reward applies when an illegal action ends the game, not with strict=True")
     else:
-        if illegal_reward is None:
-            reward = illegal_penalty(env.adapter.bounds(env.rank_bonus))
-        elif isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float | np.number):
-            raise ValueError(f"illegal_reward must be a number or None, got {shown(illegal_reward)}")
-        else:
+        reward = None
+        if illegal_reward is not None:
+            if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float | np.number):
+                raise ValueError(f"illegal_reward must be a number or None, got {shown(illegal_reward)}")
             reward = float(illegal_reward)
             if not np.isfinite(reward):
                 raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
-        env = TerminateIllegal(env, illegal_reward=reward)
+        lowest = illegal_return(env.adapter.bounds(env.rank_bonus))
+        env = TerminateIllegal(env, illegal_reward=reward, illegal_return=lowest)
     env = wrappers.AssertOutOfBoundsWrapper(env)
     return wrappers.OrderEnforcingWrapper(env)
 
@@ -370,6 +371,11 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
     def action_index(self, agent: str, action: Any) -> int:
         """``action`` as an index of the action space, or :class:`IllegalEnvAction` (malformed)."""
         return action_index(agent, action, self.adapter.num_actions)
+
+    def return_of(self, agent: str) -> float:
+        """The sum of ``agent``'s rewards so far in this game (its score, times the sign it counts with)."""
+        adapter = self.adapter
+        return float(adapter.sign * adapter.score(self.engine_state)[self._seat[agent]])
 
     def is_legal(self, agent: str, index: int) -> bool:
         """Whether index ``index`` is in the action mask of ``agent`` now."""

@@ -5,9 +5,12 @@
   :class:`IllegalEnvAction`, naming the agent and the space; the environment is left as it was.
 * An **illegal** action (an index of the space outside the agent's action mask) follows PettingZoo's classic
   convention in ``env()``: :class:`TerminateIllegal` (PettingZoo's ``TerminateIllegalWrapper``) ends the
-  game, the agent that moved gets the illegal reward and every other agent 0, and every agent's info says
-  why (``info["illegal_move"]``: the agent, the index and the engine's reason, which names the rule).  With
-  ``strict=True``, and in ``raw_env()`` and the Parallel environments, it is refused with
+  game, the agent that moved loses and every other agent gets 0, and every agent's info says why
+  (``info["illegal_move"]``: the agent, the index and the engine's reason, which names the rule).  By
+  default the mover's reward brings its return (the sum of its rewards over the game) to one below the
+  lowest a game can give (:func:`~engine.envs.returns.illegal_return`), so it ranks below every other
+  seat; ``illegal_reward=r`` gives it the fixed reward ``r`` instead, as the classic games give ``-1``.
+  With ``strict=True``, and in ``raw_env()`` and the Parallel environments, it is refused with
   :class:`IllegalEnvAction` instead, the state unchanged.
 
 >>> action_index("player_0", 7, 215), action_index("player_0", np.int64(7), 215)
@@ -79,9 +82,18 @@ class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
     malformed action (:class:`IllegalEnvAction`) and says in every agent's info why the game ended:
     ``info["illegal_move"] = {"agent": ..., "action": index, "reason": the engine's refusal}``.
 
+    ``illegal_reward``: the mover's reward, a number; or ``None``, the reward that brings the mover's return
+    to ``illegal_return``: what ``last()`` paid it so far (its score: the rewards since it last acted are
+    paid by the ``last()`` before its step), plus this reward, is that return.
+
     The wrapped environment is a :class:`~engine.envs.aec.TurnEnv`: it answers ``action_index``,
-    ``is_legal`` and ``illegal_reason``.
+    ``is_legal``, ``illegal_reason`` and ``return_of``.
     """
+
+    def __init__(self, env: Any, illegal_reward: float | None, illegal_return: float = 0.0) -> None:
+        super().__init__(env, illegal_reward=0.0 if illegal_reward is None else illegal_reward)
+        self._fixed = illegal_reward is not None
+        self._return = illegal_return
 
     def step(self, action: Any) -> None:
         raw = self.env.unwrapped
@@ -95,6 +107,8 @@ class TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
             self.env.step(index)
             return
         reason = raw.illegal_reason(agent, index)
+        if not self._fixed:  # what the mover was paid (its last() before this step included) plus this
+            self._illegal_value = self._return - raw.return_of(agent)
         super().step(index)  # ends the game: the mover gets the illegal reward, the others 0
         move = {"agent": agent, "action": index, "reason": reason}
         for name in raw.infos:

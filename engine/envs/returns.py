@@ -1,12 +1,12 @@
 """What a seat's return can be, for both frameworks: the rank bonus, the bounds of a return derived from the
-tables, and the penalty of an illegal move that follows from them.  Nothing here imports PettingZoo or
-OpenSpiel (each framework's module imports this one).
+tables, and the return of a seat that made an illegal move.  Nothing here imports PettingZoo or OpenSpiel
+(each framework's module imports this one).
 
 >>> from engine.take6 import rules_for
 >>> take6_bounds(rules_for("standard", 4))  # 65 + the 40 heaviest cards (107 bullheads)
 (-172.0, 0.0)
->>> illegal_penalty(take6_bounds(rules_for("standard", 4)))
--172.0
+>>> illegal_return(take6_bounds(rules_for("standard", 4)))
+-173.0
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from engine.petersburg import variety_bonus
 from engine.petersburg.catalog import FINAL, PARAMS, SETUPS
 from engine.take6 import Rules, bullheads
 
-__all__ = ["illegal_penalty", "petersburg_bounds", "rank_bonuses", "take6_bounds"]
+__all__ = ["illegal_return", "petersburg_bounds", "rank_bonuses", "take6_bounds"]
 
 
 def rank_bonuses(result: Result, scale: float) -> tuple[float, ...]:
@@ -98,15 +98,12 @@ def petersburg_bounds(rules: Any, players: int, rank_bonus: float = 0.0) -> tupl
     return float(FINAL["vp_per_hand_card"] * hand) - b, float(most) + b
 
 
-def illegal_penalty(bounds: tuple[float, float]) -> float:
-    """The reward of an illegal move by default: minus the span of a seat's return (``min - max``).
+def illegal_return(bounds: tuple[float, float]) -> float:
+    """The return of a seat whose illegal move ended the game (by default): one below the lowest return a
+    game can give (``min - 1``), so it ranks below every other seat, whatever they had (each has at least
+    ``min``): it loses, as a classic PettingZoo game's ``-1`` is a loss.
 
-    Added to whatever the seat gained before (at most ``max``), it leaves the seat's total at ``min`` or
-    below, so the seat that moved illegally ends with the lowest return a game can give: it loses, as a
-    classic PettingZoo game's ``-1`` is a loss.
-
-    >>> illegal_penalty((-20.0, 6304.0))
-    -6324.0
+    >>> illegal_return((-20.0, 6304.0))  # Saint Petersburg: at worst 4 cards left in hand, -5 VP each
+    -21.0
     """
-    low, high = bounds
-    return float(low - high)
+    return float(bounds[0]) - 1.0
