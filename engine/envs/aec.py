@@ -571,29 +571,39 @@ class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
         acting = game.to_act(state)
         known = self._masks if self._masks_of is state else {}  # the masks the last observations gave
         moves = []
-        if not isinstance(actions, Mapping):
+        if type(actions) is not dict and not isinstance(actions, Mapping):
             raise IllegalEnvAction(f"actions must be a dict from agent to action, got {shown(actions)}")
         seat = self._seat
-        for agent in actions:
-            if agent not in seat:
-                raise IllegalEnvAction(f"unknown agent {shown(agent)} (agents: {', '.join(self.possible_agents)})")
+        if not actions.keys() <= seat.keys():
+            unknown = next(a for a in actions if a not in seat)
+            raise IllegalEnvAction(f"unknown agent {shown(unknown)} (agents: {', '.join(self.possible_agents)})")
         size = self.num_actions
         for p in acting:
             agent = self.possible_agents[p]
             action = actions.get(agent)
             if action is None:
                 raise IllegalEnvAction(f"{agent} must act now")
-            index = action_index(agent, action, size)
+            if type(action) is int or isinstance(action, np.integer):  # action_index, inlined for the usual
+                index = int(action)
+                if not 0 <= index < size:
+                    action_index(agent, action, size)  # raises
+            else:
+                index = action_index(agent, action, size)
             mask = known[p][1] if p in known else adapter.mask(state, p)
-            if index >= len(mask) or not mask[index]:
+            if not mask[index]:
                 reason = illegal_reason(adapter, state, p, index, lambda _p: mask)
                 raise IllegalEnvAction(f"{agent}: {reason}")
             moves.append(decode(index, p))  # wait is masked out for an acting seat
         if len(moves) < len(self.possible_agents):
+            wait = self.wait
             for p, agent in enumerate(self.possible_agents):
                 action = actions.get(agent)
-                if p not in acting and action is not None and action_index(agent, action, size) != self.wait:
-                    raise IllegalEnvAction(f"{agent} has nothing to do now: send WAIT ({self.wait})")
+                if p in acting or action is None:
+                    continue
+                if (type(action) is int or isinstance(action, np.integer)) and action == wait:
+                    continue
+                if action_index(agent, action, size) != wait:
+                    raise IllegalEnvAction(f"{agent} has nothing to do now: send WAIT ({wait})")
         apply = game.apply_unchecked
         for move in moves:  # the selections of one turn are independent: none changes another's options
             state = apply(state, move)
