@@ -1259,7 +1259,8 @@ def _rl_value(data: st.DataObject) -> Any:
         st.lists(st.integers(0, 300), max_size=3),
         st.integers(0, 300).flatmap(
             lambda i: st.sampled_from(
-                [np.int64(i), np.int32(i), np.uint16(i), np.float64(i), np.float32(i), np.array(i), np.array([i])]
+                [np.int64(i), np.int32(i), np.uint16(i), np.float64(i), np.float32(i), np.array(i),
+                 np.array([i])]
             )
         ),
         st.sampled_from([math.inf, -math.inf, math.nan, 10**30, b"4", object(), {0: 1}, (1,)]),
@@ -1301,7 +1302,10 @@ def test_rl_aec_actions_of_every_type(game: str, how: str, data: st.DataObject) 
     from engine.envs.aec import IllegalEnvAction
 
     module = importlib.import_module(f"engine.envs.{game}_v0")
-    env = module.raw_env(players=2) if how == "raw_env" else module.env(players=2, **({"strict": True} if how == "env strict" else {}))
+    if how == "raw_env":
+        env = module.raw_env(players=2)
+    else:
+        env = module.env(players=2, **({"strict": True} if how == "env strict" else {}))
     env.reset(seed=data.draw(st.integers(0, 50), label="seed"))
     for _ in range(data.draw(st.integers(1, 40), label="steps")):
         obs, _reward, terminated, truncated, _info = env.last()
@@ -1386,7 +1390,7 @@ def test_rl_openspiel_actions_of_every_type(game: str, data: st.DataObject) -> N
         hostile = data.draw(st.booleans(), label="hostile")
         if hostile:
             joint[data.draw(st.integers(0, len(joint) - 1), label="who")] = _rl_value(data)
-        single = len(joint) == 1 or (hostile and data.draw(st.booleans(), label="apply_action at a joint node"))
+        single = len(joint) == 1 or (hostile and data.draw(st.booleans(), label="apply_action at a joint"))
         before, length = pyspiel.serialize_game_and_state(spiel, state), len(state.history())
         try:
             if single:
@@ -1397,6 +1401,7 @@ def test_rl_openspiel_actions_of_every_type(game: str, data: st.DataObject) -> N
             assert pyspiel.serialize_game_and_state(spiel, state) == before, f"{joint!r} changed the state"
             continue
         applied = state.history()[length:]
-        assert len(applied) == len(legal) and all(a in options for a, options in zip(applied, legal, strict=True)), (
+        assert len(applied) == len(legal), f"{joint!r} applied {applied!r}"
+        assert all(a in options for a, options in zip(applied, legal, strict=True)), (
             f"{joint!r} applied {applied!r}, legal {legal!r}"
         )

@@ -75,7 +75,9 @@ def test_an_illegal_action_ends_the_game_and_the_mover_loses(module: Any, steps:
             assert totals[agent] == env.unwrapped.adapter.sign * scores[p] > lowest
         move = infos[agent]["illegal_move"]
         assert move["agent"] == mover and move["action"] == index
-        assert f"action {index} is not legal now" in move["reason"] and ("T6-" in move["reason"] or "SP-" in move["reason"])
+        assert f"action {index} is not legal now" in move["reason"] and (
+            "T6-" in move["reason"] or "SP-" in move["reason"]
+        )
     assert env.agents == []
     env.reset(seed=2)
     assert all(info == {} for info in env.infos.values())
@@ -141,7 +143,11 @@ def test_parallel_refuses_what_is_not_an_index_as_the_aec_does(module: Any, bad:
     observations, _ = par.reset(seed=0)
     mover, actions = _first_mover(par, observations)
     before, steps = par.engine_state, par.steps
-    with pytest.raises(IllegalEnvAction, match=rf"^{mover}: (an action is an integer index 0\.\.\d+, got .* \(\w+\)|action .* is outside the action space 0\.\.\d+)$"):
+    with pytest.raises(
+        IllegalEnvAction,
+        match=rf"^{mover}: (an action is an integer index 0\.\.\d+, got .* \(\w+\)"
+        r"|action .* is outside the action space 0\.\.\d+)$",
+    ):
         par.step({**actions, mover: bad})
     assert par.engine_state is before and par.steps == steps
     par.step(actions)
@@ -170,7 +176,9 @@ def test_aec_refuses_what_is_not_an_index(module: Any, bad: Any) -> None:
     for env, wrapped in ((module.raw_env(players=2), False), (module.env(players=2), True)):
         env.reset(seed=0)
         before, agent = env.engine_state, env.agent_selection
-        refusals: tuple[type[Exception], ...] = (IllegalEnvAction, AssertionError) if wrapped else (IllegalEnvAction,)
+        refusals: tuple[type[Exception], ...] = (
+            (IllegalEnvAction, AssertionError) if wrapped else (IllegalEnvAction,)
+        )
         with pytest.raises(refusals) as refused:
             env.step(bad)
         if isinstance(refused.value, AssertionError):

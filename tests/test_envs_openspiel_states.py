@@ -63,7 +63,11 @@ def _play(game: Any, rng: random.Random, state: Any, stop: Any = None) -> Any:
         ("python_take6", {"players": 1}, "python_take6: players must be 2..10, got 1"),
         ("python_take6", {"max_rounds": -1}, "python_take6: max_rounds must be 0 .* 1.., got -1"),
         ("python_petersburg", {"max_rounds": -2}, "python_petersburg: max_rounds must be 0 .* 1.., got -2"),
-        ("python_take6", {"rank_bonus": float("nan")}, "python_take6: rank_bonus must be a finite number, got nan"),
+        (
+            "python_take6",
+            {"rank_bonus": float("nan")},
+            "python_take6: rank_bonus must be a finite number, got nan",
+        ),
         ("python_petersburg", {"rank_bonus": float("inf")}, "rank_bonus must be a finite number, got inf"),
         ("python_take6", {"variant": "nope"}, r"unknown variant 'nope' \(known: standard, tactics"),
         ("python_petersburg", {"variant": "third"}, r"unknown variant 'third' \(known: first, second\)"),
@@ -71,7 +75,9 @@ def _play(game: Any, rng: random.Random, state: Any, stop: Any = None) -> Any:
         ("python_take6", {"options": "oops"}, "options: expected name:value, got 'oops'"),
     ],
 )
-def test_a_parameter_out_of_range_is_refused_naming_the_range(name: str, params: dict[str, Any], message: str) -> None:
+def test_a_parameter_out_of_range_is_refused_naming_the_range(
+    name: str, params: dict[str, Any], message: str
+) -> None:
     """``load_game`` with a parameter outside its range raises a ValueError that names the parameter and
     what it accepts (before: a bare ``KeyError: 5`` for 5-player Saint Petersburg; a negative
     ``max_rounds`` and a NaN ``rank_bonus`` were accepted, the latter making the utility bounds NaN)."""
@@ -106,10 +112,17 @@ def test_take6_chance_refuses_an_outcome_out_of_range_or_already_dealt() -> None
     the state already changed)."""
     game = pyspiel.load_game("python_take6", {"players": 2})
     state = game.new_initial_state()
-    _refused(game, state, lambda s: s.apply_action(10**6), r"outcome 1000000 is not a card left to deal: .* c of 1..104")
+    _refused(
+        game,
+        state,
+        lambda s: s.apply_action(10**6),
+        r"outcome 1000000 is not a card left to deal: .* c of 1..104",
+    )
     _refused(game, state, lambda s: s.apply_action(-5), "outcome -5 is not a card left to deal")
     state.apply_action(3)
-    _refused(game, state, lambda s: s.apply_action(3), r"outcome 3 is not a card left to deal: .* the 103 cards")
+    _refused(
+        game, state, lambda s: s.apply_action(3), r"outcome 3 is not a card left to deal: .* the 103 cards"
+    )
     _refused(game, state, lambda s: s.apply_actions([0, 0]), "a chance node takes apply_action")
     _play(game, random.Random(1), state, stop=lambda s: not s.is_chance_node())
     assert state.is_simultaneous_node() and len(state.history()) == 24
@@ -126,7 +139,9 @@ def test_take6_logic_start_player_outcome_is_checked() -> None:
 
 def _to_selection(players: int = 3) -> tuple[Any, Any]:
     game = pyspiel.load_game("python_take6", {"players": players})
-    return game, _play(game, random.Random(4), game.new_initial_state(), stop=lambda s: not s.is_chance_node())
+    return game, _play(
+        game, random.Random(4), game.new_initial_state(), stop=lambda s: not s.is_chance_node()
+    )
 
 
 def test_take6_joint_action_is_checked_whole_before_any_seat_acts() -> None:
@@ -137,9 +152,19 @@ def test_take6_joint_action_is_checked_whole_before_any_seat_acts() -> None:
     game, state = _to_selection(3)
     legal = [state.legal_actions(p)[0] for p in range(3)]
     tensors = [state.information_state_tensor(p) for p in range(3)]
-    _refused(game, state, lambda s: s.apply_actions([legal[0], legal[1], 10**6]), "action 1000000 is not legal for player 2")
+    _refused(
+        game,
+        state,
+        lambda s: s.apply_actions([legal[0], legal[1], 10**6]),
+        "action 1000000 is not legal for player 2",
+    )
     other = next(a for a in range(take6_codec.NUM_ACTIONS) if a not in state.legal_actions(1))
-    _refused(game, state, lambda s: s.apply_actions([legal[0], other, legal[2]]), f"action {other} is not legal for player 1")
+    _refused(
+        game,
+        state,
+        lambda s: s.apply_actions([legal[0], other, legal[2]]),
+        f"action {other} is not legal for player 1",
+    )
     _refused(game, state, lambda s: s.apply_actions(legal[:2]), "one action for each of the 3 players, got 2")
     _refused(game, state, lambda s: s.apply_action(legal[0]), "a decision node takes apply_actions")
     assert [state.information_state_tensor(p) for p in range(3)] == tensors
@@ -153,14 +178,29 @@ def test_petersburg_chance_and_decisions_are_checked() -> None:
     each time (before: an IndexError, or a draw taken that failed later)."""
     game = pyspiel.load_game("python_petersburg", {"players": 2})
     state = game.new_initial_state()
-    _refused(game, state, lambda s: s.apply_action(10**6), r"outcome 1000000 is not a start-player marker assignment 0..5")
+    _refused(
+        game,
+        state,
+        lambda s: s.apply_action(10**6),
+        r"outcome 1000000 is not a start-player marker assignment 0..5",
+    )
     state.apply_action(0)
-    _refused(game, state, lambda s: s.apply_action(99), r"99 is not a card left in the worker stack \(the outcomes are its kinds left: \[0, 1, 2, 3, 4, 5\]\)")
+    _refused(
+        game,
+        state,
+        lambda s: s.apply_action(99),
+        r"99 is not a card left in the worker stack \(the outcomes are its kinds left: \[0, 1, 2, 3, 4, 5\]",
+    )
     _refused(game, state, lambda s: s.apply_action(6), "not a card left in the worker stack")
     state = _play(game, random.Random(0), state, stop=lambda s: not s.is_chance_node())
     _refused(game, state, lambda s: s.apply_action(5000), r"action 5000 is outside the actions 0..1067")
     illegal = next(a for a in range(1068) if a not in state.legal_actions())
-    _refused(game, state, lambda s: s.apply_action(illegal), rf"action {illegal} is not legal for P\d now: SP-[A-Z]+-\d+")
+    _refused(
+        game,
+        state,
+        lambda s: s.apply_action(illegal),
+        rf"action {illegal} is not legal for P\d now: SP-[A-Z]+-\d+",
+    )
     state.apply_action(state.legal_actions()[0])
 
 
@@ -181,7 +221,7 @@ def _configurations() -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-@pytest.mark.parametrize(("name", "params"), _configurations(), ids=lambda x: str(x))
+@pytest.mark.parametrize(("name", "params"), _configurations(), ids=str)
 def test_strings_are_short_lines(name: str, params: dict[str, Any]) -> None:
     """Over a random game of every variant and player count (6 nimmt!: two rounds), every observation
     string is one line of at most OBSERVATION_MAX characters, and the information-state string is that line
@@ -200,8 +240,14 @@ def test_strings_are_short_lines(name: str, params: dict[str, Any]) -> None:
                 assert info.startswith(obs + " | history ") and len(info) == len(obs) + DIGEST
         if state.is_terminal():
             break
-        _play(game, rng, state, stop=lambda s, k=len(state.history()): len(s.history()) > k)
+        _step(game, rng, state)
         step += 1
+
+
+def _step(game: Any, rng: random.Random, state: Any) -> None:
+    """One random step: a chance outcome, a joint action or an action."""
+    length = len(state.history())
+    _play(game, rng, state, stop=lambda s: len(s.history()) > length)
 
 
 def test_take6_information_state_string_remembers_what_the_observation_does_not() -> None:
@@ -228,7 +274,8 @@ def test_petersburg_observatory_draw_is_seen_by_its_seat_alone() -> None:
 
     game = pyspiel.load_game("python_petersburg", {"players": 3})
     state = next(
-        s for seed in range(80)
+        s
+        for seed in range(80)
         if (s := _play(game, random.Random(seed), game.new_initial_state(), stop=observing)) and observing(s)
     )
     seat = state._observed[0]
@@ -254,19 +301,28 @@ def test_petersburg_observatory_draw_is_seen_by_its_seat_alone() -> None:
         ("python_petersburg", {"players": 2, "variant": "second"}, "known_hands"),
     ],
 )
-def test_observation_dict_holds_the_layout_pieces_as_views(name: str, params: dict[str, Any], extra: str) -> None:
+def test_observation_dict_holds_the_layout_pieces_as_views(
+    name: str, params: dict[str, Any], extra: str
+) -> None:
     """``make_observation(game).dict`` holds one piece per field of the layout table (docs/environments.md),
     in its order and shape (``rows`` R x C, ``piles`` and ``areas`` n x ..., ``markers`` 4 x n), each a view
     into the one tensor; the information state adds one piece (``played``, ``known_hands``).  After
     ``set_from`` the pieces, flattened in order, are the state's tensor."""
     game = pyspiel.load_game(name, params)
     layout = (take6 if name == "python_take6" else petersburg)._config(game).codec.layout
-    state = _play(game, random.Random(2), game.new_initial_state(), stop=lambda s: len(s.history()) > 80 and not s.is_chance_node())
+    state = _play(
+        game,
+        random.Random(2),
+        game.new_initial_state(),
+        stop=lambda s: len(s.history()) > 80 and not s.is_chance_node(),
+    )
     for kind, names in ((None, list(layout.names())), (INFO_STATE_OBS_TYPE, [*layout.names(), extra])):
         obs = make_observation(game, kind)
         assert list(obs.dict) == names
         for slot in layout.slots:
-            assert obs.dict[slot.name].shape == slot.dims and np.shares_memory(obs.dict[slot.name], obs.tensor)
+            assert obs.dict[slot.name].shape == slot.dims and np.shares_memory(
+                obs.dict[slot.name], obs.tensor
+            )
         assert sum(piece.size for piece in obs.dict.values()) == obs.tensor.size
         obs.set_from(state, 1)
         flat = np.concatenate([piece.ravel() for piece in obs.dict.values()])

@@ -203,7 +203,9 @@ def global_state(adapter: Adapter, state: Any) -> Any:
     return np.concatenate([adapter.observe(state, p) for p in range(adapter.players)])
 
 
-def illegal_reason(adapter: Adapter, state: Any, player: int, index: int, mask_of: Callable[[int], Any]) -> str:
+def illegal_reason(
+    adapter: Adapter, state: Any, player: int, index: int, mask_of: Callable[[int], Any]
+) -> str:
     """Why ``index`` is not legal for ``player`` in ``state``: the engine's refusal of the action it encodes
     (which names the rule), and the legal indices (``mask_of(player)``, the player's mask)."""
     legal = [int(i) for i in np.flatnonzero(mask_of(player))]
@@ -253,7 +255,9 @@ def wrap(env: TurnEnv, illegal_reward: float | None = None, *, strict: bool = Fa
     leaves the first out: an illegal action raises :class:`IllegalEnvAction` and changes nothing."""
     if strict:
         if illegal_reward is not None:
-            raise ValueError("illegal_reward applies when an illegal action ends the game, not with strict=True")
+            raise ValueError(
+                "illegal_reward applies when an illegal action ends the game, not with strict=True"
+            )
     else:
         reward = None
         if illegal_reward is not None:
@@ -382,8 +386,8 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
         return bool(self._mask_of(self._seat[agent])[index])
 
     def illegal_reason(self, agent: str, index: int) -> str:
-        """Why index ``index`` is not legal for ``agent`` now: the engine's refusal (it names the rule) and the
-        legal indices."""
+        """Why index ``index`` is not legal for ``agent`` now: the engine's refusal (it names the rule) and
+        the legal indices."""
         return illegal_reason(self.adapter, self.engine_state, self._seat[agent], index, self._mask_of)
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -576,7 +580,8 @@ class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
         seat = self._seat
         if not actions.keys() <= seat.keys():
             unknown = next(a for a in actions if a not in seat)
-            raise IllegalEnvAction(f"unknown agent {shown(unknown)} (agents: {', '.join(self.possible_agents)})")
+            agents = ", ".join(self.possible_agents)
+            raise IllegalEnvAction(f"unknown agent {shown(unknown)} (agents: {agents})")
         size = self.num_actions
         for p in acting:
             agent = self.possible_agents[p]
@@ -591,7 +596,7 @@ class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
                 index = action_index(agent, action, size)
             mask = known[p][1] if p in known else adapter.mask(state, p)
             if not mask[index]:
-                reason = illegal_reason(adapter, state, p, index, lambda _p: mask)
+                reason = illegal_reason(adapter, state, p, index, lambda _p, m=mask: m)
                 raise IllegalEnvAction(f"{agent}: {reason}")
             moves.append(decode(index, p))  # wait is masked out for an acting seat
         if len(moves) < len(self.possible_agents):

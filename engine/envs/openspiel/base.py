@@ -202,7 +202,9 @@ def check_params(game: str, params: dict[str, Any], players: tuple[int, int]) ->
         raise ValueError(f"{game}: players must be {lo}..{hi}, got {n!r}")
     rounds = params["max_rounds"]
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
-        raise ValueError(f"{game}: max_rounds must be 0 (play to the end) or a number of rounds 1.., got {rounds!r}")
+        raise ValueError(
+            f"{game}: max_rounds must be 0 (play to the end) or a number of rounds 1.., got {rounds!r}"
+        )
     bonus = params["rank_bonus"]
     if isinstance(bonus, bool) or not isinstance(bonus, int | float) or not math.isfinite(bonus):
         raise ValueError(f"{game}: rank_bonus must be a finite number, got {bonus!r}")

@@ -334,7 +334,9 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
         try:
             after = SP.apply(before, move)
         except ArbiterError as error:
-            raise ValueError(f"python_petersburg: action {action} is not legal for P{p} now: {error}") from None
+            raise ValueError(
+                f"python_petersburg: action {action} is not legal for P{p} now: {error}"
+            ) from None
         if isinstance(move, Take) and move.source == "drawn":  # which card stays hidden from the others
             self._see(b"a%d" % action, only=p, others=b"t%d" % p)
         else:

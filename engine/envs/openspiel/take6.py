@@ -52,7 +52,7 @@ state stays as it was.
     >>> state.apply_action(10**6)
     Traceback (most recent call last):
     ...
-    ValueError: python_take6: chance outcome 1000000 is not a card left to deal: the outcomes are c - 1 for the 34 cards c of 1..34 not dealt yet this round
+    ValueError: python_take6: chance outcome 1000000 is not a card left to deal: the outcomes are c - 1 ...
     >>> state.history()
     []
 """
@@ -216,11 +216,12 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
         """A chance outcome: the next card dealt (logic: the draft's start player)."""
         g = self._g
         rules = g.rules
+        if self._over:
+            raise ValueError("python_take6: the game is over")
         if not self._dealing():
             raise ValueError(
-                "python_take6: the game is over" if self._over else
-                f"python_take6: a decision node takes apply_actions, one action for each of the {g.players} "
-                f"players, not apply_action({action})"
+                f"python_take6: a decision node takes apply_actions, one action for each of the "
+                f"{g.players} players, not apply_action({action})"
             )
         index = len(self._dealt)
         if rules.deal == "draft":
@@ -237,7 +238,8 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
                 deck = rules.deck
                 raise ValueError(
                     f"python_take6: chance outcome {action} is not a card left to deal: the outcomes are "
-                    f"c - 1 for the {len(deck) - index} cards c of {deck[0]}..{deck[-1]} not dealt yet this round"
+                    f"c - 1 for the {len(deck) - index} cards c of {deck[0]}..{deck[-1]} not dealt yet "
+                    "this round"
                 )
             self._see_deal(index, outcome)
         self._dealt.append(outcome)
@@ -263,7 +265,9 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
             where = "the game is over" if self._over else "a chance node takes apply_action (the next card)"
             raise ValueError(f"python_take6: {where}, not apply_actions")
         if len(actions) != n:
-            raise ValueError(f"python_take6: a joint action has one action for each of the {n} players, got {len(actions)}")
+            raise ValueError(
+                f"python_take6: a joint action has one action for each of the {n} players, got {len(actions)}"
+            )
         state = self.engine
         acting = T6.to_act(state)
         moves = []
@@ -271,8 +275,8 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
             if p not in acting:
                 if a != WAIT:
                     raise ValueError(
-                        f"python_take6: player {p} has nothing to do now: its only legal action is {WAIT} (wait), "
-                        f"got {a}"
+                        f"python_take6: player {p} has nothing to do now: its only legal action is {WAIT} "
+                        f"(wait), got {a}"
                     )
                 continue
             legal = self._legal_actions(p)
