@@ -94,6 +94,7 @@ def test_illegal_reward_is_a_fixed_reward_and_the_rank_bonus_widens_the_bound() 
     env.reset(seed=0)
     mover, _index, totals, _infos = _play_then_move_illegally(env, 0, seed=0)
     assert totals[mover] == -1.0
+    bad: Any
     for bad in (math.nan, "1", True):
         with pytest.raises(ValueError, match="illegal_reward must be"):
             take6_v0.env(illegal_reward=bad)

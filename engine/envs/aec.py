@@ -203,12 +203,10 @@ def global_state(adapter: Adapter, state: Any) -> Any:
     return np.concatenate([adapter.observe(state, p) for p in range(adapter.players)])
 
 
-def illegal_reason(
-    adapter: Adapter, state: Any, player: int, index: int, mask_of: Callable[[int], Any]
-) -> str:
+def illegal_reason(adapter: Adapter, state: Any, player: int, index: int, mask: Any) -> str:
     """Why ``index`` is not legal for ``player`` in ``state``: the engine's refusal of the action it encodes
-    (which names the rule), and the legal indices (``mask_of(player)``, the player's mask)."""
-    legal = [int(i) for i in np.flatnonzero(mask_of(player))]
+    (which names the rule), and the legal indices (``mask``: the player's action mask)."""
+    legal = [int(i) for i in np.flatnonzero(mask)]
     move = adapter.decode(index, player) if index < adapter.num_actions else None
     if move is None:
         why = "the wait action is for a seat with nothing to do (Parallel environment)"
@@ -353,7 +351,8 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos = infos
         self.steps = 0
         self._done = False
         self._dirty = False
@@ -388,7 +387,8 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
     def illegal_reason(self, agent: str, index: int) -> str:
         """Why index ``index`` is not legal for ``agent`` now: the engine's refusal (it names the rule) and
         the legal indices."""
-        return illegal_reason(self.adapter, self.engine_state, self._seat[agent], index, self._mask_of)
+        p = self._seat[agent]
+        return illegal_reason(self.adapter, self.engine_state, p, index, self._mask_of(p))
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Observation, accumulated reward, terminated, truncated and info of the agent to act (as
@@ -580,8 +580,8 @@ class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
         seat = self._seat
         if not actions.keys() <= seat.keys():
             unknown = next(a for a in actions if a not in seat)
-            agents = ", ".join(self.possible_agents)
-            raise IllegalEnvAction(f"unknown agent {shown(unknown)} (agents: {agents})")
+            names = ", ".join(self.possible_agents)
+            raise IllegalEnvAction(f"unknown agent {shown(unknown)} (agents: {names})")
         size = self.num_actions
         for p in acting:
             agent = self.possible_agents[p]
@@ -596,7 +596,7 @@ class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
                 index = action_index(agent, action, size)
             mask = known[p][1] if p in known else adapter.mask(state, p)
             if not mask[index]:
-                reason = illegal_reason(adapter, state, p, index, lambda _p, m=mask: m)
+                reason = illegal_reason(adapter, state, p, index, mask)
                 raise IllegalEnvAction(f"{agent}: {reason}")
             moves.append(decode(index, p))  # wait is masked out for an acting seat
         if len(moves) < len(self.possible_agents):

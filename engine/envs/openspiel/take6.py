@@ -270,7 +270,7 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
             )
         state = self.engine
         acting = T6.to_act(state)
-        moves = []
+        moves: list[Any] = []
         for p, a in enumerate(actions):
             if p not in acting:
                 if a != WAIT:
