@@ -47,7 +47,7 @@ engine's refusal, naming the rule), and the state stays as it was.
     >>> state.apply_action(10**6)
     Traceback (most recent call last):
     ...
-    ValueError: python_petersburg: chance outcome 1000000 is not a start-player marker assignment 0..11
+    ValueError: python_petersburg: chance outcome 1000000 is not a start-player marker assignment 0..23
     >>> state.history()
     []
 """
