@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from operator import attrgetter
+from operator import index as as_index
 from typing import Any, Protocol
 
 import gymnasium
@@ -421,12 +422,12 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
         before = self.engine_state
         hit = self._mask_state is before and self._mask_seat == p  # _mask_of, inlined
         mask = self._mask if hit else self._mask_of(p)
-        if type(action) is int or isinstance(action, np.integer):  # action_index, inlined for the usual
-            index = int(action)
-            if not 0 <= index < len(mask):
-                index = self.action_index(agent, action)  # raises
-        else:
-            index = self.action_index(agent, action)
+        try:  # action_index, inlined for the usual index
+            index = as_index(action)
+        except TypeError:
+            index = -1
+        if not 0 <= index < len(mask) or action.__class__ is bool:
+            index = self.action_index(agent, action)  # raises
         if not mask[index]:
             raise IllegalEnvAction(f"{agent}: {self.illegal_reason(agent, index)}")
         after = self._apply(before, self._decode(index, p))
@@ -577,38 +578,45 @@ class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
         moves = []
         if type(actions) is not dict and not isinstance(actions, Mapping):
             raise IllegalEnvAction(f"actions must be a dict from agent to action, got {shown(actions)}")
-        seat = self._seat
-        if not actions.keys() <= seat.keys():
-            unknown = next(a for a in actions if a not in seat)
-            names = ", ".join(self.possible_agents)
-            raise IllegalEnvAction(f"unknown agent {shown(unknown)} (agents: {names})")
         size = self.num_actions
+        agents = self.possible_agents
+        found = 0  # the agents actions names (more keys than that: an unknown agent)
         for p in acting:
-            agent = self.possible_agents[p]
+            agent = agents[p]
             action = actions.get(agent)
             if action is None:
                 raise IllegalEnvAction(f"{agent} must act now")
-            if type(action) is int or isinstance(action, np.integer):  # action_index, inlined for the usual
-                index = int(action)
-                if not 0 <= index < size:
-                    action_index(agent, action, size)  # raises
-            else:
-                index = action_index(agent, action, size)
+            found += 1
+            try:  # action_index, inlined for the usual index
+                index = as_index(action)
+            except TypeError:
+                index = -1
+            if not 0 <= index < size or action.__class__ is bool:
+                index = action_index(agent, action, size)  # raises
             mask = known[p][1] if p in known else adapter.mask(state, p)
             if not mask[index]:
                 reason = illegal_reason(adapter, state, p, index, mask)
                 raise IllegalEnvAction(f"{agent}: {reason}")
             moves.append(decode(index, p))  # wait is masked out for an acting seat
-        if len(moves) < len(self.possible_agents):
+        if len(moves) < len(agents):
             wait = self.wait
-            for p, agent in enumerate(self.possible_agents):
-                action = actions.get(agent)
-                if p in acting or action is None:
+            for p, agent in enumerate(agents):
+                if p in acting or agent not in actions:
                     continue
-                if (type(action) is int or isinstance(action, np.integer)) and action == wait:
+                found += 1
+                action = actions[agent]
+                if action is None:
                     continue
-                if action_index(agent, action, size) != wait:
+                try:
+                    if as_index(action) == wait:  # (a bool is never wait)
+                        continue
+                except TypeError:
+                    pass
+                if action_index(agent, action, size) != wait:  # raises if it is no index at all
                     raise IllegalEnvAction(f"{agent} has nothing to do now: send WAIT ({wait})")
+        if found != len(actions):
+            unknown = next(a for a in actions if a not in self._seat)
+            raise IllegalEnvAction(f"unknown agent {shown(unknown)} (agents: {', '.join(agents)})")
         apply = game.apply_unchecked
         for move in moves:  # the selections of one turn are independent: none changes another's options
             state = apply(state, move)
@@ -621,7 +629,6 @@ class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
             bonus = rank_bonuses(game.result(state), self.rank_bonus)
             gains = tuple(g + b for g, b in zip(gains, bonus, strict=True))
         truncated = not over and self.max_cycles is not None and self.steps >= self.max_cycles
-        agents = self.possible_agents
         obs = self._observations()
         rewards = dict(zip(agents, gains, strict=True))
         terminations = dict.fromkeys(agents, over)

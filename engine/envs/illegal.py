@@ -13,6 +13,7 @@
   With ``strict=True``, and in ``raw_env()`` and the Parallel environments, it is refused with
   :class:`IllegalEnvAction` instead, the state unchanged.
 
+>>> import numpy as np
 >>> action_index("player_0", 7, 215), action_index("player_0", np.int64(7), 215)
 (7, 7)
 >>> action_index("player_0", 9.9, 215)
@@ -24,9 +25,9 @@ engine.envs.illegal.IllegalEnvAction: player_0: an action is an integer index 0.
 from __future__ import annotations
 
 import reprlib
+from operator import index as as_index
 from typing import Any
 
-import numpy as np
 from pettingzoo.utils import wrappers
 
 __all__ = ["IllegalEnvAction", "TerminateIllegal", "action_index", "shown"]
@@ -52,25 +53,24 @@ _REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxdict = 6
 
 
 def action_index(agent: str, action: Any, size: int) -> int:
-    """``action`` as an index of a ``Discrete(size)`` space: an ``int`` or a numpy integer (a 0-d integer
-    array too, as ``Discrete.contains`` accepts), in ``0..size-1``; anything else (a bool, a float, a
-    string, ``None``, a list) raises :class:`IllegalEnvAction` naming ``agent``.
+    """``action`` as an index of a ``Discrete(size)`` space: an integer (``operator.index`` reads it: an
+    ``int``, a numpy integer, a 0-d integer array, as ``Discrete.contains`` accepts) in ``0..size-1``;
+    anything else (a bool, a float, a string, ``None``, a list) raises :class:`IllegalEnvAction` naming
+    ``agent``.  (The environments' steps read the usual index inline, as here, and call this for the rest.)
 
     >>> action_index("player_1", "4", 215)
     Traceback (most recent call last):
     ...
     engine.envs.illegal.IllegalEnvAction: player_1: an action is an integer index 0..214, got '4' (str)
     """
-    kind = type(action)
-    if kind is int:
-        index: int = action
-    elif isinstance(action, np.integer) or (
-        isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)
-    ):
-        index = int(action)
-    else:
+    try:
+        index = as_index(action)
+    except TypeError:
+        index = None
+    if index is None or action.__class__ is bool:
         raise IllegalEnvAction(
-            f"{agent}: an action is an integer index 0..{size - 1}, got {shown(action)} ({kind.__name__})"
+            f"{agent}: an action is an integer index 0..{size - 1}, got {shown(action)} "
+            f"({action.__class__.__name__})"
         )
     if not 0 <= index < size:
         raise IllegalEnvAction(f"{agent}: action {shown(index)} is outside the action space 0..{size - 1}")
