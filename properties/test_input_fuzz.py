@@ -1507,3 +1507,178 @@ def test_mcp_under_concurrent_load(
     before = _tree_cpu(server)
     time.sleep(1.0)
     assert _tree_cpu(server) - before < 0.5, "the server kept working after every call was answered"
+
+
+# RL environments: actions of every Python type (PettingZoo AEC and Parallel, OpenSpiel chance and
+# decision nodes).  Each example plays a short random game in which some actions are hostile values; a
+# hostile value is either refused, with the environment's own refusal and the state untouched, or taken as
+# the legal action it stands for.  Needs the pettingzoo and openspiel extras (skipped without them).
+
+RL_GAMES = ("take6", "petersburg")
+
+
+def _rl_value(data: st.DataObject) -> Any:
+    """An action of any Python type: integers in and out of range, huge, bools, floats (NaN, infinities),
+    numeric and other strings, None, lists, bytes, numpy integers and floats, 0-d and 1-d arrays."""
+    import math
+
+    import numpy as np
+
+    others = st.one_of(
+        st.integers(min_value=2**62, max_value=2**80),
+        st.integers(min_value=-(2**80), max_value=-(2**62)),
+        st.booleans(),
+        st.floats(),
+        st.integers(0, 1100).map(lambda i: i + 0.5),
+        st.integers(0, 300).map(str),
+        st.text(max_size=4),
+        st.none(),
+        st.lists(st.integers(0, 300), max_size=3),
+        st.integers(0, 300).flatmap(
+            lambda i: st.sampled_from(
+                [np.int64(i), np.int32(i), np.uint16(i), np.float64(i), np.float32(i), np.array(i),
+                 np.array([i])]
+            )
+        ),
+        st.sampled_from([math.inf, -math.inf, math.nan, 10**30, b"4", object(), {0: 1}, (1,)]),
+    )
+    return data.draw(
+        st.one_of(st.integers(-5, 1100), others),  # half of them integers in or near every range of outcomes
+        label="action",
+    )
+
+
+def _rl_index(value: Any) -> int | None:
+    """The index ``value`` is in a ``Discrete`` space (an int that is not a bool, a numpy integer, a 0-d
+    integer array), or None."""
+    import numpy as np
+
+    if type(value) is int or isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.ndarray) and value.shape == () and np.issubdtype(value.dtype, np.integer):
+        return int(value)
+    return None
+
+
+def _rl_pick(data: st.DataObject, mask: Any) -> int:
+    legal = [int(i) for i in mask.nonzero()[0]]
+    return legal[data.draw(st.integers(0, len(legal) - 1), label="legal pick")]
+
+
+@FUZZ
+@given(game=st.sampled_from(RL_GAMES), how=st.sampled_from(("raw_env", "env", "env strict")), data=st.data())
+def test_rl_aec_actions_of_every_type(game: str, how: str, data: st.DataObject) -> None:
+    """The AEC environments (``raw_env()``, ``env()`` and ``env(strict=True)``) given actions of every type:
+    a value that is not an index of the space is refused (IllegalEnvAction, or PettingZoo's
+    AssertOutOfBoundsWrapper's AssertionError in ``env()``) with the state, the agent to act and the
+    terminations untouched; an index outside the mask is refused the same way, except that ``env()`` ends
+    the game (the classic convention) and says why in the infos; a legal index is played."""
+    pytest.importorskip("pettingzoo")
+    import importlib
+
+    from engine.envs.aec import IllegalEnvAction
+
+    module = importlib.import_module(f"engine.envs.{game}_v0")
+    if how == "raw_env":
+        env = module.raw_env(players=2)
+    else:
+        env = module.env(players=2, **({"strict": True} if how == "env strict" else {}))
+    env.reset(seed=data.draw(st.integers(0, 50), label="seed"))
+    for _ in range(data.draw(st.integers(1, 40), label="steps")):
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            return
+        mask = obs["action_mask"]
+        value = _rl_value(data) if data.draw(st.booleans(), label="hostile") else _rl_pick(data, mask)
+        before, agent = env.engine_state, env.agent_selection
+        index = _rl_index(value)
+        try:
+            env.step(value)
+        except (IllegalEnvAction, AssertionError) as refusal:
+            if isinstance(refusal, AssertionError):
+                assert how != "raw_env" and str(refusal) == "action is not in action space", repr(refusal)
+            assert env.engine_state is before and env.agent_selection == agent, f"{value!r} changed the state"
+            assert not any(env.terminations.values()), f"{value!r} refused but the game ended"
+            assert index is None or not 0 <= index < len(mask) or not mask[index] or how != "env", repr(value)
+            continue
+        assert index is not None and 0 <= index < len(mask), f"{value!r} ({type(value).__name__}) was taken"
+        if not mask[index]:  # env(): the classic ending
+            assert how == "env" and all(env.terminations.values()), f"illegal {index} was taken"
+            assert env.infos[agent]["illegal_move"]["action"] == index
+            return
+
+
+@FUZZ
+@given(game=st.sampled_from(RL_GAMES), data=st.data())
+def test_rl_parallel_actions_of_every_type(game: str, data: st.DataObject) -> None:
+    """The Parallel environments given one agent's action of every type: it is refused with
+    IllegalEnvAction (the AEC environment's refusal) before any seat acts, the state and the step count
+    untouched, or it is an index in the agent's mask and the step is played."""
+    pytest.importorskip("pettingzoo")
+    import importlib
+
+    from engine.envs.aec import IllegalEnvAction
+
+    par = importlib.import_module(f"engine.envs.{game}_v0").parallel_env(players=2)
+    observations, _ = par.reset(seed=data.draw(st.integers(0, 50), label="seed"))
+    for _ in range(data.draw(st.integers(1, 30), label="steps")):
+        if not par.agents:
+            return
+        actions = {a: _rl_pick(data, o["action_mask"]) for a, o in observations.items()}
+        agent = data.draw(st.sampled_from(sorted(actions)), label="agent")
+        if data.draw(st.booleans(), label="hostile"):
+            actions[agent] = _rl_value(data)
+        before, steps, mask = par.engine_state, par.steps, observations[agent]["action_mask"]
+        try:
+            observations, *_ = par.step(actions)
+        except IllegalEnvAction:
+            assert par.engine_state is before and par.steps == steps, f"{actions[agent]!r} changed the state"
+            continue
+        index = _rl_index(actions[agent]) if actions[agent] is not None else par.wait
+        assert index is not None, f"{actions[agent]!r} ({type(actions[agent]).__name__}) was taken"
+        assert 0 <= index < len(mask) and mask[index], f"{actions[agent]!r} outside the mask was taken"
+
+
+@FUZZ
+@given(game=st.sampled_from(RL_GAMES), data=st.data())
+def test_rl_openspiel_actions_of_every_type(game: str, data: st.DataObject) -> None:
+    """OpenSpiel states given chance outcomes and actions of every type (6 nimmt!'s joint actions with one
+    hostile entry, and ``apply_action`` at a decision node): each is refused (ValueError naming what was
+    expected, or pybind's TypeError for a value it cannot pass as an integer) with the state exactly as it
+    was (its serialization: history and attributes), or the action applied is a legal one."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import engine.envs.openspiel  # noqa: F401  (registers the games)
+
+    name = f"python_{game}"
+    spiel = pyspiel.load_game(name, {"players": data.draw(st.sampled_from([2, 3]), label="players")})
+    state = spiel.new_initial_state()
+    rng = random.Random(data.draw(st.integers(0, 2**16), label="seed"))
+    n = spiel.num_players()
+    for _ in range(data.draw(st.integers(1, 120), label="steps")):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            legal = [[a for a, _p in state.chance_outcomes()]]
+        elif state.is_simultaneous_node():
+            legal = [state.legal_actions(p) for p in range(n)]
+        else:
+            legal = [state.legal_actions()]
+        joint = [rng.choice(options) for options in legal]
+        hostile = data.draw(st.booleans(), label="hostile")
+        if hostile:
+            joint[data.draw(st.integers(0, len(joint) - 1), label="who")] = _rl_value(data)
+        single = len(joint) == 1 or (hostile and data.draw(st.booleans(), label="apply_action at a joint"))
+        before, length = pyspiel.serialize_game_and_state(spiel, state), len(state.history())
+        try:
+            if single:
+                state.apply_action(joint[0])
+            else:
+                state.apply_actions(joint)
+        except (ValueError, TypeError, pyspiel.SpielError):
+            assert pyspiel.serialize_game_and_state(spiel, state) == before, f"{joint!r} changed the state"
+            continue
+        applied = state.history()[length:]
+        assert len(applied) == len(legal), f"{joint!r} applied {applied!r}"
+        assert all(a in options for a, options in zip(applied, legal, strict=True)), (
+            f"{joint!r} applied {applied!r}, legal {legal!r}"
+        )
