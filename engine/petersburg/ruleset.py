@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import IllegalSetup
+from engine.jsonio import show
 from engine.petersburg.catalog import (
     COLOURS,
     FINAL,
@@ -162,7 +163,7 @@ def normalize_options(options: Mapping[str, Any] | None) -> tuple[tuple[str, Any
     out: dict[str, Any] = {}
     for name in opts:
         if name not in OPTIONS:
-            raise IllegalSetup("SP-VARIANT-2", f"unknown option {name!r} (known: {', '.join(OPTIONS)})")
+            raise IllegalSetup("SP-VARIANT-2", f"unknown option {show(name)} (known: {', '.join(OPTIONS)})")
     for name, spec in OPTIONS.items():
         value = opts.get(name, spec.default)
         if not isinstance(value, bool):

@@ -25,6 +25,7 @@ from typing import Any
 from attrs import field, frozen
 
 from engine.errors import IllegalSetup, SpecError
+from engine.jsonio import show
 from engine.spec import Field, load_clauses, load_table
 
 __all__ = [
@@ -473,7 +474,7 @@ def _clean_options(variant: str, options: Mapping[str, Any] | None) -> tuple[tup
                 f"option {name} does not apply to variant {variant} "
                 f"(only {', '.join(OPTIONS[name].variants)})",
             )
-        raise IllegalSetup("T6-VAR-1", f"unknown option {name!r} (known: {', '.join(OPTIONS) or 'none'})")
+        raise IllegalSetup("T6-VAR-1", f"unknown option {show(name)} (known: {', '.join(OPTIONS) or 'none'})")
     return tuple(out)
 
 

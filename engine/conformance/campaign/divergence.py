@@ -105,6 +105,9 @@ class Divergence:
     the set-up's start."""
     subject: str = ""
     """The card or effect the deciding step of the reference derivation names (``55``), if any."""
+    lost_position: bool = field(default=False, eq=False)
+    """The peer failed (refused, garbled, hung, exited) while being put back on the reference's position
+    after an earlier divergence (the ``position`` capability): the rest of its game was not played."""
 
     @property
     def steps(self) -> int:
@@ -114,9 +117,12 @@ class Divergence:
     @property
     def detail(self) -> str:
         """What the divergence is about: the claimed fact, the type of the action involved, or for a peer's
-        own failure the request it failed on (``-`` for none)."""
+        own failure the request it failed on (``position`` for a failed return to the reference's position,
+        whatever request of it failed; ``-`` for none)."""
         if self.kind == "claim" and self.peer_claims:
             return next(iter(self.peer_claims))
+        if self.lost_position:
+            return "position"
         if self.kind in ("crash", "timeout", "garbage"):
             found = _REQUEST_IN_TEXT.search(self.message)
             return found.group(1) if found else "-"
