@@ -8,6 +8,10 @@
 * ``arbiter bench fuzz``: a campaign against the reference peer as a subprocess, with one job and with two.
 * ``arbiter bench envs``: the PettingZoo environments' steps/s beside the bare engine loop's
   (:mod:`engine.envs.bench`; needs the ``pettingzoo`` extra).
+* ``arbiter bench search``: the plain-language search's recall@3 over its question set, and its speed
+  (:mod:`engine.query.bench_search`; ``--questions FILE`` for another set).
+* ``arbiter bench mcp``: ``arbiter mcp`` under load, 40 drawings at scale 8 and 40 rule lookups: answer
+  times, memory (:mod:`engine.assistant.bench`; needs the ``mcp`` extra).
 
 Every line is measured ``--repeat`` times on the same work and prints the **median CPU time** of a run with
 its spread (``±`` half the range, relative to the median) and the rate per core (work / median CPU time).
@@ -31,7 +35,7 @@ from engine.errors import InputError
 from engine.game import Game, facets, game_names, get_game
 from engine.measure import Runs, calibrate, cpu_runs, header, line
 
-SUITES = ("check", "fuzz", "envs")
+SUITES = ("check", "fuzz", "envs", "search", "mcp")
 """Benchmarks that are not a game."""
 
 
@@ -83,6 +87,12 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--seconds", f"expected a duration in (0, 3600], got {args.seconds}")
     if args.game == "envs":
         return _bench_envs(args)
+    if args.game == "search":
+        code: int = importlib.import_module("engine.query.bench_search").run(args)
+        return code
+    if args.game == "mcp":
+        code = importlib.import_module("engine.assistant.bench").main([])
+        return code
     if args.game in SUITES:
         return bench_conformance.run(args)
     game = get_game(args.game)
@@ -110,17 +120,21 @@ def register(sub: Any) -> None:
     """Add ``bench`` to the command line."""
     p = sub.add_parser(
         "bench",
-        help="speed figures (median CPU time over repeated runs): games, check, fuzz, envs",
+        help="speed figures (median CPU time over repeated runs): games, check, fuzz, envs; search recall; "
+        "mcp under load",
         description="Speed figures, as median CPU time over repeated runs with the spread: a game's "
-        "playouts (GAME), record checking (check), fuzz campaigns (fuzz), or the PettingZoo environments "
-        "beside the bare engine loop (envs, needs the pettingzoo extra).",
+        "playouts (GAME), record checking (check), fuzz campaigns (fuzz), the PettingZoo environments "
+        "beside the bare engine loop (envs, needs the pettingzoo extra), the plain-language search's "
+        "recall over its question set with its speed (search), or the assistant's answer times under load "
+        "(mcp, needs the mcp extra; more options: python -m engine.assistant.bench --help).",
     )
     choices: Sequence[str] = (*game_names(), *SUITES)
     p.add_argument(
         "game",
         choices=choices,
-        metavar="GAME|check|fuzz|envs",
-        help=f"a game ({', '.join(game_names())}), or check, fuzz, envs (the PettingZoo environments)",
+        metavar="GAME|check|fuzz|envs|search|mcp",
+        help=f"a game ({', '.join(game_names())}), or check, fuzz, envs (the PettingZoo environments), "
+        "search (the plain-language search's recall), mcp (the assistant under load)",
     )
     p.add_argument("--players", type=cliargs.count("--players", hi=cliargs.MAX_SEAT + 1), action="append",
                    help="player count (repeatable)")
@@ -131,4 +145,6 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--games", type=cliargs.count("--games"), default=48, help="fuzz: games per campaign (default 48)"
     )
+    p.add_argument("--questions", metavar="FILE", default=None,
+                   help="search: the question set (default tests/data/search-questions.toml)")
     p.set_defaults(run=run)

@@ -10,6 +10,13 @@ is given, so the hot path (no trace) pays one ``is not None`` test and nothing e
 Narration, ``explain``, ``ask``, the viewer, SVG captions, the assistant and the conformance kit's
 attribution read these steps; none of them parses clause ids out of text or re-implements a rule.
 
+A step whose clause is a **ruling** (the clause book gives it a ``ruling``: the seeds disagree or are
+silent) carries it as data, :class:`Ruling` (``id``, the reading it ``rejects``, the ``option`` selecting
+that other reading), looked up in the clause book once, here, when the step is made: deciding code never
+repeats it.  Where a game's option selects the *other* reading, the code that reads the option says so
+(``Trace.add(..., chosen="keep_roubles=false")``) and the step's ruling is marked ``chosen``.  Steps are
+only made when a trace is asked for, so the lookup costs the hot path nothing.
+
 >>> trace = Trace()
 >>> with trace.step("SP-COST-1", "price", {"card": "Market"}, note="Market costs 5 roubles") as cost:
 ...     _ = trace.add("SP-COST-4", "discount", {"amount": 1}, note="1 rouble less for a Market owned")
@@ -19,23 +26,152 @@ attribution read these steps; none of them parses clause ids out of text or re-i
 'discount'
 >>> Step.from_json(trace.steps[0].to_json()) == trace.steps[0]
 True
+>>> Step("SP-END-6", "tiebreak").ruling.option
+'keep_roubles=false'
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from attrs import field, frozen
+from attrs import Factory, field, frozen
 
-from engine.errors import InputError
+from engine.errors import InputError, SpecError
+from engine.spec import game_of_clause, load_clauses
 
-__all__ = ["Step", "Trace", "render"]
+__all__ = ["Ruling", "Step", "Trace", "render", "ruling_of"]
 
 
 def _freeze(data: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return dict(data) if data else {}
+
+
+_OPTION = re.compile(r"^option ([a-z_][a-z0-9_]*)=([^\s:;,]+)")
+"""A clause's ``alternative`` naming an option: ``option NAME=VALUE``, then ``: what it reads`` if given."""
+
+
+@frozen
+class Ruling:
+    """A ruling a step rests on: the clause ``id``, the reading it does not apply (``rejects``), and the
+    ``NAME=VALUE`` game option that selects that other reading (``None``: no option does; ``other`` then
+    says what does, if anything).  ``chosen``: the step applies the option's reading (``option`` was set),
+    not the engine's ruling, and ``rejects`` is the ruling's own wording.
+
+    >>> r = ruling_of("SP-END-6")
+    >>> r.id, r.option, r.chosen
+    ('SP-END-6', 'keep_roubles=false', False)
+    >>> ruling_of("SP-END-6", chosen="keep_roubles=false").rejects.startswith("Final scoring")
+    True
+    >>> ruling_of("T6-DECK-1") is None
+    True
+    """
+
+    id: str
+    rejects: str
+    option: str | None = None
+    chosen: bool = False
+    other: str | None = None
+
+    def mark(self, reading: str = "") -> str:
+        """The marked line a text answer shows: the ruling, the reading applied (``reading``: the step's own
+        words for it) and how to ask for the other one.
+
+        >>> print(ruling_of("SP-END-6").mark("the roubles are kept"))
+        ruling SP-END-6: the roubles are kept; the other reading: `--option keep_roubles=false`
+        >>> print(ruling_of("SP-END-6", chosen="keep_roubles=false").mark())
+        option keep_roubles=false: the other reading of ruling SP-END-6; the ruling's reading: without it
+        >>> print(ruling_of("T6-END-3").mark())
+        ruling T6-END-3; no option reads it otherwise
+        """
+        said = f": {reading}" if reading else ""
+        if self.chosen:
+            what = f"{reading} (the other reading of ruling {self.id})" if reading else (
+                f"the other reading of ruling {self.id}")
+            return f"option {self.option}: {what}; the ruling's reading: without it"
+        if self.option:
+            return f"ruling {self.id}{said}; the other reading: `--option {self.option}`"
+        if self.other:
+            return f"ruling {self.id}{said}; the other reading: {self.other}"
+        return f"ruling {self.id}{said}; no option reads it otherwise"
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form: ``{"id", "rejects", "option", "chosen"}`` (and ``other`` when given)."""
+        out: dict[str, Any] = {"id": self.id, "rejects": self.rejects, "option": self.option,
+                               "chosen": self.chosen}
+        if self.other is not None:
+            out["other"] = self.other
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "ruling") -> Ruling:
+        """Read a ruling back from :meth:`to_json`; malformed input raises InputError naming the field."""
+        if not isinstance(data, dict):
+            raise InputError(where, "a ruling must be an object")
+        unknown = set(data) - {"id", "rejects", "option", "chosen", "other"}
+        if unknown:
+            raise InputError(f"{where}.{sorted(unknown)[0]}", "unknown field")
+        rid, rejects, option = data.get("id"), data.get("rejects"), data.get("option")
+        chosen, other = data.get("chosen", False), data.get("other")
+        if not isinstance(rid, str) or not rid:
+            raise InputError(f"{where}.id", "a clause id is required")
+        if not isinstance(rejects, str):
+            raise InputError(f"{where}.rejects", "must be a string")
+        if option is not None and not isinstance(option, str):
+            raise InputError(f"{where}.option", "must be a string or null")
+        if not isinstance(chosen, bool):
+            raise InputError(f"{where}.chosen", "must be true or false")
+        if other is not None and not isinstance(other, str):
+            raise InputError(f"{where}.other", "must be a string or null")
+        return cls(rid, rejects, option, chosen, other)
+
+
+@functools.lru_cache(maxsize=1024)
+def _book_ruling(clause: str) -> Ruling | None:
+    game = game_of_clause(clause)
+    if game is None:
+        return None
+    try:
+        found = load_clauses(game).get(clause)
+    except SpecError:
+        return None
+    if found is None or found.ruling is None:
+        return None
+    alt = found.alternative
+    match = _OPTION.match(alt) if alt else None
+    return Ruling(clause, found.rejects or "", match.group(1) + "=" + match.group(2) if match else None,
+                  other=None if match else alt)
+
+
+def ruling_of(clause: str, chosen: str | None = None) -> Ruling | None:
+    """The ruling a step applying ``clause`` rests on, from the clause book (``None``: not a ruling).
+
+    ``chosen`` is the ``NAME=VALUE`` option setting the step applies instead of the ruling (known only
+    where the deciding code reads the option): the ruling is then marked ``chosen``, its ``rejects`` the
+    ruling's own wording.  An option setting for a clause that is no ruling is still recorded.
+
+    >>> ruling_of("T6-PRO-3").option, ruling_of("T6-PRO-3", chosen="professional_tie=start").chosen
+    ('professional_tie=start', True)
+    """
+    book = _book_ruling(clause)
+    if chosen is None:
+        return book
+    game = game_of_clause(clause)
+    text = ""
+    if game is not None:
+        try:
+            found = load_clauses(game).get(clause)
+        except SpecError:
+            found = None
+        text = found.text if found is not None else ""
+    return Ruling(clause, text, chosen, chosen=True)
+
+
+def _book_default(step: Step) -> Ruling | None:
+    return _book_ruling(step.clause)
 
 
 @frozen
@@ -54,6 +190,8 @@ class Step:
     data: Mapping[str, Any] = field(factory=dict, converter=_freeze)
     note: str = ""
     steps: tuple[Step, ...] = ()
+    ruling: Ruling | None = field(default=Factory(_book_default, takes_self=True))
+    """The ruling the step rests on: the clause book's (by default), or an option's reading (``chosen``)."""
 
     def walk(self) -> Iterator[Step]:
         """This step and every step below it, depth first, in order.
@@ -85,13 +223,26 @@ class Step:
             if (clause is None or s.clause == clause) and (says is None or s.says == says)
         )
 
+    def rulings(self) -> tuple[Ruling, ...]:
+        """Every ruling of the tree, depth first, each once.
+
+        >>> [r.id for r in Step("A-1", "a", steps=(Step("SP-END-6", "b"),)).rulings()]
+        ['SP-END-6']
+        """
+        return tuple(dict.fromkeys(s.ruling for s in self.walk() if s.ruling is not None))
+
     def to_json(self) -> dict[str, Any]:
-        """Canonical JSON form (``steps`` and ``note`` only when present)."""
+        """Canonical JSON form (``steps``, ``note`` and ``ruling`` only when present; ``"ruling": null``
+        only for a ruling's clause whose step was made without it)."""
         out: dict[str, Any] = {"clause": self.clause, "says": self.says, "data": dict(self.data)}
         if self.note:
             out["note"] = self.note
         if self.steps:
             out["steps"] = [s.to_json() for s in self.steps]
+        if self.ruling is not None:
+            out["ruling"] = self.ruling.to_json()
+        elif _book_ruling(self.clause) is not None:
+            out["ruling"] = None
         return out
 
     @classmethod
@@ -99,7 +250,7 @@ class Step:
         """Read a step back from :meth:`to_json`; malformed input raises InputError naming the field."""
         if not isinstance(data, dict):
             raise InputError(where, "a derivation step must be an object")
-        unknown = set(data) - {"clause", "says", "data", "note", "steps"}
+        unknown = set(data) - {"clause", "says", "data", "note", "steps", "ruling"}
         if unknown:
             raise InputError(f"{where}.{sorted(unknown)[0]}", "unknown field")
         clause, says, facts = data.get("clause"), data.get("says"), data.get("data", {})
@@ -115,7 +266,11 @@ class Step:
         if not isinstance(steps, list):
             raise InputError(f"{where}.steps", "must be a list")
         children = tuple(cls.from_json(s, f"{where}.steps[{i}]") for i, s in enumerate(steps))
-        return cls(clause, says, facts, note, children)
+        if "ruling" not in data:
+            return cls(clause, says, facts, note, children)
+        raw = data["ruling"]
+        ruling = None if raw is None else Ruling.from_json(raw, f"{where}.ruling")
+        return cls(clause, says, facts, note, children, ruling)
 
 
 class Trace:
@@ -136,23 +291,33 @@ class Trace:
         self.steps: list[Step] = []
         self._stack: list[list[Step]] = [self.steps]
 
-    def add(self, clause: str, says: str, data: Mapping[str, Any] | None = None, note: str = "") -> Step:
-        """Record one leaf step and return it."""
-        made = Step(clause, says, data or {}, note)
+    def add(
+        self, clause: str, says: str, data: Mapping[str, Any] | None = None, note: str = "",
+        *, chosen: str | None = None,
+    ) -> Step:
+        """Record one leaf step and return it; ``chosen`` is the non-default option setting (``NAME=VALUE``)
+        the step applies instead of the clause's ruling (see :func:`ruling_of`).
+
+        >>> Trace().add("SP-END-6", "tiebreak", chosen="keep_roubles=false").ruling.chosen
+        True
+        """
+        made = Step(clause, says, data or {}, note, (), ruling_of(clause, chosen))
         self._stack[-1].append(made)
         return made
 
     @contextmanager
     def step(
-        self, clause: str, says: str, data: Mapping[str, Any] | None = None, note: str = ""
+        self, clause: str, says: str, data: Mapping[str, Any] | None = None, note: str = "",
+        *, chosen: str | None = None,
     ) -> Iterator[Step]:
-        """Record a step whose children are the steps recorded inside the ``with`` block.
+        """Record a step whose children are the steps recorded inside the ``with`` block (``chosen`` as
+        for :meth:`add`).
 
         The yielded value is a provisional step (its ``data`` may be read); the recorded one, with its
         children, replaces it when the block ends.
         """
         children: list[Step] = []
-        provisional = Step(clause, says, data or {}, note)
+        provisional = Step(clause, says, data or {}, note, (), ruling_of(clause, chosen))
         self._stack.append(children)
         try:
             yield provisional
@@ -160,7 +325,8 @@ class Trace:
             self._stack.pop()
             self._stack[-1].append(
                 Step(
-                    provisional.clause, provisional.says, provisional.data, provisional.note, tuple(children)
+                    provisional.clause, provisional.says, provisional.data, provisional.note, tuple(children),
+                    provisional.ruling,
                 )
             )
 

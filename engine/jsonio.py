@@ -41,6 +41,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import IO, Any
 
+from engine import beneath
 from engine.errors import InputError, PositionError
 
 MAX_BYTES = 16 * 1024 * 1024
@@ -223,9 +224,11 @@ class FileAccess:
 
     * :data:`LOCAL` (the command line): any regular file the process may read, or ``-`` for standard input;
     * :data:`NO_FILES`: none at all (``arbiter mcp`` without ``--root``; a record's own ``position``);
-    * :meth:`under` a root folder (``arbiter mcp --root DIR``): only regular files whose real path lies under
-      the root (a relative name is taken from the root; a link leading out of it is refused), at most
-      ``max_bytes`` each, never standard input (it carries the protocol).
+    * :meth:`under` a root folder (``arbiter mcp --root DIR``): only regular files under the root, opened
+      by :func:`engine.beneath.open_beneath` (a relative name is taken from the root; the name is walked one
+      folder at a time and no link leading out of the root is followed, even one swapped in during the
+      walk; a file with a second name, a hard link, is refused), at most ``max_bytes`` each, never standard
+      input (it carries the protocol).
 
     Whatever the policy, only regular files are read: a named pipe, a device or a folder is refused from its
     status before it is opened, and opened without waiting (``O_NONBLOCK``), so nothing blocks.
@@ -234,11 +237,12 @@ class FileAccess:
     'reading files is off here'
     """
 
-    __slots__ = ("hint", "max_bytes", "root", "stdin")
+    __slots__ = ("given", "hint", "max_bytes", "root", "stdin")
 
     def __init__(self, root: Path | None = None, *, stdin: bool = True, max_bytes: int | None = MAX_BYTES,
                  hint: str | None = None) -> None:
         self.root = root
+        self.given = root
         self.stdin = stdin
         self.max_bytes = max_bytes
         self.hint = hint
@@ -252,7 +256,12 @@ class FileAccess:
             raise InputError("--root", f"no such folder: {show(str(root))}") from None
         if not real.is_dir():
             raise InputError("--root", f"not a folder: {show(str(root))}")
-        return cls(real, stdin=False, max_bytes=max_bytes)
+        if not beneath.supported():
+            raise InputError("--root", "this system cannot open a file relative to a folder without "
+                             "following links (dir_fd, O_NOFOLLOW), so no folder can be confined to")
+        access = cls(real, stdin=False, max_bytes=max_bytes)
+        access.given = Path(os.path.abspath(root))
+        return access
 
     @property
     def enabled(self) -> bool:
@@ -374,21 +383,11 @@ def _target(text: str, name: str, policy: FileAccess) -> tuple[Path, int]:
         raise InputError(name, policy.refusal())
     if not text or "\x00" in text:
         raise InputError(name, "not a file name")
-    target = Path(text)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    if policy.root is not None:
-        full = target if target.is_absolute() else policy.root / target
-        try:
-            target = full.resolve(strict=False)
-        except (OSError, RuntimeError, ValueError):
-            raise InputError(name, "not a file name") from None
-        if not target.is_relative_to(policy.root):
-            raise InputError(name, "outside the folder this server may read (its --root)")
-        flags |= getattr(os, "O_NOFOLLOW", 0)  # resolved: a link put in its place afterwards is refused
-    return target, flags
+    return Path(text), flags
 
 
-NOT_REGULAR = "not a regular file (a pipe, a device or a folder is not read)"
+NOT_REGULAR = beneath.NOT_REGULAR
 
 
 def open_file(path: str | Path, *, source: str | None = None, access: FileAccess | None = None) -> IO[bytes]:
@@ -410,12 +409,16 @@ def _open(text: str, name: str, policy: FileAccess) -> tuple[IO[bytes], Path]:
             raise InputError(name, "standard input is not read here")
         return sys.stdin.buffer, Path("-")
     target, flags = _target(text, name, policy)
-    try:
-        if not stat.S_ISREG(os.stat(target).st_mode):  # before opening: a pipe or device is never opened
-            raise InputError(name, NOT_REGULAR)
-        fd = os.open(target, flags)
-    except OSError as exc:
-        raise InputError(name, f"cannot read: {exc.strerror or exc}") from None
+    if policy.root is not None:  # walked from the root, no link out followed (engine.beneath)
+        fd = beneath.open_beneath(policy.root, text, source=name, given=policy.given)
+        target = policy.root / text
+    else:
+        try:
+            if not stat.S_ISREG(os.stat(target).st_mode):  # before opening: a pipe or device is never opened
+                raise InputError(name, NOT_REGULAR)
+            fd = os.open(target, flags)
+        except OSError as exc:
+            raise InputError(name, f"cannot read: {exc.strerror or exc}") from None
     try:
         status = os.fstat(fd)
         if not stat.S_ISREG(status.st_mode):

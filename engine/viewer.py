@@ -65,6 +65,8 @@ class Step:
     action: dict[str, Any] | None = None
     player: int | None = None
     comment: str | None = None
+    rulings: tuple[dict[str, Any], ...] = ()
+    """The rulings the step's derivation rests on (``Ruling.to_json``; ``chosen``: an option's reading)."""
 
 
 @frozen
@@ -101,6 +103,14 @@ def _derived_clauses(g: Any, before: Any, action: Any) -> list[str]:
     if derive is None:
         return []
     return list(dict.fromkeys(c for root in derive(before, action) for c in root.clauses()))
+
+
+def _derived_rulings(g: Any, before: Any, action: Any, chain: Any) -> tuple[dict[str, Any], ...]:
+    """The rulings of the step's derivation (``GAME.derive``) and of ``explain``'s chain, each once, as
+    JSON: what the rules panel marks."""
+    derive = getattr(g, "derive", None)
+    found = [r for root in (derive(before, action) if derive else ()) for r in root.rulings()]
+    return tuple(r.to_json() for r in dict.fromkeys([*found, *chain.rulings]))
 
 
 def _picture(game: str, state: Any, viewer: int | None) -> str:
@@ -198,7 +208,8 @@ def build_replay(
         except RuleViolation as exc:  # pragma: no cover - the checker reported the first refusal above
             raise InputError("RECORD", f"{label}: action {line.index} is refused: {exc}") from None
         narration = g.narrate(before, action, state)
-        chain = explain(header.game, before, action_json).clauses
+        answer = explain(header.game, before, action_json)
+        chain = answer.clauses
         # a player's action: also the clause that allows its kind (a pass: SP-TURN-3, a buy: SP-BUY-1)
         allows = [kit.legal_clause(action)] if line.player is not None else []
         clauses = tuple(dict.fromkeys([*_derived_clauses(g, before, action), *chain, *allows]))
@@ -212,6 +223,7 @@ def build_replay(
                 action_json,
                 line.player,
                 line.comment,
+                _derived_rulings(g, before, action, answer),
             )
         )
         if div is not None and div.kind == "claim" and line.index == div.index:
@@ -292,6 +304,8 @@ def _clause_entries(replay: Replay) -> dict[str, Any]:
             "topic": c.topic,
             "text": c.text,
             "ruling": c.ruling,
+            "rejects": c.rejects,
+            "other": c.alternative,
             "cites": [
                 {
                     "seed": x.seed,
@@ -390,6 +404,8 @@ def _page_data(replay: Replay, cited: Iterable[str]) -> dict[str, Any]:
             shown["action"] = step.action
         if step.comment is not None:
             shown["comment"] = step.comment
+        if step.rulings:
+            shown["rulings"] = list(step.rulings)
         steps.append(shown)
     return {
         "steps": steps,
@@ -416,6 +432,10 @@ def _glossary(entries: dict[str, Any]) -> str:
             for x in c["cites"]
         )
         ruling = f'<p class="muted">Ruling: {e(c["ruling"])}</p>' if c["ruling"] else ""
+        if c["ruling"] and c["rejects"]:
+            ruling += f'<p class="muted">Rejected reading: {e(c["rejects"])}</p>'
+        if c["ruling"] and c["other"]:
+            ruling += f'<p class="muted">The other reading: {e(c["other"])}</p>'
         head = f'<h3>{cid} <span class="muted">· {e(c["game"])} · {e(c["topic"])}</span></h3>'
         parts.append(
             f'<div class="clause-entry" id="clause-{cid}">{head}<p>{e(c["text"])}</p>{ruling}{cites}</div>'

@@ -841,7 +841,7 @@ class McpSession:
     """One ``arbiter mcp --root ROOT`` server over stdio, driven by the MCP SDK's client from a thread of its
     own, so a test calls a tool synchronously (:meth:`call`), with a time limit per call."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, flags: tuple[str, ...] = ()) -> None:
         import asyncio
         import sys
         import threading
@@ -852,7 +852,7 @@ class McpSession:
         self.session: Any = None
         self.stop: Any = None
         self.root = root
-        self.command = [sys.executable, "-m", "engine", "mcp", "--root", str(root)]
+        self.command = [sys.executable, "-m", "engine", "mcp", "--root", str(root), *flags]
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
         if not self.ready.wait(120) or self.session is None:
@@ -1026,7 +1026,7 @@ def test_mcp_server_answers_raw_lines_with_lone_surrogates() -> None:
     proc.stdin.flush()
     answered: dict[int, Any] = {}
     deadline = time.monotonic() + 120
-    while 5 not in answered and time.monotonic() < deadline:
+    while not {3, 5} <= set(answered) and time.monotonic() < deadline:  # calls run at once: any order
         raw = proc.stdout.readline()
         if not raw:
             break
@@ -1249,3 +1249,436 @@ def test_check_starts_no_more_workers_than_files_and_cores(files: int, jobs: int
     assert all(n <= min(jobs, files, available_cores()) for n in started), started
     if min(jobs, 256) > min(files, available_cores()) and files > 1:
         assert "capped to" in err
+
+
+# --------------------------------------------------------------------------------------------------
+# The assistant with links inside its root, and under concurrent load (round three: classes 2, 3 and 9)
+#
+# Two servers of their own: one whose root holds links (a folder flipped to and fro between a real folder
+# and a link out of the root, by a thread, while the fuzzer reads through it; a hard link to an outside
+# file; links that stay inside), one with a single heavy worker that takes batches of concurrent calls,
+# drawings at scale 8 among them, some cancelled, some over the size bounds.  Inside the root every
+# position and record is of a 3-player game; outside, of 7: an answer about 7 players read outside.
+
+LINK_ROOT = WORK / "mcp-links"
+LINK_OUTSIDE = WORK / "mcp-links-outside"
+
+
+def _game_files(folder: Path, players: int) -> None:
+    game = get_game("take6")
+    folder.mkdir(parents=True, exist_ok=True)
+    state = game.state_to_json(game.new_game(players, seed=players))
+    (folder / "state.json").write_text(json.dumps(state), encoding="utf-8")
+    buffer = io.StringIO()
+    write_record(buffer, record_game("take6", players=players, seed=players, actions=[]))
+    (folder / "game.jsonl").write_text(buffer.getvalue(), encoding="utf-8")
+
+
+def _link_root() -> Path:
+    """The root: ``real/`` (3 players), ``.flip-dir/`` (3 players, the flipper's folder), ``.flip-link``
+    (a link to the outside folder), links inside and out, a hard link to an outside file, a bad record."""
+    _game_files(LINK_OUTSIDE, 7)
+    _game_files(LINK_ROOT / "real", 3)
+    _game_files(LINK_ROOT / ".flip-dir", 3)
+    (LINK_ROOT / ".flip-link").symlink_to(LINK_OUTSIDE, target_is_directory=True)
+    (LINK_ROOT / "alias.json").symlink_to("real/state.json")
+    (LINK_ROOT / "dir").symlink_to(LINK_ROOT / "real", target_is_directory=True)
+    (LINK_ROOT / "out.json").symlink_to(LINK_OUTSIDE / "state.json")
+    (LINK_ROOT / "up").symlink_to("..", target_is_directory=True)
+    os.link(LINK_OUTSIDE / "state.json", LINK_ROOT / "hard.json")
+    (LINK_ROOT / "bad.jsonl").write_text('{"type": "header", "game": "take6"}\n', encoding="utf-8")
+    return LINK_ROOT
+
+
+class _Flipper:
+    """A thread turning ``flip`` into the real folder, then into the link out, and back, without pause."""
+
+    def __init__(self, root: Path) -> None:
+        import threading
+
+        self.root = root
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        flip, folder, link = self.root / "flip", self.root / ".flip-dir", self.root / ".flip-link"
+        while not self.stop.is_set():
+            for parked in (folder, link):
+                with contextlib.suppress(OSError):
+                    parked.rename(flip)  # flip is the folder, then the link
+                    time.sleep(0.0005)
+                    flip.rename(parked)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(10)
+
+
+LINK_NAMES = [
+    "real/state.json", "alias.json", "dir/state.json", "flip/state.json", "flip/game.jsonl", "out.json",
+    "hard.json", "up/mcp-links-outside/state.json", "real/../flip/state.json", "bad.jsonl",
+    "real/game.jsonl", "dir/game.jsonl", str(LINK_ROOT / "flip" / "state.json"),
+]
+
+
+@pytest.fixture(scope="module")
+def mcp_link_session() -> Iterator[McpSession]:
+    pytest.importorskip("mcp")
+    session = McpSession(_link_root())
+    flipper = _Flipper(LINK_ROOT)
+    yield session
+    flipper.close()
+    session.close()
+
+
+def _seats(result: Any) -> int | None:
+    """How many players the answer's game has (None for a refusal)."""
+    if isinstance(result, Exception) or result.is_error:
+        return None
+    data = result.structured_content
+    return len(data["actions"]) if "actions" in data else data.get("players")
+
+
+@FUZZ
+@given(names=st.lists(st.sampled_from(LINK_NAMES), min_size=1, max_size=8), as_record=st.booleans())
+def test_mcp_reads_nothing_outside_through_links(
+    mcp_link_session: McpSession, names: list[str], as_record: bool
+) -> None:
+    """Reading through links inside the root while a folder on the path flips between a real folder and a
+    link out of the root: every answer is about an inside game (3 players) or a refusal, never an outside
+    one (7 players: a link followed out, a folder swapped during the open, a hard link); no error names the
+    server's own path to the root unless the client gave it."""
+    for name in names:
+        if as_record or name.endswith(".jsonl"):
+            result = mcp_link_session.call("record_position", {"game": "take6", "path": name})
+        else:
+            result = mcp_link_session.call("legal_actions", {"game": "take6", "position": f"@{name}"})
+        assert _seats(result) in (None, 3), f"{name} read a game of {_seats(result)} players outside the root"
+        if not name.startswith("/"):
+            assert str(LINK_ROOT) not in _answer_text(result), (name, _answer_text(result)[:300])
+
+
+class LoadSession(McpSession):
+    """An ``arbiter mcp --workers 1`` session that sends batches of calls at once (:meth:`batch`)."""
+
+    def batch(self, heavy: list[dict[str, Any]], cancel: list[bool], light: list[tuple[str, dict[str, Any]]],
+              timeout: float) -> tuple[list[str], list[Any], list[Any], int]:
+        """Send the heavy calls, cancel those ``cancel`` marks once they reached the server, then send the
+        light ones: the order answers came in (``heavy<i>``/``light<i>``), the light and heavy results, and
+        the most worker processes the server had at once meanwhile."""
+        import asyncio
+
+        server = _server_pid()
+
+        async def run() -> tuple[list[str], list[Any], list[Any], int]:
+            order: list[str] = []
+            most = 0
+
+            async def count() -> None:
+                nonlocal most
+                while True:
+                    most = max(most, len(_children(server)))
+                    await asyncio.sleep(0.02)
+
+            counter = asyncio.create_task(count())
+
+            async def one(label: str, name: str, args: dict[str, Any]) -> Any:
+                result = await self.session.call_tool(name, args)
+                order.append(label)
+                return result
+
+            tasks = [asyncio.create_task(one(f"heavy{i}", "render_position", a)) for i, a in enumerate(heavy)]
+            await asyncio.sleep(0.3)
+            for task, stop in zip(tasks, cancel, strict=True):
+                if stop:
+                    task.cancel()
+            lights = await asyncio.gather(*(one(f"light{i}", n, a) for i, (n, a) in enumerate(light)))
+            heavies = await asyncio.gather(*tasks, return_exceptions=True)
+            counter.cancel()
+            return order, list(lights), list(heavies), most
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout)
+
+
+@pytest.fixture(scope="module")
+def mcp_load_session() -> Iterator[LoadSession]:
+    pytest.importorskip("mcp")
+    session = LoadSession(_mcp_root(), flags=("--workers", "1"))
+    yield session
+    session.close()
+
+
+BIG_POSITION = get_game("petersburg").state_to_json(get_game("petersburg").new_game(4, seed=5))
+"""A 4-player Saint Petersburg position: drawn at scale 8, seconds of work."""
+
+LOOKUPS: list[tuple[str, dict[str, Any], Any]] = [
+    ("get_rule", {"clause_id": "T6-PLACE-2"}, "T6-PLACE-2"),
+    ("ask_bullheads", {"cards": [55]}, 7),
+    ("ask_bonus", {"distinct": 7}, 28),
+    ("search_rules", {"text": "Zar Peter"}, "Czar and Carpenter"),
+]
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError), open(
+                f"/proc/{entry}/stat", encoding="ascii", errors="replace"
+            ) as fh:
+                if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    out.append(int(entry))
+    return out
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds used so far by ``pid`` and its children (from /proc)."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _server_pid() -> int:
+    """The most recent ``arbiter mcp`` server this process started."""
+    mine = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+                with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                    command = fh.read()
+                if int(fields[1]) == os.getpid() and b"mcp" in command and b"--workers" in command:
+                    mine.append(int(entry))
+    return max(mine)
+
+
+@settings(max_examples=max(3, BUDGET // 5), deadline=None)
+@given(
+    scales=st.lists(st.sampled_from([1, 4, 8]), min_size=1, max_size=3),
+    data=st.data(),
+    oversized=st.sampled_from([0, 1001, 150_000]),
+)
+def test_mcp_under_concurrent_load(
+    mcp_load_session: LoadSession, scales: list[int], data: st.DataObject, oversized: int
+) -> None:
+    """Drawings of a 4-player Saint Petersburg position (scale 1, 4 or 8) sent at once to a server with one
+    heavy worker, some cancelled as soon as they reached it, then lookups (and perhaps a call over the size
+    bounds): every lookup gets its right answer before the last drawing at scale 8 is answered (a slow
+    call delays no other), every call not cancelled is answered, a call over the bounds is refused naming
+    its argument, the server never has more worker processes than its lanes hold (a cancelled call's worker
+    is stopped before another starts), and once all is answered the server and its workers are idle."""
+    cancel = data.draw(st.lists(st.booleans(), min_size=len(scales), max_size=len(scales)))
+    lookups = data.draw(st.lists(st.sampled_from(LOOKUPS), min_size=1, max_size=5))
+    light = [(name, args) for name, args, _ in lookups]
+    if oversized:
+        light.append(("ask_row", {"card": 5, "rows": list(range(1, oversized + 1))}))
+    heavy = [{"game": "petersburg", "position": BIG_POSITION, "scale": s} for s in scales]
+    from engine.assistant.pool import LOOKUP_WORKERS
+
+    order, lights, heavies, most = mcp_load_session.batch(heavy, cancel, light, timeout=60 + 30 * len(heavy))
+    assert most <= LOOKUP_WORKERS + 1, f"{most} worker processes at once (a cancelled call's worker left?)"
+    for (name, _args, expected), result in zip(lookups, lights, strict=False):
+        assert not result.is_error, (name, _answer_text(result)[:300])
+        assert expected == result.structured_content["value"] or expected in _answer_text(result), name
+    if oversized:
+        refusal = lights[-1]
+        assert refusal.is_error, _answer_text(refusal)
+        assert refusal.structured_content["error"]["field"] == "rows", _answer_text(refusal)
+    for i, (stopped, result) in enumerate(zip(cancel, heavies, strict=True)):
+        assert stopped or not isinstance(result, BaseException), (i, result)
+    kept = [i for i, stop in enumerate(cancel) if not stop]
+    slow = [f"heavy{i}" for i in kept if scales[i] == 8]
+    if slow:
+        last = max(order.index(label) for label in slow)
+        assert all(order.index(f"light{i}") < last for i in range(len(light))), order
+    server = _server_pid()
+    before = _tree_cpu(server)
+    time.sleep(1.0)
+    assert _tree_cpu(server) - before < 0.5, "the server kept working after every call was answered"
+
+
+# RL environments: actions of every Python type (PettingZoo AEC and Parallel, OpenSpiel chance and
+# decision nodes).  Each example plays a short random game in which some actions are hostile values; a
+# hostile value is either refused, with the environment's own refusal and the state untouched, or taken as
+# the legal action it stands for.  Needs the pettingzoo and openspiel extras (skipped without them).
+
+RL_GAMES = ("take6", "petersburg")
+
+
+def _rl_value(data: st.DataObject) -> Any:
+    """An action of any Python type: integers in and out of range, huge, bools, floats (NaN, infinities),
+    numeric and other strings, None, lists, bytes, numpy integers and floats, 0-d and 1-d arrays."""
+    import math
+
+    import numpy as np
+
+    others = st.one_of(
+        st.integers(min_value=2**62, max_value=2**80),
+        st.integers(min_value=-(2**80), max_value=-(2**62)),
+        st.booleans(),
+        st.floats(),
+        st.integers(0, 1100).map(lambda i: i + 0.5),
+        st.integers(0, 300).map(str),
+        st.text(max_size=4),
+        st.none(),
+        st.lists(st.integers(0, 300), max_size=3),
+        st.integers(0, 300).flatmap(
+            lambda i: st.sampled_from(
+                [np.int64(i), np.int32(i), np.uint16(i), np.float64(i), np.float32(i), np.array(i),
+                 np.array([i])]
+            )
+        ),
+        st.sampled_from([math.inf, -math.inf, math.nan, 10**30, b"4", object(), {0: 1}, (1,)]),
+    )
+    return data.draw(
+        st.one_of(st.integers(-5, 1100), others),  # half of them integers in or near every range of outcomes
+        label="action",
+    )
+
+
+def _rl_index(value: Any) -> int | None:
+    """The index ``value`` is in a ``Discrete`` space (an int that is not a bool, a numpy integer, a 0-d
+    integer array), or None."""
+    import numpy as np
+
+    if type(value) is int or isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.ndarray) and value.shape == () and np.issubdtype(value.dtype, np.integer):
+        return int(value)
+    return None
+
+
+def _rl_pick(data: st.DataObject, mask: Any) -> int:
+    legal = [int(i) for i in mask.nonzero()[0]]
+    return legal[data.draw(st.integers(0, len(legal) - 1), label="legal pick")]
+
+
+@FUZZ
+@given(game=st.sampled_from(RL_GAMES), how=st.sampled_from(("raw_env", "env", "env strict")), data=st.data())
+def test_rl_aec_actions_of_every_type(game: str, how: str, data: st.DataObject) -> None:
+    """The AEC environments (``raw_env()``, ``env()`` and ``env(strict=True)``) given actions of every type:
+    a value that is not an index of the space is refused (IllegalEnvAction, or PettingZoo's
+    AssertOutOfBoundsWrapper's AssertionError in ``env()``) with the state, the agent to act and the
+    terminations untouched; an index outside the mask is refused the same way, except that ``env()`` ends
+    the game (the classic convention) and says why in the infos; a legal index is played."""
+    pytest.importorskip("pettingzoo")
+    import importlib
+
+    from engine.envs.aec import IllegalEnvAction
+
+    module = importlib.import_module(f"engine.envs.{game}_v0")
+    if how == "raw_env":
+        env = module.raw_env(players=2)
+    else:
+        env = module.env(players=2, **({"strict": True} if how == "env strict" else {}))
+    env.reset(seed=data.draw(st.integers(0, 50), label="seed"))
+    for _ in range(data.draw(st.integers(1, 40), label="steps")):
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            return
+        mask = obs["action_mask"]
+        value = _rl_value(data) if data.draw(st.booleans(), label="hostile") else _rl_pick(data, mask)
+        before, agent = env.engine_state, env.agent_selection
+        index = _rl_index(value)
+        try:
+            env.step(value)
+        except (IllegalEnvAction, AssertionError) as refusal:
+            if isinstance(refusal, AssertionError):
+                assert how != "raw_env" and str(refusal) == "action is not in action space", repr(refusal)
+            assert env.engine_state is before and env.agent_selection == agent, f"{value!r} changed the state"
+            assert not any(env.terminations.values()), f"{value!r} refused but the game ended"
+            assert index is None or not 0 <= index < len(mask) or not mask[index] or how != "env", repr(value)
+            continue
+        assert index is not None and 0 <= index < len(mask), f"{value!r} ({type(value).__name__}) was taken"
+        if not mask[index]:  # env(): the classic ending
+            assert how == "env" and all(env.terminations.values()), f"illegal {index} was taken"
+            assert env.infos[agent]["illegal_move"]["action"] == index
+            return
+
+
+@FUZZ
+@given(game=st.sampled_from(RL_GAMES), data=st.data())
+def test_rl_parallel_actions_of_every_type(game: str, data: st.DataObject) -> None:
+    """The Parallel environments given one agent's action of every type: it is refused with
+    IllegalEnvAction (the AEC environment's refusal) before any seat acts, the state and the step count
+    untouched, or it is an index in the agent's mask and the step is played."""
+    pytest.importorskip("pettingzoo")
+    import importlib
+
+    from engine.envs.aec import IllegalEnvAction
+
+    par = importlib.import_module(f"engine.envs.{game}_v0").parallel_env(players=2)
+    observations, _ = par.reset(seed=data.draw(st.integers(0, 50), label="seed"))
+    for _ in range(data.draw(st.integers(1, 30), label="steps")):
+        if not par.agents:
+            return
+        actions = {a: _rl_pick(data, o["action_mask"]) for a, o in observations.items()}
+        agent = data.draw(st.sampled_from(sorted(actions)), label="agent")
+        if data.draw(st.booleans(), label="hostile"):
+            actions[agent] = _rl_value(data)
+        before, steps, mask = par.engine_state, par.steps, observations[agent]["action_mask"]
+        try:
+            observations, *_ = par.step(actions)
+        except IllegalEnvAction:
+            assert par.engine_state is before and par.steps == steps, f"{actions[agent]!r} changed the state"
+            continue
+        index = _rl_index(actions[agent]) if actions[agent] is not None else par.wait
+        assert index is not None, f"{actions[agent]!r} ({type(actions[agent]).__name__}) was taken"
+        assert 0 <= index < len(mask) and mask[index], f"{actions[agent]!r} outside the mask was taken"
+
+
+@FUZZ
+@given(game=st.sampled_from(RL_GAMES), data=st.data())
+def test_rl_openspiel_actions_of_every_type(game: str, data: st.DataObject) -> None:
+    """OpenSpiel states given chance outcomes and actions of every type (6 nimmt!'s joint actions with one
+    hostile entry, and ``apply_action`` at a decision node): each is refused (ValueError naming what was
+    expected, or pybind's TypeError for a value it cannot pass as an integer) with the state exactly as it
+    was (its serialization: history and attributes), or the action applied is a legal one."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import engine.envs.openspiel  # noqa: F401  (registers the games)
+
+    name = f"python_{game}"
+    spiel = pyspiel.load_game(name, {"players": data.draw(st.sampled_from([2, 3]), label="players")})
+    state = spiel.new_initial_state()
+    rng = random.Random(data.draw(st.integers(0, 2**16), label="seed"))
+    n = spiel.num_players()
+    for _ in range(data.draw(st.integers(1, 120), label="steps")):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            legal = [[a for a, _p in state.chance_outcomes()]]
+        elif state.is_simultaneous_node():
+            legal = [state.legal_actions(p) for p in range(n)]
+        else:
+            legal = [state.legal_actions()]
+        joint = [rng.choice(options) for options in legal]
+        hostile = data.draw(st.booleans(), label="hostile")
+        if hostile:
+            joint[data.draw(st.integers(0, len(joint) - 1), label="who")] = _rl_value(data)
+        single = len(joint) == 1 or (hostile and data.draw(st.booleans(), label="apply_action at a joint"))
+        before, length = pyspiel.serialize_game_and_state(spiel, state), len(state.history())
+        try:
+            if single:
+                state.apply_action(joint[0])
+            else:
+                state.apply_actions(joint)
+        except (ValueError, TypeError, pyspiel.SpielError):
+            assert pyspiel.serialize_game_and_state(spiel, state) == before, f"{joint!r} changed the state"
+            continue
+        applied = state.history()[length:]
+        assert len(applied) == len(legal), f"{joint!r} applied {applied!r}"
+        assert all(a in options for a, options in zip(applied, legal, strict=True)), (
+            f"{joint!r} applied {applied!r}, legal {legal!r}"
+        )

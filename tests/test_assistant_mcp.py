@@ -70,7 +70,7 @@ GOOD_CALLS: dict[str, dict[str, Any]] = {
 
 # tool -> (arguments, the field or clause the error must name)
 BAD_CALLS: dict[str, tuple[dict[str, Any], str]] = {
-    "search_rules": ({"text": "Zar"}, "text"),
+    "search_rules": ({"text": 5}, "text"),
     "get_rule": ({"clause_id": "T6-NOPE-1"}, "T6-NOPE-1"),
     "ask_mentions": ({}, "term"),
     "ask_disputed": ({"game": "chess"}, "game"),
@@ -98,6 +98,7 @@ BAD_CALLS: dict[str, tuple[dict[str, Any], str]] = {
 
 
 async def _session() -> dict[str, Any]:
+    from mcp import types
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
     from mcp.shared.exceptions import MCPError
@@ -132,8 +133,35 @@ async def _session() -> dict[str, Any]:
         except MCPError as exc:
             out["bad_prompt"] = exc
         out["flags"] = {name: await session.call_tool(name, args) for name, (args, _) in FLAG_CALLS.items()}
+        out["completions"] = {key: await session.complete(ref, argument, context)
+                              for key, (ref, argument, context) in _completions().items()}
+        try:
+            await session.complete(types.PromptReference(name="no_such_prompt"), {"name": "x", "value": ""})
+        except MCPError as exc:
+            out["bad_completion"] = exc
         out["after"] = await session.call_tool("ask_bonus", {"distinct": 7})
     return out
+
+
+def _completions() -> dict[str, tuple[Any, dict[str, str], dict[str, str] | None]]:
+    """The completion requests the session sends: reference, argument, context."""
+    from mcp import types
+
+    clause = types.ResourceTemplateReference(uri="arbiter://clause/{id}")
+    seed = types.ResourceTemplateReference(uri="arbiter://seed/{key}")
+    card = types.PromptReference(name="explain_card")
+    return {
+        "clause": (clause, {"name": "id", "value": "sp-cost"}, None),
+        "seed": (seed, {"name": "key", "value": "00"}, None),
+        "game": (types.PromptReference(name="settle_dispute"), {"name": "game", "value": ""}, None),
+        "card": (card, {"name": "card", "value": "gold"}, None),
+        "card_de": (card, {"name": "card", "value": "holzf"}, None),
+        "edition_name": (card, {"name": "card", "value": "czar &"}, None),
+        "variant": (card, {"name": "variant", "value": ""}, None),
+        "rule": (types.PromptReference(name="explain_rule"), {"name": "clause_id", "value": "T6-"},
+                 {"game": "take6"}),
+        "question": (card, {"name": "question", "value": "what"}, None),
+    }
 
 
 PROMPT_DISPUTE = {
@@ -386,3 +414,26 @@ def test_prompts_put_the_tools_to_work(session: dict[str, Any]) -> None:
     check = session["prompt_check"].messages[0].content.text
     assert "check_record" in check and "record_position" in check and str(DIVERGE) in check
     assert "game" in str(session["bad_prompt"]) and "chess" in str(session["bad_prompt"])
+
+
+def test_completions_through_a_client_session(session: dict[str, Any]) -> None:
+    """``completion/complete`` (the server declares the capability): clause ids for the template
+    arbiter://clause/{id} (case ignored), seed keys, games, Saint Petersburg card names of both editions
+    with their German and Russian names and aliases, the editions, the clause ids of a prompt's
+    argument; a question in words has none to offer; an unknown prompt is an MCP error naming it."""
+    from engine.spec import all_clauses
+
+    assert session["init"].capabilities.completions is not None
+    got = {key: result.completion for key, result in session["completions"].items()}
+    sp_cost = sorted(c for c in all_clauses() if c.startswith("SP-COST-"))
+    assert sorted(got["clause"].values) == sp_cost and got["clause"].total == len(sp_cost)
+    assert got["seed"].values == ["000", "001", "003", "004"]
+    assert got["game"].values == ["take6", "petersburg"]
+    assert {"Gold Miner", "Gold Smelter", "Goldgräber"} <= set(got["card"].values)
+    assert got["card_de"].values == ["Holzfäller"]
+    assert got["edition_name"].values == ["Czar & Carpenter"]
+    assert got["variant"].values == ["first", "second"]
+    rule = got["rule"]
+    assert rule.values and all(v.startswith("T6-") for v in rule.values) and not rule.has_more
+    assert got["question"].values == [] and got["question"].total == 0
+    assert "no_such_prompt" in str(session["bad_completion"])

@@ -92,3 +92,40 @@ def test_docs_error_table_holds(monkeypatch: pytest.MonkeyPatch) -> None:
         with pytest.raises(InputError) as err:
             call(name, json.loads(args))
         assert str(err.value) == text
+
+
+def test_docs_completion_transcript_holds() -> None:
+    """docs/assistant.md: each completion request shown gets the response shown (the values, their total,
+    whether more fit)."""
+    from engine.assistant.completion import complete
+
+    requests = re.findall(r"```json completion-request\n(.*?)```", DOC, re.S)
+    responses = re.findall(r"```json completion-response\n(.*?)```", DOC, re.S)
+    assert len(requests) == len(responses) >= 2
+    for request_text, response_text in zip(requests, responses, strict=True):
+        request, response = json.loads(request_text), json.loads(response_text)
+        assert request["id"] == response["id"]
+        params = request["params"]
+        ref = params["ref"]
+        kind, name = ("prompt", ref["name"]) if ref["type"] == "ref/prompt" else ("resource", ref["uri"])
+        context = (params.get("context") or {}).get("arguments") or {}
+        values, total = complete(kind, name, params["argument"]["name"], params["argument"]["value"], context)
+        shown = response["result"]["completion"]
+        assert (values, total, total > len(values)) == (shown["values"], shown["total"], shown["hasMore"])
+
+
+def test_an_answer_resting_on_a_ruling_says_so_to_the_client() -> None:
+    """SP-END-6: the assistant's standings answer marks the ruling it rests on, in its text (the marked line
+    with the option for the other reading) and in its structured result (``rulings``, the step's
+    ``ruling``), valid against the tool's output schema."""
+    import jsonschema
+
+    from engine.assistant.tools import tool_index
+
+    args = {"game": "petersburg", "scores": [23, 23], "money": [30, 19]}
+    result = call("ask_standings", args)
+    assert "! ruling SP-END-6:" in result.text and "option keep_roubles=false`" in result.text
+    assert [r["id"] for r in result.data["rulings"]] == ["SP-END-6"]
+    assert any(s["ruling"] and s["ruling"]["id"] == "SP-END-6" for s in result.data["steps"])
+    jsonschema.validate(result.data, tool_index()["ask_standings"].output_schema)
+

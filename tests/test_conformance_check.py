@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,49 @@ def test_a_record_with_claims_can_be_truncated_anywhere() -> None:
         buf = io.StringIO()
         write_record(buf, type(record)(record.header, record.actions[:cut], None))
         assert check_record(io.StringIO(buf.getvalue()), name="cut").status == "ok"
+
+
+HUGE = "x" * 3_000_000
+
+
+def _with(line: int, path: tuple[str, ...], value: object) -> str:
+    """The golden 2-player record with ``value`` set at ``path`` of line ``line`` (0: the header)."""
+    lines = [json.loads(t) for t in (DATA / "good-take6-standard-2p.jsonl").read_text().splitlines()]
+    target = lines[line]
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return "\n".join(json.dumps(x) for x in lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "path", "value"),
+    [
+        (0, ("type",), HUGE),                      # the line's type, in the header
+        (3, ("type",), HUGE),                      # ... and in an action line
+        (3, ("type",), {HUGE: 1}),                 # a type that is an object with a huge key
+        (0, ("variant",), HUGE),                   # a variant the game does not have
+        (0, ("options",), {HUGE: True}),           # an option the game does not have
+        (0, ("claims",), {HUGE: 1}),               # a fact the kit does not know
+        (3, ("claims",), {HUGE: 1}),
+        (0, (HUGE,), 1),                           # a field the schema does not know
+    ],
+    ids=["header-type", "action-type", "type-object", "variant", "option", "header-claim", "action-claim",
+         "field"],
+)
+def test_a_huge_value_of_a_record_is_never_quoted_whole(line: int, path: tuple[str, ...],
+                                                        value: object) -> None:
+    """Round three, class 12: whatever record value an error or a divergence quotes (a line's ``type``, a
+    variant, an option, a claimed fact's or an unknown field's name) is cut to a few dozen characters with
+    its length, so a 3 MB value makes a line of some hundred characters, not of 3 MB (on the command line
+    and in the assistant's ``check_record`` reply alike)."""
+    from engine.assistant.tools import call
+
+    text = _with(line, path, value)
+    report = check_record(io.StringIO(text), name="r.jsonl")
+    assert report.status in ("malformed", "divergence")
+    shown = format_report(report, 10)
+    assert max(map(len, shown)) < 600, shown[0][:300]
+    assert re.search(r"…\W{0,2} \(300000\d characters\)", "\n".join(shown)), shown
+    reply = call("check_record", {"record": text})
+    assert len(reply.text) < 2000 and len(json.dumps(reply.data)) < 4000

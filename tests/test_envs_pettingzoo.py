@@ -70,8 +70,8 @@ def test_env_is_wrapped_like_pettingzoos_classic_games(module: Any) -> None:
 
 
 def test_illegal_reward_ends_the_game_instead_of_raising() -> None:
-    """With ``illegal_reward`` the TerminateIllegalWrapper ends the game on an illegal action, giving the
-    agent that reward; without it the illegal action raises IllegalEnvAction."""
+    """With ``illegal_reward`` the game ends on an illegal action, giving the agent that reward; with
+    ``strict=True`` the illegal action raises IllegalEnvAction."""
     env = take6_v0.env(players=2, illegal_reward=-100.0)
     env.reset(seed=0)
     agent = env.agent_selection
@@ -79,10 +79,12 @@ def test_illegal_reward_ends_the_game_instead_of_raising() -> None:
     illegal = int(np.flatnonzero(mask == 0)[0])
     env.step(illegal)
     assert env.rewards[agent] == -100.0 and all(env.terminations.values())
-    strict = take6_v0.env(players=2)
+    strict = take6_v0.env(players=2, strict=True)
     strict.reset(seed=0)
     with pytest.raises(IllegalEnvAction):
         strict.step(illegal)
+    with pytest.raises(ValueError, match="not with strict=True"):
+        take6_v0.env(strict=True, illegal_reward=-1.0)
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.NAME)

@@ -272,14 +272,16 @@ def test_max_cycles_truncates_every_agent() -> None:
     assert env.agents == []
 
 
-def test_illegal_action_is_refused_with_the_legal_set() -> None:
-    """An index outside the mask raises IllegalEnvAction listing the legal indices; the state is kept."""
-    env = take6_v0.env(players=2)
+def test_strict_refuses_an_illegal_action_with_the_legal_set_and_the_rule() -> None:
+    """With ``strict=True`` an index outside the mask raises IllegalEnvAction listing the legal indices and
+    the engine's refusal, which names the rule (T6-SELECT-1: a seat selects a card of its hand); the state
+    is kept."""
+    env = take6_v0.env(players=2, strict=True)
     env.reset(seed=0)
     before = env.engine_state
     legal = [a.card - 1 for a in GAME.legal_actions(before, 0) if isinstance(a, Select)]
     illegal = next(i for i in range(take6_codec.NUM_ACTIONS) if i not in legal)
-    with pytest.raises(IllegalEnvAction, match=r"not legal now \(legal: \["):
+    with pytest.raises(IllegalEnvAction, match=r"not legal now \(legal: \[.*\]\): T6-SELECT-1: "):
         env.step(illegal)
     assert env.engine_state is before
 

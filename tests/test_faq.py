@@ -49,6 +49,24 @@ def test_faq_answer_still_holds(entry: FaqEntry) -> None:
     assert not problems, "\n".join(problems)
 
 
+def test_every_faq_answer_says_which_rulings_it_rests_on() -> None:
+    """Every answered block lists the rulings its answer rests on (``rulings:``, checked exactly by
+    test_faq_answer_still_holds), so no FAQ answer states more than its quotes without saying so."""
+    missing = [e.line for e in ENTRIES if e.error is None and e.rulings is None]
+    assert missing == [], f"blocks without a rulings: line at lines {missing}"
+    assert any(e.rulings and "SP-END-6" in e.rulings for e in ENTRIES)
+
+
+def test_a_hidden_ruling_is_caught() -> None:
+    """The rulings check is not vacuous: a block claiming no ruling for an answer resting on SP-END-6 fails,
+    and so does one naming the ruling where the answer applies the option's other reading."""
+    cmd = "arbiter ask standings petersburg --scores 23 23 --money 30 19"
+    assert check_entry(FaqEntry("Saint Petersburg", "Q: demo", cmd, 1, rulings=()))
+    assert check_entry(FaqEntry("Saint Petersburg", "Q: demo", cmd, 1, rulings=("SP-END-6",))) == []
+    other = cmd + " --option keep_roubles=false"
+    assert check_entry(FaqEntry("Saint Petersburg", "Q: demo", other, 1, rulings=("SP-END-6",)))
+
+
 def test_every_faq_block_checks_something_of_the_engine() -> None:
     """No block is vacuous: each states a value, a clause, a summary or an error to check."""
     for e in ENTRIES:

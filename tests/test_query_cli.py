@@ -186,14 +186,17 @@ def test_installed_command_runs_ask() -> None:
 
 
 def test_explain_accepts_brief(capsys: pytest.CaptureFixture[str]) -> None:
-    """SP-BUY-2: ``arbiter explain ... --brief`` prints only the question and the answer, as ``ask`` does."""
+    """SP-BUY-2: ``arbiter explain ... --brief`` prints only the question, the answer and the rulings it
+    rests on (SP-BUY-2 among them), as ``ask`` does."""
     from engine.cli import main
 
     action = '{"type": "buy", "player": 0, "card": "Market", "source": "upper"}'
     state = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "petersburg-state.json")
     assert main(["explain", "petersburg", "--state", state, "--action", action, "--brief"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("Q: ") and out[1].startswith("A: legal") and len(out) == 2
+    assert out[0].startswith("Q: ") and out[1].startswith("A: legal")
+    assert out[2:] and all(line.startswith(("   ! ", "     ")) for line in out[2:])
+    assert any(line.startswith("   ! ruling SP-BUY-2: ") for line in out[2:])
 
 
 def test_discard_without_a_draw_is_refused_by_the_turn_rule() -> None:

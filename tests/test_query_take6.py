@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.errors import InputError
 from engine.game import get_game
 from engine.query.questions import ask
 from engine.query.take6_common import bullhead_rule
@@ -69,9 +71,11 @@ def test_row_answer_is_the_engine_placement(
     assert set(engine.clauses) <= set(answer.clauses)
 
 
-def _engine_turn(rows: list[list[int]], cards: list[int], choices: dict[int, int]) -> Any:
+def _engine_turn(rows: list[list[int]], cards: list[int], choices: dict[int, int],
+                 waited: set[int] | None = None) -> Any:
     """The same turn played by the engine from an explicit deal (an explicit deal starts rows with one card
-    each, so the compared turns use one-card rows)."""
+    each, so the compared turns use one-card rows); ``waited`` collects the cards that waited for a row
+    choice."""
     game = get_game("take6")
     n = len(cards)
     used = {c for r in rows for c in r} | set(cards)
@@ -82,6 +86,8 @@ def _engine_turn(rows: list[list[int]], cards: list[int], choices: dict[int, int
         state = game.apply(state, Select(p, c))
     while state.phase == "choose":
         card, p = state.pending[0]
+        if waited is not None:
+            waited.add(card)
         state = game.apply(state, TakeRow(p, choices[card]))
     return state
 
@@ -91,19 +97,36 @@ def _engine_turn(rows: list[list[int]], cards: list[int], choices: dict[int, int
 def test_turn_answer_matches_a_dealt_game(data: st.DataObject) -> None:
     """A turn on one-card rows resolved by ``ask turn`` ends with the rows and penalties the engine reaches
     from an explicit deal of the same cards (ascending order T6-TURN-1, updated rows T6-TURN-2, low cards
-    waiting for their player's choice T6-PLACE-3)."""
+    waiting for their player's choice T6-PLACE-3); a row choice for a card that never waits is refused as
+    the engine refuses it (T6-CHOOSE-1)."""
     starters = data.draw(st.lists(st.integers(1, 104), min_size=4, max_size=4, unique=True))
     n = data.draw(st.integers(2, 6))
     free = st.integers(1, 104).filter(lambda c: c not in starters)
     cards = data.draw(st.lists(free, min_size=n, max_size=n, unique=True))
     rows = [[c] for c in sorted(starters)]
     choices = {c: data.draw(st.integers(0, 3)) for c in cards}
-    answer = ask("turn", {"rows": rows, "cards": cards, "choose": [f"{c}={r}" for c, r in choices.items()]})
-    state = _engine_turn(rows, cards, choices)
+    waited: set[int] = set()
+    state = _engine_turn(rows, cards, choices, waited)
+    if waited != set(cards):
+        with pytest.raises(InputError) as err:
+            ask("turn", {"rows": rows, "cards": cards, "choose": [f"{c}={r}" for c, r in choices.items()]})
+        assert err.value.field == "choose" and "T6-CHOOSE-1" in err.value.message
+    asked = {c: r for c, r in choices.items() if c in waited}
+    answer = ask("turn", {"rows": rows, "cards": cards, "choose": [f"{c}={r}" for c, r in asked.items()]})
     assert answer.value["waiting"] is None
     assert answer.value["rows"] == [list(r) for r in state.rows]
     assert answer.value["penalties"] == list(state.penalties)
     assert answer.value["order"] == [[c, p] for c, p in sorted((c, p) for p, c in enumerate(cards))]
+
+
+@pytest.mark.parametrize("choose", [["60=2"], ["3=2", "60=1"], ["3=0", "45=1"]])
+def test_turn_refuses_a_choice_for_a_card_that_fits_a_row(choose: list[str]) -> None:
+    """T6-CHOOSE-1: a row choice for a card that goes to a row (60 after 50; also after the low card's
+    player takes a row, since 3 then ends a row) is refused naming that clause, never silently ignored."""
+    cards = [3, 60] if "60" in choose[-1] else [3, 7, 45]
+    with pytest.raises(InputError) as err:
+        ask("turn", {"rows": [[20], [30], [40], [50]], "cards": cards, "choose": choose})
+    assert err.value.field == "choose" and err.value.message.split(": ")[1] == "T6-CHOOSE-1"
 
 
 def test_turn_waits_for_the_low_card_player() -> None:

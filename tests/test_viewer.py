@@ -327,3 +327,17 @@ def test_a_legal_set_divergence_lists_each_action(tmp_path: Path) -> None:
     assert rules_side.count("<li>") == 10 and "the record omits" in rules_side
     record_side = page.split('id="side-record"', 1)[1].split("</div></div>", 1)[0]
     assert record_side.count("<li>") == 1 and "&quot;card&quot;: 1}" in record_side
+
+
+def test_the_rules_panel_marks_the_rulings_a_step_rests_on() -> None:
+    """A step whose derivation applies a ruling carries it (id, rejected reading, option) for the rules
+    panel, which marks its chip; the glossary gives each ruling's rejected reading.  A placement that fits
+    no row rests on T6-PLACE-3 (the engine never chooses the row)."""
+    replay = build_replay(RECORDS / "good-take6-standard-2p.jsonl")
+    ruled = [s for s in replay.steps if s.rulings]
+    assert ruled, "no step of a whole game rests on a ruling"
+    for step in ruled:
+        assert {r["id"] for r in step.rulings} <= set(step.clauses)
+        assert all(r["rejects"] for r in step.rulings if not r["chosen"])
+    page = replay_html(replay)
+    assert 'class="ruling"' in page and "Rejected reading: " in page

@@ -65,7 +65,16 @@
     el("action").textContent = s.action ? JSON.stringify(s.action, null, 1).replace(/\n\s*/g, " ") : "";
     el("narration").innerHTML = s.narration.map((k) => narrated(lines[k])).join("");
     if (s.comment) el("narration").innerHTML += `<p class="comment">record comment: ${linkify(s.comment)}</p>`;
-    el("chips").innerHTML = s.clauses.length ? s.clauses.map((k) => link(ids[k])).join(" ") : '<span class="muted">no clause</span>';
+    // a ruling's chip is marked: the seeds disagree or are silent, or an option reads it the other way
+    const ruled = (k) => {
+      const id = ids[k];
+      const r = (s.rulings || []).find((x) => x.id === id);
+      if (!r) return link(id);
+      const mark = r.chosen ? `option ${r.option}` : "ruling";
+      const tip = r.chosen ? `the other reading of ruling ${id}, chosen by option ${r.option}` : `ruling; rejects: ${r.rejects}`;
+      return `<span class="ruling" title="${esc(tip)}">${link(id)} <b>${esc(mark)}</b></span>`;
+    };
+    el("chips").innerHTML = s.clauses.length ? s.clauses.map(ruled).join(" ") : '<span class="muted">no clause</span>';
     el("first").disabled = el("prev").disabled = current === 0;
     el("last").disabled = el("next").disabled = current === steps.length - 1;
     el("divergence").hidden = !(div && div.step === current);

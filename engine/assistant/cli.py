@@ -14,6 +14,8 @@ import argparse
 import importlib
 from typing import Any
 
+from engine import cliargs
+from engine.assistant.limits import TIME_LIMIT
 from engine.errors import ArbiterError
 
 __all__ = ["register", "run"]
@@ -25,11 +27,10 @@ def run(args: argparse.Namespace) -> int:
         importlib.import_module("mcp")
     except ImportError:
         raise ArbiterError("mcp: the MCP SDK is not installed; pip install 'arbiter-rules[mcp]'") from None
-    root = None
     if args.root is not None:
-        root = importlib.import_module("engine.jsonio").FileAccess.under(args.root).root  # refused at once
+        importlib.import_module("engine.jsonio").FileAccess.under(args.root)  # a bad folder refused at once
     server = importlib.import_module("engine.assistant.server")
-    server.serve_stdio(root)
+    server.serve_stdio(args.root, time_limit=args.time_limit, workers=args.workers)
     return 0
 
 
@@ -46,7 +47,24 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--root",
         metavar="DIR",
-        help="let the tools read files (an '@FILE' position, a record's path) under DIR: regular files only, "
-        "each at most 16 MiB, no link leading out of DIR (default: no file is read)",
+        help="let the tools read files (an '@FILE' position, a record's path) under DIR: regular files with "
+        "one name (no hard link), each at most 16 MiB, no link leading out of DIR followed (default: no file "
+        "is read)",
+    )
+    p.add_argument(
+        "--time-limit",
+        metavar="SECONDS",
+        type=cliargs.seconds("--time-limit", hi=3600),
+        default=TIME_LIMIT,
+        help=f"stop a tool call that runs longer (default {TIME_LIMIT:g}; each call runs in a worker "
+        "process)",
+    )
+    p.add_argument(
+        "--workers",
+        metavar="N",
+        type=cliargs.count("--workers", hi=64),
+        default=None,
+        help="worker processes for the heavy tools, drawing and replaying (default: one per core; two more "
+        "serve the lookups)",
     )
     p.set_defaults(run=run)

@@ -15,6 +15,10 @@ from attrs import frozen
 from engine.assistant.tools import POSITION_SCHEMA
 from engine.errors import InputError
 from engine.game import game_names, get_game
+from engine.jsonio import show
+from engine.petersburg.names import resolve_card
+from engine.query import rulesref
+from engine.spec import all_clauses
 
 __all__ = ["Prompt", "PromptArgument", "get_prompt", "prompts"]
 
@@ -38,6 +42,8 @@ class Prompt:
     description: str
     arguments: tuple[PromptArgument, ...]
     render: Callable[[dict[str, str]], str]
+    game: str | None = None
+    """The game the prompt is about, when only one (its variants are that game's)."""
 
 
 def _settle_dispute(args: dict[str, str]) -> str:
@@ -104,11 +110,45 @@ def _check_implementation(args: dict[str, str]) -> str:
     return text
 
 
+def _explain_rule(args: dict[str, str]) -> str:
+    clause = args["clause_id"]
+    return (
+        f"Explain the rule {clause} to the players with the arbiter tools (the reference rules engine), not "
+        "from memory.\n\n"
+        f"1. Call get_rule with clause_id \"{clause}\" (or read the resource arbiter://clause/{clause}): our "
+        "wording, every seed passage it cites verbatim, and the ruling where the seeds disagree.\n"
+        f"2. Call search_rules with the clause's main words to find the clauses it works with.\n"
+        "3. Where an ask_* tool answers a case of the rule (ask_row, ask_turn, ask_cost ...), work one "
+        "small example through it.\n\n"
+        "Answer with the rule in plain words first, then the seed passages quoted, the clauses it works "
+        "with, and the example. Where the clause records a ruling, say so and name the variant for the other "
+        "reading."
+    )
+
+
+def _explain_card(args: dict[str, str]) -> str:
+    card = args["card"]
+    variant = args.get("variant")
+    edition = f' with variant "{variant}"' if variant else ""
+    question = f"\n\nThe players ask: {args['question']}" if args.get("question") else ""
+    return (
+        f"Explain the Saint Petersburg card {card} with the arbiter tools (the reference rules engine), not "
+        f"from memory.{question}\n\n"
+        f"1. Call ask_card with name \"{card}\"{edition}: its kind, colour, printed cost, what it gives and "
+        "the clauses that say so.\n"
+        f"2. Call ask_cost with card \"{card}\"{edition} (and owns, the buyer's cards, if the question is "
+        "about a player): what it costs and why; in a position, card_cost reads the player's cards itself.\n"
+        "3. Read every clause you rely on with get_rule.\n\n"
+        "Answer with what the card does and costs, each fact with its clause id and the seed passage it "
+        "rests on."
+    )
+
+
 def prompts() -> list[Prompt]:
     """The prompts, in a fixed order.
 
     >>> [p.name for p in prompts()]
-    ['settle_dispute', 'check_implementation']
+    ['settle_dispute', 'check_implementation', 'explain_rule', 'explain_card']
     """
     return [
         Prompt(
@@ -134,6 +174,27 @@ def prompts() -> list[Prompt]:
                 PromptArgument("path", "a path to the record file (or give record)"),
             ),
             _check_implementation,
+        ),
+        Prompt(
+            "explain_rule",
+            "Explain a rule",
+            "One rule clause explained: its wording and verbatim seed passages, the clauses it works with, a "
+            "worked example, and the ruling where the seeds disagree.",
+            (PromptArgument("clause_id", "the clause id, such as T6-PLACE-2 or SP-COST-4", True),),
+            _explain_rule,
+        ),
+        Prompt(
+            "explain_card",
+            "Explain a Saint Petersburg card",
+            "What a Saint Petersburg card is, does and costs, each fact with its clause and seed passage.",
+            (
+                PromptArgument("card", "the card, by any of its names (English, German, Russian; either "
+                               "edition)", True),
+                PromptArgument("variant", "the edition: first (default) or second"),
+                PromptArgument("question", "what the players ask about it, in their words"),
+            ),
+            _explain_card,
+            game="petersburg",
         ),
     ]
 
@@ -162,4 +223,17 @@ def get_prompt(name: str, arguments: Mapping[str, Any] | None) -> tuple[Prompt, 
             raise InputError(a.name, f"missing (the {name} prompt needs it)")
     if "game" in args and args["game"] not in game_names():
         raise InputError("game", f"unknown game {args['game']!r} (known: {', '.join(game_names())})")
+    if "clause_id" in args:
+        clause_id = args["clause_id"].strip().upper()
+        if clause_id not in all_clauses(game_names()):
+            near = rulesref.near_clauses(clause_id)
+            hint = f"did you mean {', '.join(near)}?" if near else "search_rules finds clauses by their words"
+            raise InputError("clause_id", f"unknown clause {show(args['clause_id'])} ({hint})")
+        args["clause_id"] = clause_id
+    if "card" in args and resolve_card(args["card"]) is None:
+        raise InputError("card", f"no Saint Petersburg card called {show(args['card'])}")
+    game = prompt.game or args.get("game")
+    if "variant" in args and game is not None and args["variant"] not in get_game(game).variants:
+        variants = ", ".join(get_game(game).variants)
+        raise InputError("variant", f"unknown variant {show(args['variant'])} (known: {variants})")
     return prompt, prompt.render(args)

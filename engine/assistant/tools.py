@@ -2,8 +2,7 @@
 
 A :class:`Tool` is a name, a description an assistant can act on, a JSON input schema and a handler; every
 handler calls the engine's own query functions (:func:`engine.query.ask`,
-:func:`engine.query.explain.explain`, :func:`engine.conformance.records.check.check_record`,
-:mod:`engine.svg`),
+:func:`engine.query.explain.explain`, :func:`engine.conformance.records.check.check_record`, :mod:`engine.svg`),
 so a tool's answer is the CLI's answer.  :func:`call` validates the arguments against the schema first
 (an :class:`~engine.errors.InputError` names the bad field), then runs the handler; a rule the input
 breaks is reported with its clause id.
@@ -31,7 +30,7 @@ Texts name the tool's own arguments: an error the engine words for the command l
 >>> call("ask_bullheads", {"cards": "many"})
 Traceback (most recent call last):
 ...
-engine.errors.InputError: cards: 'many' is not of type 'array'
+engine.errors.InputError: cards: 'many' is not of type 'array', 'integer'
 """
 
 from __future__ import annotations
@@ -40,16 +39,30 @@ import io
 import json
 import re
 from collections.abc import Callable, Mapping
-from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from attrs import evolve, frozen
 from jsonschema import Draft202012Validator
 
 from engine import jsonio
+from engine.assistant.limits import check_arguments
+from engine.assistant.schemas import (
+    ACTIONS_OUTPUT,
+    ANSWER_OUTPUT,
+    GAME_SCHEMA,
+    PICTURE_OUTPUT,
+    POSITION_SCHEMA,
+    REPORT_OUTPUT,
+    ROOT_ONLY,
+    SEAT_SCHEMA,
+    STATE_OUTPUT,
+    answer_output,
+    object_schema,
+)
+from engine.assistant.wording import field_for, flag_words, words_for
 from engine.conformance.records.check import check_record, format_report
 from engine.errors import InputError
-from engine.game import game_names, get_game
+from engine.game import get_game
 from engine.petersburg import displacement_targets
 from engine.positions import load_position_arg as load_position
 from engine.query import rulesref
@@ -59,7 +72,10 @@ from engine.query.questions import Param, Question, all_questions, ask
 from engine.query.render import render_answer
 from engine.svg import board_svg
 
-__all__ = ["NO_ROOT", "POSITION_SCHEMA", "TEXT_WIDTH", "Tool", "ToolResult", "call", "tool_index", "tools"]
+__all__ = [
+    "NO_ROOT", "POSITION_SCHEMA", "ROOT_ONLY", "TEXT_WIDTH", "Tool", "ToolResult", "call", "tool_index",
+    "tools",
+]
 
 TEXT_WIDTH = 100
 
@@ -87,16 +103,16 @@ class Tool:
     schema: dict[str, Any]
     handler: Callable[[dict[str, Any]], ToolResult]
     output_schema: dict[str, Any]
+    heavy: bool = False
+    """Its work grows with its input (a picture, a record's replay): the server runs it in workers of its
+    own, so it never delays a lookup (:mod:`engine.assistant.pool`)."""
+    aliases: tuple[tuple[str, str], ...] = ()
+    """The command line's names (metavars) of its arguments, ``(("ID", "clause_id"),)``: an error worded
+    with one names the argument instead."""
 
 
 # --------------------------------------------------------------------------------------------------
 # Schemas
-
-
-ROOT_ONLY = ("a file is read only when the server was given a folder to read, and then only a regular file "
-             "in that folder, named relative to it; otherwise pass the content")
-"""Said by every input that may name a file: a server started without ``--root`` reads none (a description
-names no command-line flag: the client cannot set one)."""
 
 
 def _param_schema(p: Param) -> dict[str, Any]:
@@ -115,148 +131,20 @@ def _param_schema(p: Param) -> dict[str, Any]:
         one = {"type": "string"}
         if p.choices:
             one["enum"] = list(p.choices)
-    out: dict[str, Any] = {"type": "array", "items": one} if p.many else dict(one)
+    out: dict[str, Any]
+    if p.many and p.type is list:
+        out = {"type": "array", "items": one}
+    elif p.many:  # one value, or a list of them (the text a model sends first, as a list of one)
+        out = {"type": ["array", one["type"]], "items": one}
+    else:
+        out = dict(one)
     described = p.help + (f" ({one['description']})" if "description" in one else "")
-    out["description"] = _FLAG.sub(lambda m: m.group(1).replace("-", "_"), described)  # --position: position
+    if p.many and p.type is not list:
+        described += " (one value or a list)"
+    out["description"] = flag_words(described)  # --position: position
     if "@FILE" in described:
         out["description"] += f"; {ROOT_ONLY}"
     return out
-
-
-def _object(properties: Mapping[str, Any], required: list[str]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": dict(properties),
-        "required": required,
-        "additionalProperties": False,
-    }
-
-
-GAME_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(game_names()), "description": "which game"}
-POSITION_SCHEMA: dict[str, Any] = {
-    "type": ["object", "string"],
-    "description": "the position: its notation line, much shorter than JSON (docs/positions.md; 6 nimmt! "
-    "e.g. 'standard 2 select 3.10/22/40.41.45/90 5.8.60*61/7.9.70.71 - - 12/0'), or "
-    "the game's JSON state (as written by the engine's state_to_json, e.g. "
-    "docs/examples/petersburg-state.json), as an object, as JSON text, or '@FILE' to read it from a file ("
-    + ROOT_ONLY + ")",
-}
-SEAT_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 0, "description": "a seat, from 0"}
-
-# The structured results.  An answer (every ask_* tool, search_rules, get_rule, explain_action,
-# card_cost) is engine.query.model.Answer.to_json(); its ``value`` is the question's own machine answer.
-_TEXT = {"type": "string"}
-_TEXTS = {"type": "array", "items": _TEXT}
-_NULLABLE_TEXT = {"type": ["string", "null"]}
-STEP_OUTPUT: dict[str, Any] = {
-    "type": "object",
-    "description": "one link of the chain of rules applied",
-    "properties": {
-        "clause": {**_NULLABLE_TEXT, "description": "the clause id applied (null: a plain fact of the case)"},
-        "detail": {**_TEXT, "description": "what the clause does here"},
-        "value": {"description": "a running value (a cost, a count), or null"},
-        "rule": {**_NULLABLE_TEXT, "description": "our wording of the clause"},
-        "cite": {
-            "type": ["object", "null"],
-            "description": "the clause's first seed passage, verbatim",
-            "properties": {"seed": _TEXT, "where": _TEXT, "quote": _TEXT},
-        },
-    },
-    "required": ["clause", "detail"],
-}
-ANSWER_PROPERTIES: dict[str, Any] = {
-    "kind": {**_TEXT, "description": "the question kind"},
-    "game": {**_NULLABLE_TEXT, "description": "the game the answer concerns"},
-    "question": {**_TEXT, "description": "the question, restated"},
-    "summary": {**_TEXT, "description": "the answer in one line"},
-    "value": {"description": "the machine answer (its form depends on the question)"},
-    "clauses": {**_TEXTS, "description": "every clause id applied, in order: cite these"},
-    "steps": {"type": "array", "items": STEP_OUTPUT},
-    "table": {
-        "type": "object",
-        "properties": {"headers": _TEXTS, "rows": {"type": "array", "items": _TEXTS}},
-        "required": ["headers", "rows"],
-    },
-    "notes": _TEXTS,
-}
-ANSWER_REQUIRED = ["kind", "game", "question", "summary", "value", "clauses", "steps"]
-
-
-def _answer_output(**extra: Any) -> dict[str, Any]:
-    """The schema of an answer, with ``extra`` properties (required too)."""
-    return {
-        "type": "object",
-        "properties": {**ANSWER_PROPERTIES, **extra},
-        "required": [*ANSWER_REQUIRED, *extra],
-    }
-
-
-ANSWER_OUTPUT = _answer_output()
-ACTIONS_OUTPUT: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "to_act": {"type": "array", "items": {"type": "integer"}, "description": "the seats that must act"},
-        "over": {"type": "boolean", "description": "the game is over"},
-        "actions": {
-            "type": "object",
-            "description": "per seat (its number as text), its legal actions in the game's JSON form",
-            "additionalProperties": {"type": "array", "items": {"type": "object"}},
-        },
-    },
-    "required": ["to_act", "over", "actions"],
-}
-DIVERGENCE_OUTPUT: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "kind": {"enum": ["illegal", "claim", "result", "setup"]},
-        "index": {"type": ["integer", "null"], "description": "the action's index (null: header or result)"},
-        "line": {"type": "integer"},
-        "record": {**_TEXT, "description": "what the record says"},
-        "rules": {**_TEXT, "description": "what the rules say"},
-        "clauses": {**_TEXTS, "description": "the deciding clauses, the first decides"},
-        "reason": _TEXT,
-        "fact": {**_TEXT, "description": "the claimed fact that differs"},
-        "missing": {"type": "array", "items": {"type": "object"}},
-        "extra": {"type": "array", "items": {"type": "object"}},
-    },
-    "required": ["kind", "index", "line", "record", "rules", "clauses", "reason"],
-}
-REPORT_OUTPUT: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "path": _TEXT,
-        "status": {"enum": ["ok", "divergence", "malformed"]},
-        "game": _NULLABLE_TEXT,
-        "actions": {"type": "integer", "description": "actions validated"},
-        "claims": {"type": "integer", "description": "claimed facts compared"},
-        "finished": {"type": "boolean"},
-        "seconds": {"type": "number"},
-        "divergence": {"anyOf": [DIVERGENCE_OUTPUT, {"type": "null"}]},
-        "error": {**_NULLABLE_TEXT, "description": "why a malformed record is not a record"},
-    },
-    "required": ["path", "status", "game", "actions", "claims", "finished", "divergence", "error"],
-}
-STATE_OUTPUT: dict[str, Any] = {
-    "type": "object",
-    "description": "the game's JSON state (state_to_json): pass it as a position",
-    "properties": {"game": {"enum": list(game_names())}, "variant": _TEXT, "players": {"type": "integer"}},
-    "required": ["game", "variant", "players"],
-}
-PICTURE_OUTPUT: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "mime_type": {"const": "image/svg+xml"},
-        "svg": {**_TEXT, "description": "the picture, SVG"},
-        "width": {"type": "integer"},
-        "height": {"type": "integer"},
-        "png": {
-            "type": ["object", "null"],
-            "description": "the PNG rendering sent beside the SVG as an image (null without a renderer)",
-            "properties": {"mime_type": {"const": "image/png"}, "bytes": {"type": "integer"}},
-        },
-    },
-    "required": ["mime_type", "svg", "width", "height", "png"],
-}
 
 
 def _validate(tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
@@ -290,7 +178,9 @@ def _answer_result(answer: Answer) -> ToolResult:
 
 
 def _question_tool(q: Question, name: str, title: str, extra: str = "") -> Tool:
-    schema = _object({p.name: _param_schema(p) for p in q.params}, [p.name for p in q.params if p.required])
+    schema = object_schema(
+        {p.name: _param_schema(p) for p in q.params}, [p.name for p in q.params if p.required]
+    )
     game = f" ({get_game(q.game).title} only)" if q.game else ""
     needs = [p.name for p in q.params if p.required]
     takes = [p.name for p in q.params if not p.required]
@@ -302,11 +192,25 @@ def _question_tool(q: Question, name: str, title: str, extra: str = "") -> Tool:
     def handler(args: dict[str, Any]) -> ToolResult:
         return _answer_result(ask(q.name, args))
 
-    return Tool(name, title, description, schema, handler, ANSWER_OUTPUT)
+    return Tool(name, title, description, schema, handler, ANSWER_OUTPUT, aliases=_aliases(q.params))
+
+
+def _aliases(params: tuple[Param, ...]) -> tuple[tuple[str, str], ...]:
+    """The command line's names of the parameters' values: each metavar, and the name in capitals (its
+    metavar when it has none)."""
+    out = {p.name.upper(): p.name for p in params}
+    out.update((p.metavar, p.name) for p in params if p.metavar)
+    return tuple(out.items())
 
 
 def _get_rule(args: dict[str, Any]) -> ToolResult:
-    clause = rulesref.find_clause(args["clause_id"])
+    try:
+        clause = rulesref.find_clause(args["clause_id"])
+    except InputError:
+        near = rulesref.near_clauses(args["clause_id"])
+        hint = " (search_rules finds clauses by their words)"
+        extra = f"; did you mean {', '.join(near)}?" if near else hint
+        raise InputError("clause_id", f"unknown clause {jsonio.show(args['clause_id'])}{extra}") from None
     answer = ask("rule", {"clause_id": clause.id})
     data = answer.to_json()
     data["clause"] = rulesref.clause_json(clause)
@@ -360,7 +264,10 @@ def _card_cost(args: dict[str, Any]) -> ToolResult:
     player = args["player"]
     if not 0 <= player < full["players"]:
         raise InputError("player", f"expected a seat 0..{full['players'] - 1}, got {player}")
-    card = ask("card", {"name": args["card"], "variant": full["variant"]}).value["name"]
+    try:
+        card = ask("card", {"name": args["card"], "variant": full["variant"]}).value["name"]
+    except InputError as exc:
+        raise InputError("card", exc.message) from None
     where = [src for src in ("upper", "lower") if card in full[src]]
     if card in full["hands"][player]:
         where.append("hand")
@@ -412,9 +319,18 @@ def _card_cost(args: dict[str, Any]) -> ToolResult:
     return ToolResult(text, data)
 
 
-def _record_file(path: str) -> Path:
-    """The record file a tool's ``path`` names, under the server's file policy (its ``--root``)."""
-    return jsonio.allowed_path(path, source=f"path {jsonio.show(path)}")
+def _record_file(path: str) -> tuple[IO[str], str]:
+    """The record file a tool's ``path`` names, open under the server's file policy, and its name in
+    messages: the path as the client gave it (never the server's own path to it)."""
+    name = f"path {jsonio.show(path)}"
+    return io.TextIOWrapper(jsonio.open_file(path, source=name), encoding="utf-8"), name
+
+
+def _scrubbed(text: str, name: str) -> str:
+    """``text`` about the file ``name`` with every quoted value after the name cut (:func:`jsonio.scrub`)."""
+    if text.startswith(name):
+        return name + jsonio.scrub(text[len(name) :])
+    return jsonio.scrub(text)
 
 
 def _check_record(args: dict[str, Any]) -> ToolResult:
@@ -423,23 +339,23 @@ def _check_record(args: dict[str, Any]) -> ToolResult:
     if args.get("record") is not None:
         report = check_record(io.StringIO(args["record"]), name="record")
     else:
-        path = _record_file(args["path"])
-        with jsonio.hidden_content():  # a malformed file is described, not quoted
-            report = check_record(path, name=f"path {jsonio.show(args['path'])}")
+        stream, name = _record_file(args["path"])
+        with stream, jsonio.hidden_content():  # a malformed file is described, not quoted
+            report = check_record(stream, name=name)
         if report.error is not None:
-            report = evolve(report, error=jsonio.scrub(report.error))
+            report = evolve(report, error=_scrubbed(report.error, name))
     return ToolResult("\n".join(format_report(report, TEXT_WIDTH)), report.to_json())
 
 
 def _record_position(args: dict[str, Any]) -> ToolResult:
     game = get_game(args["game"])
-    path = _record_file(args["path"])
+    stream, name = _record_file(args["path"])
     try:
-        with jsonio.hidden_content():
-            state = state_from_record(args["game"], path, upto=args.get("upto"))
+        with stream, jsonio.hidden_content():
+            state = state_from_record(args["game"], stream, upto=args.get("upto"), name=name)
     except InputError as exc:  # the replay names the command line's flags; the tool's fields are these
         field = {"--record": "path", "--upto": "upto"}.get(exc.field, exc.field)
-        raise InputError(jsonio.scrub(field), jsonio.scrub(exc.message)) from None
+        raise InputError(_scrubbed(field, name), _scrubbed(exc.message, name)) from None
     data = game.state_to_json(state)
     text = (
         "\n".join(game.describe_state(state)) + "\n\nThe position (pass it as position):\n" + json.dumps(data)
@@ -525,8 +441,9 @@ One clause by id (such as T6-PLACE-2 or SP-COST-4): our wording, every seed pass
 the ruling and the other reading where the seeds disagree. Find ids with search_rules.
 """)
 SEARCH_HELP = _text("""
-Finds clauses, card names and seed passages in English, German and Russian (a card named in any language
-brings in its other names).
+Ranks clauses, seed passages and FAQ answers for a question in plain words, in English, German and Russian
+(a card named in any language, or misspelt, brings in its other names), and names the ask tool that answers
+it with arguments taken from the question (ready only when it ran and restated them).
 """)
 
 
@@ -545,7 +462,7 @@ def _position_tools() -> list[Tool]:
             "explain_action",
             "Explain an action in a position",
             EXPLAIN_HELP,
-            _object({**game_position, "action": action}, ["game", "position", "action"]),
+            object_schema({**game_position, "action": action}, ["game", "position", "action"]),
             _explain,
             ANSWER_OUTPUT,
         ),
@@ -553,7 +470,7 @@ def _position_tools() -> list[Tool]:
             "legal_actions",
             "List the legal actions in a position",
             LEGAL_HELP,
-            _object(
+            object_schema(
                 {
                     **game_position,
                     "player": {**SEAT_SCHEMA, "description": "only this seat (default: every seat to act)"},
@@ -567,7 +484,7 @@ def _position_tools() -> list[Tool]:
             "card_cost",
             "What a Saint Petersburg card costs a player in a position",
             COST_HELP,
-            _object(
+            object_schema(
                 {
                     "position": POSITION_SCHEMA,
                     "player": {**SEAT_SCHEMA, "description": "the buyer's seat"},
@@ -578,7 +495,7 @@ def _position_tools() -> list[Tool]:
                 ["position", "player", "card"],
             ),
             _card_cost,
-            _answer_output(
+            answer_output(
                 position={"type": "object", "description": "what the position says of the buyer and card"},
             ),
         ),
@@ -586,7 +503,7 @@ def _position_tools() -> list[Tool]:
             "check_record",
             "Check a game record",
             CHECK_HELP,
-            _object(
+            object_schema(
                 {
                     "record": {"type": "string", "description": "the record's JSON Lines text"},
                     "path": {
@@ -598,12 +515,13 @@ def _position_tools() -> list[Tool]:
             ),
             _check_record,
             REPORT_OUTPUT,
+            heavy=True,
         ),
         Tool(
             "record_position",
             "The position of a game record",
             RECORD_POSITION_HELP,
-            _object(
+            object_schema(
                 {
                     "game": GAME_SCHEMA,
                     "path": {
@@ -620,12 +538,13 @@ def _position_tools() -> list[Tool]:
             ),
             _record_position,
             STATE_OUTPUT,
+            heavy=True,
         ),
         Tool(
             "render_position",
             "Draw a position as SVG",
             RENDER_HELP,
-            _object(
+            object_schema(
                 {
                     **game_position,
                     "viewer": {**SEAT_SCHEMA, "description": "draw only what this seat may see"},
@@ -642,6 +561,7 @@ def _position_tools() -> list[Tool]:
             ),
             _render,
             PICTURE_OUTPUT,
+            heavy=True,
         ),
     ]
 
@@ -663,9 +583,10 @@ def tools() -> list[Tool]:
             "get_rule",
             "Get one rule",
             RULE_HELP,
-            _object({p.name: _param_schema(p) for p in rule.params}, ["clause_id"]),
+            object_schema({p.name: _param_schema(p) for p in rule.params}, ["clause_id"]),
             _get_rule,
-            _answer_output(clause={"type": "object", "description": "the clause: id, wording, citations"}),
+            answer_output(clause={"type": "object", "description": "the clause: id, wording, citations"}),
+            aliases=_aliases(rule.params),
         )
     )
     for q in questions.values():
@@ -675,13 +596,18 @@ def tools() -> list[Tool]:
     return out
 
 
+_QUESTION = re.compile(r"the '[a-z_]+' question")
+"""How the question registry names itself in an error (``the 'search' question needs it``)."""
+
+
 def tool_index() -> dict[str, Tool]:
     """The tools by name."""
     return {t.name: t for t in tools()}
 
 
-NO_ROOT = jsonio.FileAccess(stdin=False, max_bytes=None, hint="the server reads files only when started with "
-                            "arbiter mcp --root DIR; pass the content itself")
+NO_ROOT = jsonio.FileAccess(
+    stdin=False, max_bytes=None, hint="this server was given no folder to read; pass the content itself"
+)
 """The tools' file policy by default: no file at all (``arbiter mcp`` without ``--root``)."""
 
 
@@ -695,7 +621,7 @@ def call(
     >>> call("legal_actions", {"game": "take6", "position": "@/etc/passwd"})
     Traceback (most recent call last):
     ...
-    engine.errors.InputError: position '/etc/passwd': reading files is off here (the server reads files ...
+    engine.errors.InputError: position '/etc/passwd': reading files is off here (this server was given no ...
 
     The engine words some errors and notes for the command line; they come back in the tool's terms:
 
@@ -709,46 +635,22 @@ def call(
     if name not in index:
         raise InputError("name", f"unknown tool {name!r} (known: {', '.join(index)})")
     tool = index[name]
+    aliases = dict(tool.aliases)
     try:
+        if not isinstance(arguments or {}, Mapping):
+            raise InputError("arguments", f"expected an object, got {type(arguments).__name__}")
+        check_arguments(arguments or {})  # bounded before the schema is applied
         with jsonio.file_access(access):
             result = tool.handler(_validate(tool, arguments or {}))
     except InputError as exc:
-        raise InputError(_field_for(tool, exc.field), _words_for(tool, exc.message)) from None
+        field = field_for(tool.schema, exc.field, aliases)
+        message = _QUESTION.sub(f"the {tool.name} tool", words_for(tool.schema, exc.message, aliases))
+        raise InputError(field, message) from None
     data = dict(result.data)
     for key in ("summary", "notes"):
         if isinstance(data.get(key), str):
-            data[key] = _words_for(tool, data[key])
+            data[key] = words_for(tool.schema, data[key])
         elif isinstance(data.get(key), list):
-            data[key] = [_words_for(tool, x) if isinstance(x, str) else x for x in data[key]]
-    text = result.text if result.svg is not None else _words_for(tool, result.text)
+            data[key] = [words_for(tool.schema, x) if isinstance(x, str) else x for x in data[key]]
+    text = result.text if result.svg is not None else words_for(tool.schema, result.text)
     return evolve(result, text=text, data=data)
-
-
-_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
-
-
-def _argument(tool: Tool, flag: str) -> str:
-    """The tool's name for a command-line flag's value: its argument, else the position's field."""
-    name = flag.replace("-", "_")
-    known = tool.schema.get("properties", {})
-    if name in known or "position" not in known:
-        return name
-    return f"position.{name}"
-
-
-def _words_for(tool: Tool, text: str) -> str:
-    """``text`` with each command-line flag (``--displace``) named as the tool's argument (``displace``)."""
-    return _FLAG.sub(lambda m: _argument(tool, m.group(1)), text)
-
-
-def _field_for(tool: Tool, field: str) -> str:
-    """An error's field in the tool's terms: ``--action: card`` is ``action.card``, ``--upto`` ``upto``.
-
-    >>> _field_for(tool_index()["explain_action"], "--action: action.card")
-    'action.card'
-    """
-    head, sep, rest = field.partition(": ")
-    if sep and _FLAG.fullmatch(head):
-        head = _argument(tool, head[2:])
-        return rest if rest == head or rest.startswith(head + ".") else f"{head}.{rest}"
-    return _words_for(tool, field)

@@ -9,6 +9,10 @@ here is imported by the core package; each module imports its framework (and num
 * :mod:`engine.envs.petersburg_v0` - Saint Petersburg as PettingZoo AEC and Parallel environments.
 * :mod:`engine.envs.aec` - what the environments share: the AEC loop, the Parallel environment,
   ``state()``, rendering, the wrappers.
+* :mod:`engine.envs.illegal` - what a malformed or illegal action does (the classic illegal-move ending,
+  or the strict refusal).
+* :mod:`engine.envs.returns` - what a seat's return can be (bounds from the tables, the rank bonus, the
+  return of an illegal move), for both frameworks.
 * :mod:`engine.envs.take6_codec`, :mod:`engine.envs.petersburg_codec` - the fixed discrete action encodings
   and the observation layouts (the field tables live beside the code that fills them).
 * :mod:`engine.envs.openspiel` - both games as OpenSpiel Python games, one module per game

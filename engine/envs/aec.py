@@ -19,7 +19,9 @@ Seeds: ``reset(seed=s)`` deals engine game ``s``; a later ``reset()`` without a 
 
 The engine's state is ``env.engine_state``; ``env.state()`` is PettingZoo's global view (every seat's
 observation vector, concatenated, as PettingZoo's MPE environments build theirs), in ``state_space``.
-:func:`wrap` wraps an environment as PettingZoo wraps its own classic games.  :class:`ParallelTurnEnv` is
+:func:`wrap` wraps an environment as PettingZoo wraps its own classic games: an illegal action ends the game
+with a penalty for its agent (:mod:`engine.envs.illegal`), or, with ``strict=True``, is refused.
+:class:`ParallelTurnEnv` is
 the Parallel environment: every seat sends an action in every step, the seats without a choice the pass
 action its mask allows.  ``render()``: ``"ansi"`` returns the public position as text, ``"human"`` prints
 it, ``"rgb_array"`` returns the picture of the whole position (:mod:`engine.svg`, rasterized by
@@ -29,8 +31,9 @@ it, ``"rgb_array"`` returns the picture of the whole position (:mod:`engine.svg`
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from operator import attrgetter
+from operator import index as as_index
 from typing import Any, Protocol
 
 import gymnasium
@@ -39,7 +42,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from engine.game import Game, Result
+from engine.envs.illegal import IllegalEnvAction, TerminateIllegal, action_index, shown
+from engine.envs.returns import illegal_return, rank_bonuses
+from engine.errors import ArbiterError
+from engine.game import Game
 
 __all__ = [
     "RENDER_MODES",
@@ -56,10 +62,6 @@ __all__ = [
 RENDER_MODES = ("human", "ansi", "rgb_array")
 
 
-class IllegalEnvAction(ValueError):
-    """An action index outside the action mask of the agent that gave it."""
-
-
 class Adapter(Protocol):
     """What a game supplies to the environments."""
 
@@ -68,6 +70,7 @@ class Adapter(Protocol):
 
     players: int
     num_actions: int
+    sign: int
     obs_size: int
     obs_low: Any
     obs_high: Any
@@ -91,6 +94,10 @@ class Adapter(Protocol):
     def score(self, state: Any) -> Any:
         """The running scores the gains are computed from (a step that keeps the very same object gains
         nothing)."""
+        ...
+
+    def bounds(self, rank_bonus: float) -> tuple[float, float]:
+        """(min, max) of a seat's return over a game, ``rank_bonus`` included."""
         ...
 
 
@@ -146,28 +153,6 @@ def agent_names(players: int) -> list[str]:
     return [f"player_{p}" for p in range(players)]
 
 
-def rank_bonuses(result: Result, scale: float) -> tuple[float, ...]:
-    """``scale * (opponents ranked below - opponents ranked above) / (n - 1)`` per seat; ties count neither.
-
-    Two seats tie when their scores and tie-breaks are equal.
-
-    >>> rank_bonuses(Result(scores=(3, 9, 3), winners=(0, 2), ranking=(0, 2, 1)), 1.0)
-    (0.5, -1.0, 0.5)
-    """
-    n = len(result.scores)
-    if n < 2 or not scale:
-        return (0.0,) * n
-    tie = result.tiebreak or (0,) * n
-    key = [(result.scores[p], tie[p]) for p in range(n)]
-    place = {p: i for i, p in enumerate(result.ranking)}
-    out = []
-    for p in range(n):
-        wins = sum(1 for q in range(n) if key[q] != key[p] and place[q] > place[p])
-        losses = sum(1 for q in range(n) if key[q] != key[p] and place[q] < place[p])
-        out.append(scale * (wins - losses) / (n - 1))
-    return tuple(out)
-
-
 class Seeds:
     """The seed chain of ``reset``: an explicit seed, then the next integers."""
 
@@ -219,6 +204,22 @@ def global_state(adapter: Adapter, state: Any) -> Any:
     return np.concatenate([adapter.observe(state, p) for p in range(adapter.players)])
 
 
+def illegal_reason(adapter: Adapter, state: Any, player: int, index: int, mask: Any) -> str:
+    """Why ``index`` is not legal for ``player`` in ``state``: the engine's refusal of the action it encodes
+    (which names the rule), and the legal indices (``mask``: the player's action mask)."""
+    legal = [int(i) for i in np.flatnonzero(mask)]
+    move = adapter.decode(index, player) if index < adapter.num_actions else None
+    if move is None:
+        why = "the wait action is for a seat with nothing to do (Parallel environment)"
+    else:
+        try:
+            adapter.game.apply(state, move)
+            why = "outside the action mask"
+        except ArbiterError as error:
+            why = str(error)
+    return f"action {index} is not legal now (legal: {legal}): {why}"
+
+
 def check_render_mode(render_mode: str | None) -> None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be None or one of {', '.join(RENDER_MODES)}, got {render_mode!r}")
@@ -244,13 +245,28 @@ def render(adapter: Adapter, state: Any, render_mode: str | None) -> Any:
     return text
 
 
-def wrap(env: AECEnv, illegal_reward: float | None = None) -> Any:
-    """``env`` wrapped as PettingZoo wraps its classic games: ``AssertOutOfBoundsWrapper`` and
-    ``OrderEnforcingWrapper`` (so ``step`` before ``reset`` gives PettingZoo's message); with
-    ``illegal_reward``, also ``TerminateIllegalWrapper`` (an illegal action ends the game with that reward
-    for its agent, instead of raising :class:`IllegalEnvAction`)."""
-    if illegal_reward is not None:
-        env = wrappers.TerminateIllegalWrapper(env, illegal_reward=illegal_reward)
+def wrap(env: TurnEnv, illegal_reward: float | None = None, *, strict: bool = False) -> Any:
+    """``env`` wrapped as PettingZoo wraps its classic games: :class:`~engine.envs.illegal.TerminateIllegal`
+    (PettingZoo's ``TerminateIllegalWrapper``: an illegal action ends the game and its agent loses: its
+    return becomes one below the lowest a game can give, :func:`~engine.envs.returns.illegal_return`, or it
+    gets the fixed reward ``illegal_reward``; the infos say why), ``AssertOutOfBoundsWrapper`` and
+    ``OrderEnforcingWrapper`` (so ``step`` before ``reset`` gives PettingZoo's message).  ``strict=True``
+    leaves the first out: an illegal action raises :class:`IllegalEnvAction` and changes nothing."""
+    if strict:
+        if illegal_reward is not None:
+            raise ValueError(
+                "illegal_reward applies when an illegal action ends the game, not with strict=True"
+            )
+    else:
+        reward = None
+        if illegal_reward is not None:
+            if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float | np.number):
+                raise ValueError(f"illegal_reward must be a number or None, got {shown(illegal_reward)}")
+            reward = float(illegal_reward)
+            if not np.isfinite(reward):
+                raise ValueError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
+        lowest = illegal_return(env.adapter.bounds(env.rank_bonus))
+        env = TerminateIllegal(env, illegal_reward=reward, illegal_return=lowest)
     env = wrappers.AssertOutOfBoundsWrapper(env)
     return wrappers.OrderEnforcingWrapper(env)
 
@@ -324,7 +340,6 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
         self._limit = None if max_cycles is None else max_cycles * adapter.players
         self.engine_state: Any = None
         """The engine's state of the game (None before ``reset``)."""
-        self._infos: dict[str, dict[str, Any]] = {a: {} for a in self.possible_agents}
 
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -337,7 +352,8 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: self._infos[a] for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos = infos
         self.steps = 0
         self._done = False
         self._dirty = False
@@ -355,6 +371,25 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
         mask = self.adapter.mask(state, player)
         self._mask_state, self._mask_seat, self._mask = state, player, mask
         return mask
+
+    def action_index(self, agent: str, action: Any) -> int:
+        """``action`` as an index of the action space, or :class:`IllegalEnvAction` (malformed)."""
+        return action_index(agent, action, self.adapter.num_actions)
+
+    def return_of(self, agent: str) -> float:
+        """The sum of ``agent``'s rewards so far in this game (its score, times the sign it counts with)."""
+        adapter = self.adapter
+        return float(adapter.sign * adapter.score(self.engine_state)[self._seat[agent]])
+
+    def is_legal(self, agent: str, index: int) -> bool:
+        """Whether index ``index`` is in the action mask of ``agent`` now."""
+        return bool(self._mask_of(self._seat[agent])[index])
+
+    def illegal_reason(self, agent: str, index: int) -> str:
+        """Why index ``index`` is not legal for ``agent`` now: the engine's refusal (it names the rule) and
+        the legal indices."""
+        p = self._seat[agent]
+        return illegal_reason(self.adapter, self.engine_state, p, index, self._mask_of(p))
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Observation, accumulated reward, terminated, truncated and info of the agent to act (as
@@ -387,13 +422,14 @@ class TurnEnv(_Views, AECEnv):  # type: ignore[misc]
         before = self.engine_state
         hit = self._mask_state is before and self._mask_seat == p  # _mask_of, inlined
         mask = self._mask if hit else self._mask_of(p)
-        try:
-            index = int(action)
-        except (TypeError, ValueError):
-            raise IllegalEnvAction(f"{agent}: action must be an integer index, got {action!r}") from None
-        if not 0 <= index < len(mask) or not mask[index]:
-            legal = [int(i) for i in np.flatnonzero(mask)]
-            raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
+        try:  # action_index, inlined for the usual index
+            index = as_index(action)
+        except TypeError:
+            index = -1
+        if not 0 <= index < len(mask) or action.__class__ is bool:
+            index = self.action_index(agent, action)  # raises
+        if not mask[index]:
+            raise IllegalEnvAction(f"{agent}: {self.illegal_reason(agent, index)}")
         after = self._apply(before, self._decode(index, p))
         self.engine_state = after
         self._cumulative_rewards[agent] = 0.0
@@ -478,6 +514,7 @@ class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
         self.max_cycles = max_cycles
         self.render_mode = render_mode
         self.possible_agents = agent_names(adapter.players)
+        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         obs_space = observation_space(adapter, self.num_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
@@ -539,22 +576,47 @@ class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
         acting = game.to_act(state)
         known = self._masks if self._masks_of is state else {}  # the masks the last observations gave
         moves = []
+        if type(actions) is not dict and not isinstance(actions, Mapping):
+            raise IllegalEnvAction(f"actions must be a dict from agent to action, got {shown(actions)}")
+        size = self.num_actions
+        agents = self.possible_agents
+        found = 0  # the agents actions names (more keys than that: an unknown agent)
         for p in acting:
-            agent = self.possible_agents[p]
+            agent = agents[p]
             action = actions.get(agent)
             if action is None:
                 raise IllegalEnvAction(f"{agent} must act now")
-            index = int(action)
+            found += 1
+            try:  # action_index, inlined for the usual index
+                index = as_index(action)
+            except TypeError:
+                index = -1
+            if not 0 <= index < size or action.__class__ is bool:
+                index = action_index(agent, action, size)  # raises
             mask = known[p][1] if p in known else adapter.mask(state, p)
-            if not 0 <= index < len(mask) or not mask[index]:
-                legal = [int(i) for i in np.flatnonzero(mask)]
-                raise IllegalEnvAction(f"{agent}: action {index} is not legal now (legal: {legal})")
+            if not mask[index]:
+                reason = illegal_reason(adapter, state, p, index, mask)
+                raise IllegalEnvAction(f"{agent}: {reason}")
             moves.append(decode(index, p))  # wait is masked out for an acting seat
-        if len(moves) < len(self.possible_agents):
-            for p, agent in enumerate(self.possible_agents):
-                action = actions.get(agent)
-                if p not in acting and action is not None and int(action) != self.wait:
-                    raise IllegalEnvAction(f"{agent} has nothing to do now: send WAIT ({self.wait})")
+        if len(moves) < len(agents):
+            wait = self.wait
+            for p, agent in enumerate(agents):
+                if p in acting or agent not in actions:
+                    continue
+                found += 1
+                action = actions[agent]
+                if action is None:
+                    continue
+                try:
+                    if as_index(action) == wait:  # (a bool is never wait)
+                        continue
+                except TypeError:
+                    pass
+                if action_index(agent, action, size) != wait:  # raises if it is no index at all
+                    raise IllegalEnvAction(f"{agent} has nothing to do now: send WAIT ({wait})")
+        if found != len(actions):
+            unknown = next(a for a in actions if a not in self._seat)
+            raise IllegalEnvAction(f"unknown agent {shown(unknown)} (agents: {', '.join(agents)})")
         apply = game.apply_unchecked
         for move in moves:  # the selections of one turn are independent: none changes another's options
             state = apply(state, move)
@@ -567,7 +629,6 @@ class ParallelTurnEnv(_Views, ParallelEnv):  # type: ignore[misc]
             bonus = rank_bonuses(game.result(state), self.rank_bonus)
             gains = tuple(g + b for g, b in zip(gains, bonus, strict=True))
         truncated = not over and self.max_cycles is not None and self.steps >= self.max_cycles
-        agents = self.possible_agents
         obs = self._observations()
         rewards = dict(zip(agents, gains, strict=True))
         terminations = dict.fromkeys(agents, over)

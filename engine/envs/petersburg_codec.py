@@ -46,15 +46,15 @@ engine.envs.petersburg_codec [n]`` prints any other)::
     | `lower` | 149 | 49 | 0..8 | lower row: count per kind |
     | `discard` | 198 | 49 | 0..6 | discard pile: count per kind |
     | `stack_sizes` | 247 | 4 | 0..116 | cards left in the worker, building, aristocrat and trading stacks |
-    | `areas` | 251 | 196 | 0..6 | n x K: seat q's area, count of kind k at q*K+k |
-    | `turned` | 447 | 196 | 0..6 | n x K: Observatories seat q turned this round |
+    | `areas` | 251 | 196 (4 x 49) | 0..6 | seat q's area: count of kind k at q*K+k |
+    | `turned` | 447 | 196 (4 x 49) | 0..6 | Observatories seat q turned this round, per kind |
     | `vp` | 643 | 4 | -10000..100000 | each seat's victory points |
     | `hand_sizes` | 647 | 4 | 0..10 | cards in each seat's hand |
     | `final_money` | 651 | 4 | 0..100000 | each seat's roubles, shown once the game is over (else 0) |
     | `to_act` | 655 | 4 | 0..1 | 1 if the seat must act now |
     | `seat` | 659 | 4 | 0..1 | one-hot: my seat |
     | `pub_queue` | 663 | 4 | 0..4 | seat's place in the queue of Pub decisions, from 1 (0: not queued) |
-    | `markers` | 667 | 16 | 0..1 | 4 x n: 1 at phase*n+q if seat q holds that phase's start-player marker |
+    | `markers` | 667 | 16 (4 x 4) | 0..1 | 1 at phase*n+q if seat q holds that phase's start-player marker |
     | `phase` | 683 | 8 | 0..1 | one-hot: worker/building/pub/observatory/aristocrat/trading/reveal/over |
     | `round` | 691 | 1 | 1..10000 | the round number |
     | `passes` | 692 | 1 | 0..3 | consecutive passes in this phase |
@@ -123,8 +123,10 @@ def layout_for(rules: Ruleset, players: int) -> Layout:
                 total,
                 "cards left in the worker, building, aristocrat and trading stacks",
             ),
-            Slot("areas", n * k, 0, copies, "n x K: seat q's area, count of kind k at q*K+k"),
-            Slot("turned", n * k, 0, copies, "n x K: Observatories seat q turned this round"),
+            Slot("areas", n * k, 0, copies, "seat q's area: count of kind k at q*K+k", shape=(n, k)),
+            Slot(
+                "turned", n * k, 0, copies, "Observatories seat q turned this round, per kind", shape=(n, k)
+            ),
             Slot("vp", n, VP_MIN, VP_MAX, "each seat's victory points"),
             Slot("hand_sizes", n, 0, 10, "cards in each seat's hand"),
             Slot("final_money", n, 0, MONEY_MAX, "each seat's roubles, shown once the game is over (else 0)"),
@@ -136,7 +138,8 @@ def layout_for(rules: Ruleset, players: int) -> Layout:
                 len(PHASES) * n,
                 0,
                 1,
-                "4 x n: 1 at phase*n+q if seat q holds that phase's start-player marker",
+                "1 at phase*n+q if seat q holds that phase's start-player marker",
+                shape=(len(PHASES), n),
             ),
             Slot("phase", len(STATE_PHASES), 0, 1, "one-hot: " + "/".join(STATE_PHASES)),
             Slot("round", 1, 1, ROUND_MAX, "the round number"),

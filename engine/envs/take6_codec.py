@@ -35,10 +35,10 @@ for the standard game with 4 players (``python -m engine.envs.take6_codec`` prin
     | field | offset | size | range | meaning |
     | `hand` | 0 | 104 | 0..1 | my hand: 1 at c-1 for each card c I hold (kids: all 0, piles are face down) |
     | `my_selection` | 104 | 104 | 0..1 | 1 at c-1 for the card c I selected this turn, not yet revealed |
-    | `rows` | 208 | 20 | 0..104 | the rows, R x C row-major: row r's j-th card at r*C+j, 0 for empty |
+    | `rows` | 208 | 20 (4 x 5) | 0..104 | the rows, row-major: row r's j-th card at r*C+j, 0 for empty |
     | `row_bullheads` | 228 | 4 | 0..35 | bullheads in each row |
     | `pending` | 232 | 4 | 0..104 | seat q's revealed card awaiting placement (0: none) |
-    | `piles` | 236 | 416 | 0..1 | n x D: 1 at q*D+c-1 if seat q took card c this round |
+    | `piles` | 236 | 416 (4 x 104) | 0..1 | 1 at q*D+c-1 if seat q took card c this round |
     | `penalties` | 652 | 4 | 0..236 | bullheads each seat took in the whole game |
     | `hand_sizes` | 656 | 4 | 0..10 | cards in each seat's hand (kids: pile), a hidden selection excluded |
     | `selected` | 660 | 4 | 0..1 | 1 if the seat has selected this turn (which card stays hidden) |
@@ -171,10 +171,17 @@ def layout_for(rules: Rules) -> Layout:
     slots = [
         Slot("hand", d, 0, 1, "my hand: 1 at c-1 for each card c I hold (kids: all 0, piles are face down)"),
         Slot("my_selection", d, 0, 1, "1 at c-1 for the card c I selected this turn, not yet revealed"),
-        Slot("rows", r * c, 0, d, "the rows, R x C row-major: row r's j-th card at r*C+j, 0 for empty"),
+        Slot(
+            "rows",
+            r * c,
+            0,
+            d,
+            "the rows, row-major: row r's j-th card at r*C+j, 0 for empty",
+            shape=(r, c),
+        ),
         Slot("row_bullheads", r, 0, top * c, "bullheads in each row"),
         Slot("pending", n, 0, d, "seat q's revealed card awaiting placement (0: none)"),
-        Slot("piles", n * d, 0, 1, "n x D: 1 at q*D+c-1 if seat q took card c this round"),
+        Slot("piles", n * d, 0, 1, "1 at q*D+c-1 if seat q took card c this round", shape=(n, d)),
         Slot("penalties", n, 0, score_max, "bullheads each seat took in the whole game"),
         Slot(
             "hand_sizes",

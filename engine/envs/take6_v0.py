@@ -27,6 +27,7 @@ from typing import Any
 
 from engine.envs import take6_codec
 from engine.envs.aec import EngineAdapter, ParallelTurnEnv, TurnEnv, wrap
+from engine.envs.returns import take6_bounds
 from engine.take6 import GAME, rules_for
 
 __all__ = ["NUM_ACTIONS", "WAIT", "Take6Adapter", "env", "parallel_env", "raw_env"]
@@ -69,6 +70,10 @@ class Take6Adapter(EngineAdapter):
 
         self.decode = decode
 
+    def bounds(self, rank_bonus: float = 0.0) -> tuple[float, float]:
+        """(min, max) of a seat's return over a game (:func:`~engine.envs.returns.take6_bounds`)."""
+        return take6_bounds(self.rules, rank_bonus)
+
 
 def raw_env(
     players: int = 4,
@@ -99,14 +104,18 @@ def env(
     max_cycles: int | None = None,
     render_mode: str | None = None,
     illegal_reward: float | None = None,
+    strict: bool = False,
 ) -> Any:
-    """:func:`raw_env` wrapped as PettingZoo wraps its classic games (:func:`~engine.envs.aec.wrap`;
-    ``illegal_reward``: end the game on an illegal action with that reward instead of raising)."""
+    """:func:`raw_env` wrapped as PettingZoo wraps its classic games (:func:`~engine.envs.aec.wrap`): an
+    illegal action ends the game, its agent getting ``illegal_reward`` (by default minus the span of a
+    seat's return, so it loses) and the infos saying why; ``strict=True`` refuses it instead
+    (:class:`~engine.envs.illegal.IllegalEnvAction`, nothing changed)."""
     return wrap(
         raw_env(
             players, variant, options, rank_bonus=rank_bonus, max_cycles=max_cycles, render_mode=render_mode
         ),
         illegal_reward,
+        strict=strict,
     )
 
 

@@ -16,7 +16,7 @@ from engine.derivation import Trace
 from engine.errors import GameOver, IllegalAction, NotYourTurn
 from engine.petersburg.catalog import PHASES, STACKS
 from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost, trace_cost
-from engine.petersburg.displacement import displaceable, live_targets
+from engine.petersburg.displacement import displaceable, live_targets, shows_every_symbol
 from engine.petersburg.legal import (
     hand_limit,
     hand_limit_clause,
@@ -39,6 +39,7 @@ from engine.petersburg.model import (
     pending_reveal,
 )
 from engine.petersburg.names import kind_of, resolve_card
+from engine.petersburg.ruleset import Ruleset
 
 __all__ = ["check", "diagnose", "granting_clause"]
 
@@ -122,12 +123,11 @@ def granting_clause(s: State, a: Any) -> str:
     'SP-HAND-4'
     """
     rs = s.rules
-    d = getattr(a, "displace", None)
-    if isinstance(d, str) and d in rs.kind:
-        t = rs.kind[d]
+    t = _displaced(rs, getattr(a, "displace", None))
+    if t is not None:
         if rs.displace_clause[t] == "SP-POTJ-1":
             return "SP-POTJ-1"
-        if len(rs.cards[t].symbols) > 1:
+        if shows_every_symbol(rs, t):
             return "SP-TRADE-4"
     if isinstance(a, Buy | Take) and a.source == "drawn":
         return "SP-OBS-4"
@@ -141,6 +141,17 @@ def granting_clause(s: State, a: Any) -> str:
         PubBuy: "SP-PUB-1",
         Reveal: "SP-REVEAL-1",
     }.get(type(a), "SP-TURN-1")
+
+
+def _displaced(rs: Ruleset, name: Any) -> int | None:
+    """The kind of the card an action names to displace, under any of its names (an edition's or an alias,
+    as the checks read it); None when it names none or no card of the game."""
+    if name is None:
+        return None
+    try:
+        return kind_of(rs, name, "SP-TRADE-1")
+    except IllegalAction:
+        return None
 
 
 def _trace_scores(s: State, k: int, trace: Trace, *, in_hand: bool) -> None:
@@ -252,14 +263,11 @@ def diagnose(s: State, a: Any, trace: Trace | None = None) -> Any:
         return Discard(p, rs.names[k])
     if isinstance(a, Observe):
         if observatory_ready(rs, s.phase_index, area, s.turned[p]) < 0:
-            if any(rs.obs_phase[k] >= 0 and k in area for k in rs.observatory_kinds) and all(
-                rs.obs_phase[k] != s.phase_index for k in rs.observatory_kinds
-            ):
-                raise IllegalAction("SP-OBS-2", "the Observatory can be used only in the building phase")
             if not any(k in area for k in rs.observatory_kinds):
                 raise IllegalAction("SP-OBS-1", f"seat {p} has no Observatory")
             if all(rs.obs_phase[k] != s.phase_index for k in rs.observatory_kinds):
-                raise IllegalAction("SP-OBS-2", "the Observatory can be used only in the building phase")
+                when = " or ".join(sorted({PHASES[rs.obs_phase[k]].name for k in rs.observatory_kinds}))
+                raise IllegalAction("SP-OBS-2", f"the Observatory can be used only in the {when} phase")
             raise IllegalAction("SP-OBS-5", f"seat {p}'s Observatory is already turned this round")
         if a.stack not in STACKS:
             raise IllegalAction("SP-OBS-1", f"unknown stack {a.stack!r} (known: {', '.join(STACKS)})")
@@ -281,7 +289,7 @@ def diagnose(s: State, a: Any, trace: Trace | None = None) -> Any:
                 "SP-OBS-2",
                 "building-phase",
                 {"phase": PHASES[s.phase_index].name},
-                note="the Observatory is used in the building phase",
+                note=f"the Observatory is used in the {PHASES[s.phase_index].name} phase",
             )
             n = len(s.stacks[STACKS.index(a.stack)])
             trace.add(

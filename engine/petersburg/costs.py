@@ -26,7 +26,7 @@ from engine.errors import IllegalAction
 from engine.petersburg.catalog import PARAM_CLAUSES, PARAMS
 from engine.petersburg.model import SOURCES, CostBreakdown, Reduction, State
 from engine.petersburg.names import kind_of
-from engine.petersburg.ruleset import Ruleset
+from engine.petersburg.ruleset import Ruleset, ruleset
 
 __all__ = [
     "DRAWN",
@@ -149,6 +149,17 @@ def trace_cost(
             # a reducer's rouble off a trading card: the reducer's rule, extended by SP-COST-5
             with trace.step("SP-COST-4", "reduction", facts, note=f"{r.amount} R less {r.reason}"):
                 trace.add("SP-COST-5", "trading-card", {"card": name}, note="trading cards of its colour too")
+        if rs.is_trading[k] and not dict(rs.options)["trading_discount"]:
+            # the option's reading of SP-COST-5: the reducers of the card's colour owned give nothing off
+            withheld = ruleset(
+                rs.variant, {**dict(rs.options), "trading_discount": True}, rs.book, rs.skips
+            ).reducers_for[k]
+            for reducer, _amount in withheld:
+                if reducer in area:
+                    owned = rs.names[reducer]
+                    trace.add("SP-COST-5", "no-reduction", {"card": name, "subject": owned},
+                              note=f"no rouble less for {owned} owned: {name} is a trading card",
+                              chosen="trading_discount=false")
         least = rs.min_cost
         lifted = raw < least
         trace.add(

@@ -11,7 +11,7 @@ from engine.petersburg.model import State
 from engine.petersburg.names import kind_of
 from engine.petersburg.ruleset import Ruleset, ruleset
 
-__all__ = ["can_displace", "displaceable", "displacement_targets", "live_targets"]
+__all__ = ["can_displace", "displaceable", "displacement_targets", "live_targets", "shows_every_symbol"]
 
 
 def can_displace(trading_card: str, target: str, *, variant: str | None = None) -> tuple[bool, str, str]:
@@ -43,10 +43,24 @@ def displaceable(rs: Ruleset, k: int, t: int) -> tuple[bool, str, str]:
         return False, "SP-TRADE-1", f"{name} displaces only a card of its colour; {tname} is another colour"
     if t not in rs.targets_of[k]:
         return False, "SP-TRADE-3", f"{name} displaces only a worker with its symbol, not {tname}"
-    if len(rs.cards[t].symbols) > 1:
+    if shows_every_symbol(rs, t):
         return True, "SP-TRADE-4", f"{tname} shows every symbol: {name} may displace it"
     clause = "SP-TRADE-3" if rs.cards[t].symbols else "SP-TRADE-2"
     return True, clause, f"{name} displaces {tname}"
+
+
+def shows_every_symbol(rs: Ruleset, t: int) -> bool:
+    """Whether card ``t`` shows every worker symbol a card of the game shows (SP-TRADE-4: the Czar and
+    Carpenter, which every green trading card may displace); a card showing some of them (two, in edited
+    tables) is displaced by the trading cards of its symbols (SP-TRADE-3).
+
+    >>> from engine.petersburg.ruleset import ruleset
+    >>> rs = ruleset()
+    >>> shows_every_symbol(rs, rs.kind["Czar and Carpenter"]), shows_every_symbol(rs, rs.kind["Lumberjack"])
+    (True, False)
+    """
+    shown = rs.cards[t].symbols
+    return bool(shown) and all(s in shown for c in rs.cards for s in c.symbols)
 
 
 def displacement_targets(state: State, player: int, trading_card: str) -> tuple[str, ...]:

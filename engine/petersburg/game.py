@@ -169,7 +169,8 @@ class PetersburgGame:
     def why(self, state: State, action: Any) -> Step:
         """Why ``action`` is legal or refused in ``state``, as a derivation: the root's clause grants the
         action (``says`` ``legal``: SP-BUY-1, SP-HAND-4, ..., SP-TRADE-4 for a wildcard displacement,
-        SP-POTJ-1 for Potjomkin's Village's credit) or refuses it (``refused``, its note the refusal);
+        SP-POTJ-1 for Potjomkin's Village's credit; the action named in its canonical form, whichever
+        edition's name or alias named its cards) or refuses it (``refused``, its note the refusal);
         beneath it every check passed, from the checked tier's own code: phase, turn, source or hand,
         displacement, the cost with each reduction and the minimum, and when the card scores.
 
@@ -179,12 +180,15 @@ class PetersburgGame:
         ('SP-BUY-1', 'SP-TURN-1')
         """
         trace = Trace()
-        shown = self._shown(state, action)
         try:
-            check(state, action, trace)
+            canon = check(state, action, trace)
         except RuleViolation as exc:
+            shown = self._shown(state, action)
             return trace.root(exc.clause, "refused", {"action": shown}, note=exc.message)
-        granted = granting_clause(state, action)
+        # a legal action is explained in its canonical form: the same whichever edition's name or alias
+        # named its cards
+        shown = self._shown(state, canon)
+        granted = granting_clause(state, canon)
         return trace.root(granted, "legal", {"action": shown}, note=f"{shown} is legal")
 
     def _shown(self, state: State, action: Any) -> str:

@@ -82,8 +82,8 @@ def hand_limit(rs: Ruleset, area: tuple[int, ...]) -> int:
     """The hand limit of a player with this area: 3, or more with a hand_limit effect (SP-WAREHOUSE-1)."""
     limit = rs.hand_base
     for k in rs.hand_limit_kinds:
-        if k in area and rs.hand_limit[k] > limit:
-            limit = rs.hand_limit[k]
+        if k in area:
+            limit = max(limit, rs.hand_limit[k])
     return limit
 
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import IllegalSetup
+from engine.jsonio import show
 from engine.petersburg.catalog import COLOURS, SHIPPED, Book, Card
 
 __all__ = ["SKIPPABLE", "Ruleset", "normalize_options", "ruleset"]
@@ -196,7 +197,7 @@ def normalize_options(options: Mapping[str, Any] | None, book: Book = SHIPPED) -
     out: dict[str, Any] = {}
     for name in opts:
         if name not in book.options:
-            raise IllegalSetup("SP-VARIANT-2", f"unknown option {name!r} (known: {', '.join(book.options)})")
+            raise IllegalSetup("SP-VARIANT-2", f"unknown option {show(name)} (known: {', '.join(book.options)})")
     for name, spec in book.options.items():
         value = opts.get(name, spec.default)
         if not isinstance(value, bool):

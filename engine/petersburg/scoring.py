@@ -144,6 +144,7 @@ def tiebreak_money(state: State, p: int, trace: Trace | None = None) -> int:
             {"seat": p, "roubles": money, "keep_roubles": bool(keep)},
             note=f"P{p}'s {money} R break a tie"
             + ("" if keep else " (keep_roubles off: only what is left after the full 10s)"),
+            chosen=None if keep else "keep_roubles=false",
         )
     return money
 

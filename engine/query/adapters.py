@@ -20,7 +20,7 @@ from engine.errors import InputError
 from engine.game import game_names, game_package
 from engine.spec import read_toml, spec_dir
 
-__all__ = ["CardNames", "card_names", "game_module"]
+__all__ = ["CardNames", "card_names", "game_module", "variant_card_names"]
 
 
 @frozen
@@ -87,3 +87,18 @@ def card_names(game: str | None = None) -> tuple[CardNames, ...]:
     for g in games:
         out.extend(_names_of(g))
     return tuple(out)
+
+
+@functools.cache
+def variant_card_names(game: str, variant: str) -> frozenset[str]:
+    """The card names a variant's catalog uses (the game package's ``ruleset(variant).names``; a game
+    without card names, or without such a ruleset, has none).
+
+    >>> "Mariinsky Theater" in variant_card_names("petersburg", "second")
+    True
+    """
+    make = getattr(game_module(game), "ruleset", None)
+    if make is None:
+        return frozenset()
+    names = getattr(make(variant), "names", ())
+    return frozenset(n for n in names if isinstance(n, str))

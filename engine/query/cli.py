@@ -19,6 +19,7 @@ take6: deck, bullheads, ...
 from __future__ import annotations
 
 import argparse
+import functools
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
@@ -187,11 +188,18 @@ def _register_ask(sub: Any) -> None:
     p.set_defaults(run=run_ask, json=False, brief=False)
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """The command line's parser, built once (parsing does not change it)."""
+    from engine.cli import build_parser
+
+    parser: argparse.ArgumentParser = build_parser()
+    return parser
+
+
 def parse_command(command: str) -> argparse.Namespace:
     """Parse an ``arbiter ask ...`` or ``arbiter explain ...`` command line (a string, as written in the
     docs) into its arguments.  A malformed line raises InputError naming ``command``."""
-    from engine.cli import build_parser
-
     try:
         words = shlex.split(command)
     except ValueError as exc:  # an unbalanced quote
@@ -201,7 +209,7 @@ def parse_command(command: str) -> argparse.Namespace:
     if words[:1] not in (["ask"], ["explain"]):
         raise InputError("command", "expected 'arbiter ask ...' or 'arbiter explain ...', got "
                          + jsonio.show(command))
-    parser = build_parser()
+    parser = _parser()
     try:
         args = parser.parse_args(words)
     except SystemExit as exc:

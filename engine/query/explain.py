@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from attrs import field, frozen
 
@@ -81,14 +81,17 @@ def state_from_file(game: str, data: Any) -> Any:
         raise InputError(f"--state: {exc.field}", exc.message) from None
 
 
-def _record_lines(path: Path) -> Iterator[Any]:
+def _record_lines(source: Path | IO[str], name: str | None) -> Iterator[Any]:
     from engine.conformance.records.format import iter_record
 
-    yield from iter_record(path)
+    yield from iter_record(source, name=name)
 
 
-def state_from_record(game: str, path: Path, *, upto: int | None = None) -> Any:
-    """The state after replaying the first ``upto`` actions (all when ``None``) of a game record.
+def state_from_record(
+    game: str, path: Path | IO[str], *, upto: int | None = None, name: str | None = None
+) -> Any:
+    """The state after replaying the first ``upto`` actions (all when ``None``) of a game record: a path,
+    or a text stream already open (named ``name`` in errors).
 
     The record's header must name ``game``; its explicit set-up is dealt, then each action is applied
     through the checked tier.  InputError names the file and line of any problem.
@@ -97,13 +100,14 @@ def state_from_record(game: str, path: Path, *, upto: int | None = None) -> Any:
 
     if upto is not None and upto < 0:
         raise InputError("--upto", f"expected a number of actions >= 0, got {upto}")
-    if not path.is_file():
+    if isinstance(path, Path) and not path.is_file():
         raise InputError("--record", f"no such file: {path}")
+    label = name or (path.name if isinstance(path, Path) else "<stream>")
     g = get_game(game)
     state: Any = None
     done = 0
-    for line in _record_lines(path):
-        where = f"{path.name} line {line.line}"
+    for line in _record_lines(path, None if isinstance(path, Path) and name is None else label):
+        where = f"{label} line {line.line}"
         if line.type == "header":
             if line.game != game:
                 raise InputError(f"{where}: game", f"the record is a {line.game} game, not {game}")
@@ -122,7 +126,7 @@ def state_from_record(game: str, path: Path, *, upto: int | None = None) -> Any:
             raise InputError(f"{where}: action", f"cannot replay action {line.index}: {exc}") from None
         done += 1
     if state is None:
-        raise InputError("--record", f"{path.name} holds no header line")
+        raise InputError("--record", f"{label} holds no header line")
     if upto is not None and done < upto:
         raise InputError("--upto", f"the record holds only {done} actions, not {upto}")
     return state

@@ -2,7 +2,9 @@
 
 An answer is data first (``to_json``) and text second (:mod:`engine.query.render`).  Every step that rests on
 a rule carries the clause id, our one-sentence wording of it and the seed passage it cites, looked up in the
-same clause books the engine loads — so an answer shows exactly the rules the engine applied.
+same clause books the engine loads — so an answer shows exactly the rules the engine applied.  A step
+applying a ruling (or an option's other reading of one) carries it (:class:`engine.derivation.Ruling`, from
+the same clause book), and the answer lists every ruling it rests on (``Answer.rulings``).
 
 >>> answer = Answer(kind="demo", game=None, question="What is 2 + 2?", summary="4", value=4)
 >>> answer.to_json()["value"]
@@ -14,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import attrs
 from attrs import field, frozen
 
+from engine.derivation import Ruling, ruling_of
 from engine.game import game_names
 from engine.spec import Citation, Clause, all_clauses
 
@@ -53,29 +57,49 @@ class Step:
     value: Any = None
     rule: str = ""
     cite: Citation | None = None
+    ruling: Ruling | None = None
 
     @classmethod
-    def of(cls, clause: str | None, detail: str, value: Any = None) -> Step:
-        """A step applying ``clause`` (looked up for its wording and first citation).
+    def of(cls, clause: str | None, detail: str, value: Any = None, *, chosen: str | None = None) -> Step:
+        """A step applying ``clause`` (looked up for its wording, first citation and ruling).
 
-        An id the clause books do not hold is kept as given, with no wording: an answer never fails because
-        a clause moved, and the traceability tests report the dangling id.
+        ``chosen``: the non-default option setting (``NAME=VALUE``) the step applies instead of the
+        clause's ruling (:func:`engine.derivation.ruling_of`).  An id the clause books do not hold is kept
+        as given, with no wording: an answer never fails because a clause moved, and the traceability tests
+        report the dangling id.
+
+        >>> Step.of("SP-END-6", "the roubles are kept").ruling.option
+        'keep_roubles=false'
         """
         if clause is None:
             return cls(None, detail, value)
+        ruling = ruling_of(clause, chosen)
         known = clause_index().get(clause)
         if known is None:
-            return cls(clause, detail, value)
-        return cls(clause, detail, value, known.text, known.cites[0] if known.cites else None)
+            return cls(clause, detail, value, ruling=ruling)
+        return cls(clause, detail, value, known.text, known.cites[0] if known.cites else None, ruling)
+
+    @classmethod
+    def from_derivation(cls, step: Any, detail: str | None = None, value: Any = None) -> Step:
+        """The answer step of an engine derivation step (:class:`engine.derivation.Step`): its clause, its
+        note (or ``detail``) and the ruling it carries (an option's other reading included).
+
+        >>> from engine.derivation import Step as D
+        >>> Step.from_derivation(D("SP-END-6", "tiebreak", note="kept")).ruling.id
+        'SP-END-6'
+        """
+        made = cls.of(step.clause, step.note if detail is None else detail, value)
+        return made if made.ruling == step.ruling else attrs.evolve(made, ruling=step.ruling)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form: clause id, detail, value, wording, citation."""
+        """JSON form: clause id, detail, value, wording, citation, and the ruling (``null``: none)."""
         return {
             "clause": self.clause,
             "detail": self.detail,
             "value": self.value,
             "rule": self.rule or None,
             "cite": cite_json(self.cite) if self.cite is not None else None,
+            "ruling": self.ruling.to_json() if self.ruling is not None else None,
         }
 
 
@@ -122,6 +146,15 @@ class Answer:
                 seen.setdefault(step.clause, None)
         return tuple(seen)
 
+    @property
+    def rulings(self) -> tuple[Ruling, ...]:
+        """The rulings the answer rests on (each step's, in order, each once).
+
+        >>> Answer("demo", None, "?", "!", None, steps=[Step.of("T6-END-3", "ties share")]).rulings[0].id
+        'T6-END-3'
+        """
+        return tuple(dict.fromkeys(s.ruling for s in self.steps if s.ruling is not None))
+
     def to_json(self) -> dict[str, Any]:
         """Canonical JSON form."""
         out: dict[str, Any] = {
@@ -131,6 +164,7 @@ class Answer:
             "summary": self.summary,
             "value": self.value,
             "clauses": list(self.clauses),
+            "rulings": [r.to_json() for r in self.rulings],
             "steps": [s.to_json() for s in self.steps],
         }
         if self.headers:

@@ -27,6 +27,8 @@ from engine.query.questions import Param, Question, game_handler, register
 from engine.query.standings import check_scores, places, seat_names
 from engine.spec import load_clauses, read_toml, spec_dir
 
+importlib.import_module("engine.query.suggest")  # registers the shared search question
+
 GAME = "petersburg"
 SOURCES = ("upper", "lower", "hand", "drawn")
 
@@ -119,7 +121,7 @@ def derivation_steps(why: Any) -> list[Step]:
 
     def visit(step: Any, depth: int) -> None:
         if step.note:
-            out.append(Step.of(step.clause, "  " * depth + step.note))
+            out.append(Step.from_derivation(step, "  " * depth + step.note))
         for child in step.steps:
             visit(child, depth + 1 if step.note else depth)
 
@@ -151,6 +153,21 @@ def cost_steps(b: Any) -> list[Step]:
         steps.append(Step.of(minimum, f"reductions add up; at least {b.minimum} rouble: {b.cost}",
                              b.cost))
     return steps
+
+
+def option_steps(state: Any, player: int, b: Any) -> list[Step]:
+    """The steps of the engine's own cost derivation (``costs.trace_cost``) that apply an option's other
+    reading of a ruling (``Ruling.chosen``: e.g. no colour reduction for a trading card with
+    ``trading_discount=false``), which a ``CostBreakdown`` does not list."""
+    from engine.derivation import Trace
+
+    costs = importlib.import_module("engine.petersburg.costs")
+    rs = state.rules
+    trace = Trace()
+    costs.trace_cost(rs, state.areas[player], rs.kind[b.card], costs.SRC[b.source],
+                     rs.kind[b.displace] if b.displace is not None else -1, money=b.money, trace=trace)
+    return [Step.from_derivation(d) for root in trace.steps for d in root.walk()
+            if d.ruling is not None and d.ruling.chosen]
 
 
 def _cost(*, card: str, owns: list[str], row: str | None, displace: str | None, money: int | None,
@@ -189,6 +206,7 @@ def _cost(*, card: str, owns: list[str], row: str | None, displace: str | None, 
     except RuleViolation as exc:
         raise InputError("card", str(exc)) from None
     steps.extend(cost_steps(b))
+    steps.extend(option_steps(state, 0, b))
     if money is not None:
         steps.append(Step.of("SP-BUY-2", f"the buyer has {money} roubles: "
                              + ("enough" if b.affordable else f"{b.cost - money} short"), b.affordable))
@@ -223,7 +241,7 @@ def _cost_at(card: str, row: str | None, displace: str | None, text: str, seat: 
                                    displace=rs.names[kind_of(rs, displace, "displace")] if displace else None)
     except RuleViolation as exc:
         raise InputError("card", str(exc)) from None
-    steps = cost_steps(b)
+    steps = cost_steps(b) + option_steps(state, p, b)
     steps.append(Step.of("SP-BUY-2", f"P{p} has {b.money} roubles: "
                          + ("enough" if b.affordable else f"{b.cost - b.money} short"), b.affordable))
     value = {"card": b.card, "cost": b.cost, "printed": b.printed, "displace": b.displace,
@@ -543,8 +561,9 @@ def setup_answer(players: int, variant: str | None, options: Mapping[str, Any]) 
     catalog = _catalog()
     rs = _ruleset(variant, options)
     if players not in catalog.SETUPS:
-        raise InputError("players", f"Saint Petersburg is for {min(catalog.SETUPS)} to {max(catalog.SETUPS)} "
-                         f"players, got {players}")
+        count_clause = importlib.import_module("engine.petersburg.catalog").GAME_META["clause"]
+        raise InputError("players", f"{count_clause}: Saint Petersburg is for {min(catalog.SETUPS)} to "
+                         f"{max(catalog.SETUPS)} players, got {players}")
     spec = catalog.SETUPS[players]
     stacks = {s: sum(rs.cards[k].copies for k in kinds) for s, kinds in zip(catalog.STACKS, rs.stack_kinds,
                                                                               strict=True)}
@@ -553,7 +572,8 @@ def setup_answer(players: int, variant: str | None, options: Mapping[str, Any]) 
         Step.of("SP-SETUP-1", "four shuffled stacks: " + ", ".join(f"{s} {n}" for s, n in stacks.items())),
         Step.of("SP-SETUP-2", f"each player starts with {spec.money} roubles, 0 VP, empty hand and area",
                 spec.money),
-        Step.of(spec.clause, f"start-player markers per seat: {sorted(spec.markers, reverse=True)}"),
+        Step.of(spec.clause, f"start-player markers per seat: {sorted(spec.markers, reverse=True)}"
+                + ("; which seat holds more is dealt at random" if len(set(spec.markers)) > 1 else "")),
         Step.of("SP-SETUP-4", f"{spec.first_workers} workers face up in the upper row", spec.first_workers),
     ]
     value = {"players": players, "money": spec.money, "first_workers": spec.first_workers,
@@ -705,19 +725,23 @@ def standings_answer(position: str | None, scores: list[int], money: list[int], 
         steps.append(Step.of("SP-END-6", "the roubles are kept after the final scoring: all of them break "
                              "the tie"))
     else:
-        steps.append(Step.of("SP-END-6", "option keep_roubles=false: each full 10 roubles was paid in, so "
-                             "the roubles left (" + ", ".join(f"P{p} {tie[p]}" for p in range(n))
-                             + ") break the tie"))
+        steps.append(Step.of("SP-END-6", "each full 10 roubles was paid in for its VP, so the roubles left ("
+                             + ", ".join(f"P{p} {tie[p]}" for p in range(n)) + ") break the tie",
+                             chosen="keep_roubles=false"))
     vp_tied = sorted({p for p in range(n) for q in range(n) if p != q and state.vp[p] == state.vp[q]})
     if vp_tied:
         steps.append(Step(None, f"{seat_names(vp_tied)} tied on VP: roubles decide"))
     shared = [p for p in ranking if sum(1 for q in ranking if place[q] == place[p]) > 1]
-    steps.append(Step.of("SP-END-9", "still tied on VP and roubles: the place is shared — "
-                         + (seat_names(shared) if shared else "nobody")))
+    if shared:
+        steps.append(Step.of("SP-END-9", f"{seat_names(shared)} are still tied on VP and roubles: they share "
+                             "the place"))
+    else:
+        steps.append(Step(None, "no seat is tied on both VP and roubles: every place is one seat's"))
     if n == 1:
         steps.append(Step.of("SP-SOLO-1", "solo: the player is the sole winner; the score is the VP"))
-    rows = [[str(place[p]), f"P{p}", str(state.vp[p]), str(state.money[p]), str(tie[p]),
-             "winner" if p in winners else ""] for p in ranking]
+    rows = [[str(place[p]), f"P{p}", str(state.vp[p]), str(state.money[p]),
+             *([] if kept else [str(tie[p])]), "winner" if p in winners else ""] for p in ranking]
+    headers = ("place", "seat", "VP", "roubles", *(() if kept else ("roubles left (tie-break)",)), "result")
     summary = (f"{seat_names(winners)} {'win' if over else 'lead'}{'' if len(winners) > 1 else 's'}"
                + (" (tied, shared)" if len(winners) > 1 else "")
                + f"; order {' > '.join(f'P{p}' for p in ranking)} by VP, then "
@@ -728,4 +752,4 @@ def standings_answer(position: str | None, scores: list[int], money: list[int], 
                          "tiebreak": tie[p]} for p in ranking]}
     return Answer(kind="standings", game="petersburg", question=f"Who wins Saint Petersburg from {source}?",
                   summary=summary, value=value, steps=steps,
-                  headers=("place", "seat", "VP", "roubles", "tie-break", ""), rows=rows, notes=notes)
+                  headers=headers, rows=rows, notes=notes)

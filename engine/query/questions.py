@@ -7,7 +7,7 @@ card catalog); every step names the clause applied.  The game-specific questions
 :mod:`engine.query.take6_questions` and :mod:`engine.query.petersburg_questions`; this module holds the
 registry and the questions every game shares.
 
->>> answer = ask("search", {"text": ["104"], "game": "take6", "kind": ["clause"]})
+>>> answer = ask("search", {"text": ["how many cards are in the deck"], "game": "take6", "kind": ["clause"]})
 >>> "T6-DECK-1" in [h["ref"] for h in answer.value]
 True
 >>> ask("search", {"txt": ["x"]})
@@ -171,47 +171,6 @@ def all_questions() -> dict[str, Question]:
 # Questions every game shares
 
 GAME_PARAM = Param("game", str, "restrict to one game", required=False, choices=game_names())
-
-
-def _search(text: list[str], game: str | None, kind: list[str], limit: int | None) -> Answer:
-    query = " ".join(text)
-    hits = search.search(query, game=game, kinds=kind or ("card", "clause", "seed"), limit=limit or 10)
-    rows = []
-    for h in hits:
-        ref = f"{h.ref} {h.where}".strip() if h.kind == "seed" else h.ref
-        rows.append([h.kind, ref, " ".join(h.text.split())])
-    counts = {k: sum(1 for h in hits if h.kind == k) for k in ("card", "clause", "seed")}
-    labels = {"card": "card(s)", "clause": "clause(s)", "seed": "seed passage(s)"}
-    found = [f"{n} {labels[k]}" for k, n in counts.items() if n]
-    summary = ", ".join(found) if found else "nothing matches any word"
-    terms = search.query_terms(query)
-    notes = [f"Looked for: {', '.join(terms)} (ranked by how many of them match)."]
-    tips = search.suggest(query, game)
-    if tips:
-        best = tips[0]
-        summary += f"; the '{best.kind}' question answers it: {best.command}"
-        for tip in tips:
-            how = "ready to run" if tip.ready else "an example to adapt"
-            notes.append(f"ask {tip.kind} ({', '.join(tip.because)}): {tip.command}  [{how}]")
-    return Answer(
-        kind="search", game=game, question=f"Where do the rules or the seeds mention {query!r}?",
-        summary=summary, value=[h.to_json() for h in hits], headers=("kind", "where", "text") if hits else (),
-        rows=rows, notes=notes,
-    )
-
-
-register(Question(
-    "search", None, "plain-language search over clauses, card names (all languages) and seed passages; "
-    "names the ask question that answers it",
-    (Param("text", str, "a question or words to look for", many=True),
-     GAME_PARAM,
-     Param("kind", str, "only these kinds (card, clause, seed)", required=False, many=True,
-           choices=("card", "clause", "seed")),
-     Param("limit", int, "at most this many hits per kind (default 10)", required=False)),
-    _search,
-    ("arbiter ask search Zar Peter", "arbiter ask search 6th card --game take6",
-     "arbiter ask search can I pass again", "arbiter ask search who wins with 23 23 VP and 30 19 roubles"),
-))
 
 
 def _mentions(term: list[str], game: str | None) -> Answer:

@@ -10,6 +10,7 @@ SP-LONGER-12  also short
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import textwrap
 from collections.abc import Iterable, Sequence
@@ -17,7 +18,7 @@ from typing import Any
 
 from engine.query.model import Answer, Step
 
-__all__ = ["dumps", "quote_line", "render_answer", "table", "terminal_width", "wrap"]
+__all__ = ["dumps", "quote_line", "render_answer", "ruling_lines", "table", "terminal_width", "wrap"]
 
 
 def terminal_width(default: int = 100) -> int:
@@ -97,7 +98,40 @@ def _step_lines(index: int, step: Step, width: int) -> list[str]:
         out.extend(wrap(step.rule, width, indent=" " * 18, first=" " * 16 + "  "))
     if step.cite is not None:
         out.extend(quote_line(step.cite.seed, step.cite.where, step.cite.quote, width, indent=" " * 18))
+    if step.ruling is not None and step.ruling.rejects:
+        label = "the ruling, not applied" if step.ruling.chosen else "a ruling; rejected reading"
+        out.extend(wrap(f"{label}: {step.ruling.rejects}", width, indent=" " * 20, first=" " * 18 + "! "))
     return out
+
+
+def ruling_lines(answer: Answer, width: int) -> list[str]:
+    """The marked lines of the rulings an answer rests on, each with the reading its first step applies
+    and how to ask for the other reading (``[]`` when it rests on none).
+
+    >>> from engine.query.model import Step
+    >>> a = Answer("demo", "take6", "?", "shared", None,
+    ...            steps=[Step.of("T6-END-3", "P0 and P1 share the win")])
+    >>> ruling_lines(a, 100)
+    ['   ! ruling T6-END-3: P0 and P1 share the win; no option reads it otherwise']
+    """
+    out: list[str] = []
+    for ruling in answer.rulings:
+        reading = next(_reading(s) for s in answer.steps if s.ruling == ruling)
+        # a `--option NAME=VALUE` is kept on one line, so it can be copied
+        mark = re.sub(r"`[^`]*`", lambda m: m.group(0).replace(" ", "\0"), ruling.mark(reading))
+        out.extend(line.replace("\0", " ") for line in wrap(mark, width, indent="     ", first="   ! "))
+    return out
+
+
+def _reading(step: Step) -> str:
+    """What a step says the ruling reads: its own words, or the clause's wording where the step only
+    lists the clause (``rule``, ``mentions``, ``disputed``, ``end`` answers: a topic label, the why)."""
+    detail = step.detail.strip()
+    listing = " · " in detail or detail.startswith("why: ") or len(detail.split()) < 3
+    if listing:  # the clause's wording is the ruling's reading, not an option's
+        chosen = step.ruling is not None and step.ruling.chosen
+        detail = "" if chosen else step.rule
+    return detail.rstrip(".")
 
 
 def _short(value: Any) -> str:
@@ -118,6 +152,7 @@ def render_answer(answer: Answer, *, width: int | None = None, brief: bool = Fal
     w = width or terminal_width()
     out = wrap(answer.question, w, indent="   ", first="Q: ")
     out.extend(wrap(answer.summary, w, indent="   ", first="A: "))
+    out.extend(ruling_lines(answer, w))
     if brief:
         return out
     if answer.headers:

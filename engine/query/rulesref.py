@@ -42,6 +42,7 @@ __all__ = [
     "find_clause",
     "games_with_clauses",
     "list_lines",
+    "near_clauses",
     "select",
     "stale_pages",
     "topics",
@@ -102,9 +103,19 @@ def find_clause(clause_id: str) -> Clause:
     key = clause_id.strip().upper()
     if key in book:
         return book[key]
-    hint = difflib.get_close_matches(key, list(book), n=3, cutoff=0.6)
+    hint = near_clauses(clause_id)
     extra = f"; did you mean {', '.join(hint)}?" if hint else " (see 'arbiter rules' for the list)"
     raise InputError("ID", f"unknown clause {clause_id!r}{extra}")
+
+
+def near_clauses(clause_id: str) -> list[str]:
+    """Up to three clause ids spelled like ``clause_id`` (what an unknown id may have meant).
+
+    >>> near_clauses("T6-PLACE-9")
+    ['T6-PLACE-3', 'T6-PLACE-2', 'T6-PLACE-1']
+    """
+    book = all_clauses(game_names())
+    return difflib.get_close_matches(clause_id.strip().upper(), list(book), n=3, cutoff=0.6)
 
 
 def disputed(game: str | None = None) -> list[Clause]:

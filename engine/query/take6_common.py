@@ -23,6 +23,7 @@ __all__ = [
     "_rules_for",
     "_rules_module",
     "bullhead_rule",
+    "chosen_option",
     "derivation_steps",
     "placement_steps",
     "placement_value",
@@ -84,11 +85,11 @@ def derivation_steps(derivation: Sequence[Any]) -> list[Step]:
     for root in derivation:
         for d in root.walk():
             if d.note:
-                out.append(Step.of(d.clause, d.note))
+                out.append(Step.from_derivation(d))
             elif d.says == "bullheads" and "card" in d.data:
                 heads = d.data["heads"]
                 unit = "bullhead" if heads == 1 else "bullheads"
-                out.append(Step.of(d.clause, f"card {d.data['card']}: {heads} {unit}", heads))
+                out.append(Step.from_derivation(d, f"card {d.data['card']}: {heads} {unit}", heads))
     return out
 
 
@@ -138,8 +139,24 @@ def _row_table(rows: Sequence[Sequence[int]], placement: Any) -> list[list[str]]
     return out
 
 
-def placement_steps(rows: Sequence[Sequence[int]], placement: Any, capacity: int) -> list[Step]:
-    """The clause chain of a placement, one step per clause the placement function named."""
+def chosen_option(clause: str, options: Mapping[str, Any]) -> str | None:
+    """``NAME=VALUE`` when ``options`` set the option of ruling ``clause`` (the options table's row naming
+    it) to a value other than its default: the step applying ``clause`` then reads it the other way.
+
+    >>> chosen_option("T6-PRO-3", {"professional_tie": "start"}), chosen_option("T6-PRO-3", {})
+    ('professional_tie=start', None)
+    """
+    for spec in _rules_module().OPTIONS.values():
+        value = options.get(spec.name, spec.default)
+        if spec.clause == clause and value != spec.default:
+            return f"{spec.name}={value}"
+    return None
+
+
+def placement_steps(rows: Sequence[Sequence[int]], placement: Any, capacity: int,
+                    game_options: Mapping[str, Any] | None = None) -> list[Step]:
+    """The clause chain of a placement, one step per clause the placement function named (``game_options``:
+    the game's, so a ruling read the other way by one is marked)."""
     steps: list[Step] = []
     card = placement.card
     rules = _rules_module()
@@ -172,7 +189,8 @@ def placement_steps(rows: Sequence[Sequence[int]], placement: Any, capacity: int
         elif clause == "T6-PRO-2":
             steps.append(Step.of(clause, "only a row's first or last card counts, never a gap inside it"))
         elif clause == "T6-PRO-3":
-            steps.append(Step.of(clause, f"a tie at difference {chosen.difference}: the {chosen.side} wins"))
+            steps.append(Step.of(clause, f"a tie at difference {chosen.difference}: the {chosen.side} wins",
+                                 chosen=chosen_option(clause, game_options or {})))
         elif clause in ("T6-PLACE-2", "T6-PRO-4"):
             taken = list(rows[placement.row])
             heads = sum(rules.bullheads(c) for c in taken)

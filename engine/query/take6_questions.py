@@ -33,11 +33,14 @@ from engine.query.take6_common import (
     _rules_for,
     _rules_module,
     bullhead_rule,
+    chosen_option,
     placement_steps,
     placement_value,
 )
 from engine.query.take6_turn import explain_action, resolve_turn
 from engine.spec import load_clauses
+
+importlib.import_module("engine.query.suggest")  # registers the shared search question
 
 
 def _title(variant: str | None) -> str:
@@ -120,7 +123,7 @@ def _row(card: int, rows: list[list[int]], variant: str | None, option: list[str
         notes.append(f"Variant: {_title(variant)}.")
     return Answer(
         kind="row", game=GAME, question=f"Where does card {card} go on the rows {shown}?", summary=summary,
-        value=value, steps=placement_steps(clean, placement, rules.capacity),
+        value=value, steps=placement_steps(clean, placement, rules.capacity, options),
         headers=("row", "cards", "n", "bullheads", "fits"), rows=_row_table(clean, placement), notes=notes,
     )
 
@@ -194,7 +197,7 @@ def setup_answer(players: int, variant: str | None, options: Mapping[str, Any]) 
     for cid in spec.clauses:
         done = {s.clause for s in steps}
         if cid not in done and cid in book and book[cid].topic in ("logic", "kids", "tactics"):
-            steps.append(Step.of(cid, book[cid].topic))
+            steps.append(Step.of(cid, book[cid].topic, chosen=chosen_option(cid, r.option_map)))
     value = {"variant": r.variant, "players": players, "deck": [r.deck[0], r.deck[-1]],
              "deck_size": len(r.deck), "bullheads": sum(rules.bullheads(c) for c in r.deck),
              "hand_size": r.hand_size, "rows": r.rows, "row_capacity": r.capacity, "left_over": left,
@@ -314,8 +317,10 @@ def standings_answer(position: str | None, scores: list[int], money: list[int], 
         steps.append(Step.of("T6-END-2", "the fewest bullheads taken wins"))
     place = places(result.ranking, {p: taken[p] for p in result.ranking})
     tied = [p for p in result.ranking if sum(1 for q in result.ranking if place[q] == place[p]) > 1]
-    steps.append(Step.of("T6-END-3", "tied players share the place (no tie-break): "
-                         + (seat_names(tied) + " tied" if tied else "no tie")))
+    if tied:
+        steps.append(Step.of("T6-END-3", f"{seat_names(tied)} are tied: they share the place (no tie-break)"))
+    else:
+        steps.append(Step(None, "no two seats are tied: every place is one seat's"))
     if rules.end == "threshold":
         reached = [p for p in range(len(taken)) if taken[p] >= rules.threshold]
         if reached:
@@ -341,4 +346,4 @@ def standings_answer(position: str | None, scores: list[int], money: list[int], 
                         for p in result.ranking]}
     return Answer(kind="standings", game="take6", question=f"Who wins 6 nimmt! ({rules.variant}) from "
                   f"{source}?", summary=summary, value=value, steps=steps,
-                  headers=("place", "seat", unit, ""), rows=rows, notes=notes)
+                  headers=("place", "seat", unit, "result"), rows=rows, notes=notes)

@@ -107,7 +107,7 @@ def resolve_turn(rows: list[list[int]], cards: list[int], choose: list[str], var
         "selected": [None for _ in cards],
     }
     game: Game = t6.GAME
-    state = game.state_from_json(data)
+    state = start = game.state_from_json(data)
     derived: list[Any] = []
     for p, c in enumerate(cards):
         action = t6.Select(p, c)
@@ -116,8 +116,10 @@ def resolve_turn(rows: list[list[int]], cards: list[int], choose: list[str], var
             derived.extend(t6.GAME.derive(state, action))
         state = after
     waiting = None
+    waited: set[int] = set()
     while state.phase == "choose":
         card, p = state.pending[0]
+        waited.add(card)
         if card not in choices:
             waiting = {"player": p, "card": card}
             break
@@ -128,6 +130,17 @@ def resolve_turn(rows: list[list[int]], cards: list[int], choose: list[str], var
             raise InputError("choose", f"{card}={choices[card]}: {exc}") from None
         derived.extend(t6.GAME.derive(state, action))
         state = after
+    for card, row in choices.items():
+        # a choice for a card that went to a row, or that goes to a row whatever the waiting cards' players
+        # choose: the engine refuses it (the choice is asked for only while the card waits)
+        if card not in waited and not _may_wait(game, state, card, choices):
+            refusal = _refusal(game, start, t6.TakeRow(cards.index(card), row))
+            raise InputError("choose", f"{card}={row}: {refusal}; {card} fits a row, so its player "
+                             "chooses none")
+    steps = derivation_steps(derived)
+    # every card after the first went onto the rows as the cards before it left them (the ruling T6-TURN-2)
+    steps.insert(min(2, len(steps)), Step.of("T6-TURN-2", "each card goes onto the rows as the lower cards "
+                                             "placed before it left them"))
     order = sorted((c, p) for p, c in enumerate(cards))
     value: dict[str, Any] = {
         "order": [[c, p] for c, p in order],
@@ -149,11 +162,41 @@ def resolve_turn(rows: list[list[int]], cards: list[int], choose: list[str], var
                      f"player; give --choose {waiting['card']}=ROW to continue.")
     else:
         summary = "rows after the turn: " + " | ".join(" ".join(map(str, r)) for r in state.rows)
-        took = [f"P{p} took {k} bullheads" for p, k in enumerate(value["penalties"]) if k]
+        took = [f"P{p} took {k} bullhead{'s' if k != 1 else ''}"
+                for p, k in enumerate(value["penalties"]) if k]
         if took:
             summary += "; " + ", ".join(took)
     return Answer(kind="turn", game=GAME, question=question, summary=summary, value=value,
-                  steps=derivation_steps(derived), notes=notes)
+                  steps=steps, notes=notes)
+
+
+def _may_wait(game: Game, state: Any, card: int, choices: Mapping[int, int]) -> bool:
+    """True when ``card`` can still come to wait for its player's row choice: it is pending, and some row
+    choice of the cards waiting before it (those ``choices`` leaves open: every row tried, through the
+    engine) leads to it fitting no row."""
+    if state.phase != "choose" or all(c != card for c, _p in state.pending):
+        return False
+    first, p = state.pending[0]
+    if first == card:
+        return True
+    rows = [choices[first]] if first in choices else range(len(state.rows))
+    for row in rows:
+        try:
+            after = game.apply(state, _engine().TakeRow(p, row))
+        except RuleViolation:
+            continue
+        if _may_wait(game, after, card, choices):
+            return True
+    return False
+
+
+def _refusal(game: Game, state: Any, action: Any) -> str:
+    """The engine's own refusal of ``action`` in ``state`` (its clause and message)."""
+    try:
+        game.apply(state, action)
+    except RuleViolation as exc:
+        return str(exc)
+    raise AssertionError(f"the engine accepts {action!r}")  # pragma: no cover - a row choice at select
 
 
 # --------------------------------------------------------------------------------------------------
@@ -171,7 +214,7 @@ def explain_action(game: Game, state: Any, action: Any, refusal: RuleViolation |
     headers: tuple[str, ...] = ()
     rows_t: tuple[tuple[str, ...], ...] = ()
     why = t6.GAME.why(state, action)
-    checks = [Step.of(d.clause, d.note) for d in why.steps if d.note]
+    checks = [Step.from_derivation(d) for d in why.steps if d.note]
     if refusal is not None and refusal.clause in ("T6-SELECT-1", "T6-SELECT-2", "T6-ACT-1", "T6-ACT-2"):
         return Explanation(steps=tuple(checks))
     steps.extend(checks)
@@ -185,7 +228,7 @@ def explain_action(game: Game, state: Any, action: Any, refusal: RuleViolation |
             card = pile[0]
             steps.append(Step.of("T6-KIDS-2", f"player {action.player} flips {card}, the top of their pile"))
         placement = _place(state.rows, card, state.variant, dict(state.options))
-        steps.extend(placement_steps(state.rows, placement, rules.capacity))
+        steps.extend(placement_steps(state.rows, placement, rules.capacity, dict(state.options)))
         value["placement"] = placement_value(state.rows, placement)
         value["summary"] = (f"on the current rows {card} goes to row {placement.row}"
                             if placement.row is not None

@@ -125,6 +125,7 @@ def deal_round(
                 {"round": rnd, "start": start, "how": how},
                 note=f"Round {rnd}: cards {rules.deck[0]}..{rules.deck[-1]} lie face up; "
                 f"P{start} drafts first",
+                chosen="logic_start=rotate" if how == "rotates" else None,
             )
         empty = EMPTY[n]
         return build(

@@ -37,6 +37,7 @@ from typing import Any
 from attrs import field, frozen
 
 from engine.errors import IllegalSetup, SpecError
+from engine.jsonio import show
 from engine.spec import Field, Tables, load_clauses, load_table
 
 __all__ = [
@@ -587,7 +588,7 @@ def _clean_options(
                 f"option {name} does not apply to variant {variant} "
                 f"(only {', '.join(known[name].variants)})",
             )
-        raise IllegalSetup("T6-VAR-1", f"unknown option {name!r} (known: {', '.join(known) or 'none'})")
+        raise IllegalSetup("T6-VAR-1", f"unknown option {show(name)} (known: {', '.join(known) or 'none'})")
     return tuple(out)
 
 

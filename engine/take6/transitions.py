@@ -127,7 +127,9 @@ def _record_placement(
     with trace.step(pl.clauses[0], "row", data, note=placement_note(seat, pl, rows)):
         for clause in pl.clauses[1:]:
             if clause != cap_clause:
-                trace.add(clause, "tie" if clause == "T6-PRO-3" else "closest", {"card": card, "row": pl.row})
+                tie = clause == "T6-PRO-3"
+                trace.add(clause, "tie" if tie else "closest", {"card": card, "row": pl.row},
+                          chosen="professional_tie=start" if tie and rules.tie_to_start else None)
         facts = {
             "card": card,
             "seat": seat,

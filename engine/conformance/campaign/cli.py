@@ -197,7 +197,7 @@ class _progress:
 
                 self.bar = tqdm(total=tracker.target_games, unit="game", file=sys.stderr, dynamic_ncols=True)
             self.bar.n = tracker.games
-            self.bar.set_postfix_str(f"{tracker.steps} actions, {len(tracker.signatures)} classes, "
+            self.bar.set_postfix_str(f"{tracker.steps} actions, {tracker.open_classes} classes, "
                                      f"{tracker.waived} waived" + (
                                          f", shrunk {tracker.shrunk}/{tracker.shrinking}"
                                          if tracker.shrinking else ""))

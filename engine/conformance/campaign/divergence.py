@@ -111,6 +111,9 @@ class Divergence:
     explanations: tuple[tuple[str, ...], ...] = field(default=(), eq=False)
     """Its diagnosis: every smallest set of faults (their signatures) under which the reference does what
     the peer did here and wherever it agreed (``()``: nothing explains it, or not diagnosed)."""
+    lost_position: bool = field(default=False, eq=False)
+    """The peer failed (refused, garbled, hung, exited) while being put back on the reference's position
+    after an earlier divergence (the ``position`` capability): the rest of its game was not played."""
 
     @property
     def steps(self) -> int:
@@ -120,9 +123,12 @@ class Divergence:
     @property
     def detail(self) -> str:
         """What the divergence is about: the claimed fact, the type of the action involved, or for a peer's
-        own failure the request it failed on (``-`` for none)."""
+        own failure the request it failed on (``position`` for a failed return to the reference's position,
+        whatever request of it failed; ``-`` for none)."""
         if self.kind == "claim" and self.peer_claims:
             return next(iter(self.peer_claims))
+        if self.lost_position:
+            return "position"
         if self.kind in ("crash", "timeout", "garbage"):
             found = _REQUEST_IN_TEXT.search(self.message)
             return found.group(1) if found else "-"

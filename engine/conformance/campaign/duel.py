@@ -193,20 +193,39 @@ class Duel:
         """Put the peer on the reference's position (the ``position`` capability), then read the peer's scores
         there: what they carry beyond the position's (a peer keeping its own running totals) is
         :attr:`carried`, taken off every later score it reports, so a score difference is counted from the
-        resync point and an earlier wrong step is not attributed again to a later one."""
+        resync point and an earlier wrong step is not attributed again to a later one.
+
+        A peer failing here (refusing the position, answering garbage, hanging, exiting) ends the game with
+        a divergence marked :attr:`~engine.conformance.campaign.divergence.Divergence.lost_position`: the
+        rest of the game is not played, which the campaign reports as lost coverage."""
         self.placed = True
+        try:
+            report = self._put_back()
+        except DivergenceFound as exc:
+            lost = evolve(exc.divergence, lost_position=True,
+                          message=f"while put back on the reference's position: {exc.divergence.message}")
+            raise found_error(lost) from None
+        ours = self.kit.facts(self.state).get("scores")
+        self.carried = ()
+        if isinstance(ours, list) and len(ours) == len(report.scores):
+            carried = tuple(p - r for p, r in zip(report.scores, ours, strict=True))
+            self.carried = carried if any(carried) else ()
+
+    def _put_back(self) -> StateReport:
+        """Send ``position`` with the reference's position, then ``state``; the peer's state report there."""
         notation = self.game.to_notation(self.state)
         reply = self.ask(position_request(self.setup.game, notation, self.game.state_to_json(self.state)))
         if isinstance(reply, Refusal):
             raise self.diverge(
-                "garbage", f"the peer declares 'position' but refuses it: {reply.error}: {reply.message}"
+                "garbage",
+                f"the peer refused 'position' (a capability it declares): {reply.error}: {reply.message}",
             )
         report = self.ask(state_request())
-        ours = self.kit.facts(self.state).get("scores")
-        self.carried = ()
-        if isinstance(report, StateReport) and isinstance(ours, list) and len(ours) == len(report.scores):
-            carried = tuple(p - r for p, r in zip(report.scores, ours, strict=True))
-            self.carried = carried if any(carried) else ()
+        if isinstance(report, Refusal):
+            raise self.diverge("garbage", f"the peer refused 'state': {report.error}: {report.message}")
+        if not isinstance(report, StateReport):  # pragma: no cover - parse_reply returns the right type
+            raise self.diverge("garbage", "unexpected reply to 'state'")
+        return report
 
     def counted_from_resync(self, reply: StateReport) -> StateReport:
         """``reply`` with its scores (and a ``scores`` claim) less what they carried past the last resync."""
@@ -418,7 +437,7 @@ class Duel:
         )
 
     def peer_claims(self, reply: StateReport) -> dict[str, Any]:
-        from engine.conformance.records.format import check_claims
+        from engine.conformance.records.format import check_claims, json_path
 
         raw = reply.claims or {}
         out: dict[str, Any] = {}
@@ -431,13 +450,13 @@ class Duel:
         for name, value in raw.items():
             if name not in self.kit.fact_names:
                 known = ", ".join(self.kit.fact_names)
-                raise self.diverge(
-                    "garbage", f"reply to 'state': claims.{name}: unknown fact (known: {known})"
-                )
+                where = json_path(["claims", name])
+                raise self.diverge("garbage", f"reply to 'state': {where}: unknown fact (known: {known})")
             try:
                 out[name] = self.kit.normalise(name, value)
             except InputError as exc:
-                raise self.diverge("garbage", f"reply to 'state': claims.{name}: {exc.message}") from None
+                where = json_path(["claims", name])
+                raise self.diverge("garbage", f"reply to 'state': {where}: {exc.message}") from None
         return out
 
     def compare_legal(self, seat: int) -> list[_Pending]:

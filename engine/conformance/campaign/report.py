@@ -26,6 +26,7 @@ from attrs import evolve, field, frozen
 
 from engine import outputs
 from engine.conformance.campaign.divergence import Divergence
+from engine.conformance.campaign.duel import FAILURE_KINDS
 from engine.conformance.campaign.positions import origin_size
 from engine.conformance.records.format import dumps_line, validator, write_record
 from engine.errors import InputError
@@ -86,6 +87,17 @@ class DivergenceClass:
         """The shrunk divergence, else the first."""
         return self.shrunk or self.first
 
+    @property
+    def lost_position(self) -> bool:
+        """The peer failed to go back to the reference's position after a divergence: the rest of each game
+        of this class was not played (lost coverage)."""
+        return self.first.lost_position
+
+    @property
+    def ends_games(self) -> bool:
+        """Its divergences ended their games whatever the mode: the peer's own failures."""
+        return self.kind in FAILURE_KINDS
+
 
 @frozen
 class CampaignReport:
@@ -108,8 +120,9 @@ class CampaignReport:
     play_seconds: float = 0.0
     """Wall-clock time of the games (``seconds`` includes shrinking)."""
     positions: bool = False
-    """The peer declares the ``position`` capability and the campaign used it: every divergence of a game
-    was seen (the peer put back on the reference's position after each), so no class hides another."""
+    """The peer declares the ``position`` capability and the campaign used it: after every divergence the
+    peer was put back on the reference's position and the game went on (:meth:`hiding_note` says where
+    that failed)."""
     digest: str = ""
     """A digest of every game played, in batch order: the same seed and games give the same digest through
     ``--jobs``, ``--ray`` and the API."""
@@ -125,16 +138,47 @@ class CampaignReport:
         """The classes not waived."""
         return tuple(c for c in self.classes if c.waived is None)
 
+    @property
+    def lost_games(self) -> int:
+        """Games whose rest was not played because the peer failed to go back to the reference's position
+        after a divergence (refused ``position``, answered garbage, hung or exited): lost coverage."""
+        return sum(c.count for c in self.classes if c.lost_position)
+
+    def may_hide(self, c: DivergenceClass) -> bool:
+        """Whether class ``c`` ended the games it occurred in, so it may hide defects later in them: every
+        class without positions; with them, the peer's own failures (a failed return to the position
+        among them)."""
+        return not self.positions or c.ends_games
+
     def hiding_note(self) -> str | None:
-        """Which classes may hide others: without positions every divergence ends its game, so a class (a
-        waived one too) may hide any defect later in the games it ended; ``None`` with positions."""
-        if self.positions or not self.classes:
+        """Which classes may hide others, or ``None`` when none may: without positions every divergence ends
+        its game, so a class (a waived one too) may hide any defect later in the games it ended; with them,
+        only the peer's own failures end a game — first of all a failed return to the reference's position,
+        reported as lost coverage."""
+        if not self.classes:
             return None
-        ended = sum(c.count for c in self.classes)
-        return (f"without positions (the peer does not declare the 'position' capability, or "
-                f"--no-positions) each of the {len(self.classes)} classes ended the games it occurred in "
-                f"({ended} in all), so each may hide other defects later in those games (waived classes "
-                "included)")
+        if not self.positions:
+            ended = sum(c.count for c in self.classes)
+            return (f"without positions (the peer does not declare the 'position' capability, or "
+                    f"--no-positions) each of the {len(self.classes)} classes ended the games it occurred in "
+                    f"({ended} in all), so each may hide other defects later in those games (waived classes "
+                    "included)")
+        numbered = list(enumerate(self.classes, start=1))
+        lost = [(i, c) for i, c in numbered if c.lost_position]
+        failed = [(i, c) for i, c in numbered if c.ends_games and not c.lost_position]
+        parts = []
+        if lost:
+            parts.append(
+                f"lost coverage: in {_n(sum(c.count for _, c in lost), 'game')} the peer failed to go back "
+                f"to the reference's position after a divergence ({_named(lost)}), so the rest of those "
+                "games was not played and a class may hide another there"
+            )
+        if failed:
+            parts.append(
+                f"{_n(sum(c.count for _, c in failed), 'game')} ended at the peer's own failure "
+                f"({_named(failed)}), so a class may hide another later in them"
+            )
+        return "; ".join(parts) or None
 
     @property
     def exit_code(self) -> int:
@@ -194,6 +238,7 @@ class CampaignReport:
             "skipped": list(self.skipped),
             "positions": self.positions,
             "hiding": self.hiding_note(),
+            "lost_games": self.lost_games,
             "games_digest": self.digest,
             "classes": [
                 {
@@ -209,7 +254,8 @@ class CampaignReport:
                     "shrunk": None
                     if c.shrunk is None
                     else {**occurrence(c.shrunk, c.record), "seconds": round(c.shrink_seconds, 3)},
-                    "may_hide": not self.positions,
+                    "may_hide": self.may_hide(c),
+                    "lost_coverage": c.lost_position,
                     "counterexample": counterexample(c),
                 }
                 for c in self.classes
@@ -217,11 +263,32 @@ class CampaignReport:
         }
 
 
-def _clause_text(game: str, clause: str) -> str:
+def _wordings(game: str, clause: str) -> list[tuple[str, str]]:
+    """Each clause of ``clause`` (one id, or a ``|``-joined candidate set) with its wording."""
     from engine.game import get_game
 
     book = get_game(game).clauses
-    return book[clause].text if clause in book else ""
+    return [(c, book[c].text if c in book else "") for c in clause.split("|")]
+
+
+def _clause_text(game: str, clause: str) -> str:
+    """The wording of a clause; of a candidate set, each candidate's, ``id: wording`` joined by `` | ``."""
+    found = _wordings(game, clause)
+    if len(found) == 1:
+        return found[0][1]
+    return " | ".join(f"{c}: {text}" for c, text in found)
+
+
+def _named(numbered: list[tuple[int, DivergenceClass]]) -> str:
+    """``class 3: timeout`` / ``classes 2 (garbage), 5 (crash)``: classes by their number in the report."""
+    if len(numbered) == 1:
+        return f"class {numbered[0][0]}: {numbered[0][1].kind}"
+    return "classes " + ", ".join(f"{i} ({c.kind})" for i, c in numbered)
+
+
+def _cell(text: str) -> str:
+    """``text`` as one cell of a Markdown table: a ``|`` (a candidate set's) escaped, even in code."""
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def _slug(signature: str) -> str:
@@ -324,10 +391,13 @@ def summary_lines(report: CampaignReport) -> list[str]:
         lines.append("")
         lines.append(f"{i:>2}. {mark}{c.signature}  x{c.count}")
         lines.append(f"    kind:    {c.kind}: {c.best.message}")
-        if c.clause:
+        if c.clause and "|" in c.clause:
+            lines.append(f"    clause:  {c.clause} (candidates, each explaining the difference as well)")
+            lines += [f"             {clause}: {text}" for clause, text in _wordings(game, c.clause)]
+        elif c.clause:
             lines.append(f"    clause:  {c.clause}: {_clause_text(game, c.clause)}")
-            if len(c.best.clauses) > 1:
-                lines.append(f"    context: {', '.join(c.best.clauses[1:])}")
+        if c.clause and len(c.best.clauses) > 1:
+            lines.append(f"    context: {', '.join(c.best.clauses[1:])}")
         lines.append(f"    size:    {_size(c)}")
         for other in c.best.differences[1:]:
             lines.append(f"    also:    {other.kind} ({other.about}): {other.message}")
@@ -360,14 +430,13 @@ def to_markdown(report: CampaignReport) -> str:
     ]
     for i, c in enumerate(report.classes, start=1):
         status = f"waived: {c.waived}" if c.waived is not None else "open"
-        out.append(
-            f"| {i} | `{c.signature}` | {c.kind} | {c.clause or '-'} | {c.count} | {_size(c)} | {status} |"
-        )
+        out.append(f"| {i} | `{_cell(c.signature)}` | {c.kind} | {_cell(c.clause or '-')} | {c.count} | "
+                   f"{_cell(_size(c))} | {_cell(status)} |")
     for i, c in enumerate(report.classes, start=1):
         game = c.first.setup.game
         out += ["", f"## {i}. {c.kind}: {c.clause or 'no clause'} (`{c.signature}`)", ""]
-        if c.clause:
-            out += [f"> **{c.clause}**: {_clause_text(game, c.clause)}", ""]
+        for clause, text in _wordings(game, c.clause) if c.clause else ():
+            out += [f"> **{clause}**: {text}", ""]
         out += [
             f"- what differs: {c.best.message}",
             f"- clauses: {', '.join(c.best.clauses) or '-'}",

@@ -740,15 +740,18 @@ def _shrink_all(
 
 
 class CampaignProgress:
-    """Live counters of a running campaign (what the progress display shows)."""
+    """Live counters of a running campaign (what the progress display shows).  Its classes are grouped as
+    the report groups them (:func:`_classes`), so the last progress line and the summary agree."""
 
     def __init__(self, games: int | None, seconds: float | None, started: float) -> None:
         self.target_games = games
         self.target_seconds = seconds
         self.started = started
-        self.games = self.steps = self.probes = self.waived = 0
-        self.signatures: set[str] = set()
-        """The open classes so far, grouped as the summary groups them (:func:`_classes`)."""
+        self.games = self.steps = self.probes = 0
+        self.results: dict[int, BatchResult] = {}
+        self.waivers: Sequence[Waiver] = ()
+        self.classes: tuple[DivergenceClass, ...] = ()
+        """The classes so far, grouped and waived as in the report."""
         self.shrinking = self.shrunk = 0
         self._results: dict[int, BatchResult] = {}
 
@@ -757,10 +760,19 @@ class CampaignProgress:
         self.games += result.games
         self.steps += result.steps
         self.probes += result.probes
-        self._results[result.batch] = result
-        classes = _classes(self._results, waivers)
-        self.signatures = {c.signature for c in classes if c.waived is None}
-        self.waived = sum(c.count for c in classes if c.waived is not None)
+        self.results[result.batch] = result
+        self.waivers = waivers
+        self.classes = _classes(self.results, waivers)
+
+    @property
+    def open_classes(self) -> int:
+        """Classes found so far that no waiver covers (the summary's count of classes)."""
+        return sum(1 for c in self.classes if c.waived is None)
+
+    @property
+    def waived(self) -> int:
+        """Classes found so far that a waiver covers."""
+        return len(self.classes) - self.open_classes
 
     @property
     def elapsed(self) -> float:
@@ -774,5 +786,5 @@ class CampaignProgress:
         shrink = f", shrinking {self.shrunk}/{self.shrinking}" if self.shrinking else ""
         return (
             f"campaign: {head} games, {self.steps} actions, {rate:.1f} games/s, "
-            f"{len(self.signatures)} classes, {self.waived} waived, {self.elapsed:.0f} s{shrink}"
+            f"{self.open_classes} classes, {self.waived} waived, {self.elapsed:.0f} s{shrink}"
         )

@@ -20,6 +20,8 @@ requests on stdin, one JSON object per line, answering each on stdout.
   - ``crash``: any game; the process dies the first time a player scores;
   - ``hang``: any game; stops answering at the first action of the second turn (a timeout);
   - ``garbage``: any game; prints a debug line on stdout whenever a single player must act;
+  - ``fork``: any game; at every new game starts processes that hold its output (``--then exit``: and
+    exits without a reply); the harness must report a crash at once and leave no process behind;
   - ``multi``: several independent defects, switchable with ``--defects``, each its own class in a
     campaign (:mod:`engine.conformance.peers.multi`).
 * ``edited``: the reference under the fault models given with ``--edit`` (a table value changed, two
@@ -37,6 +39,7 @@ PEERS: dict[str, str] = {
     "crash": "exits the first time a player scores",
     "hang": "stops answering at the first action of the second turn",
     "garbage": "prints a debug line on stdout whenever a single player must act",
+    "fork": "starts processes that hold its output (and may exit, hang or answer garbage)",
     "multi": "five switchable defects, one per rule and divergence kind (the campaign test bed)",
     "edited": "the reference under the fault models given with --edit (generated defective peers)",
 }

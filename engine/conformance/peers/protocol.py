@@ -51,6 +51,7 @@ import json
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import tempfile
 import time
@@ -493,12 +494,22 @@ class Transport(Protocol):
         ...
 
 
+EXIT_POLL = 0.1
+"""Seconds between two looks, while a reply is awaited, at whether the peer process has exited (a process
+it started may hold its output open, so the end of the output does not tell)."""
+
+
 class SubprocessTransport:
     """A peer running as a child process, spoken to over its stdin/stdout with a per-message timeout.
 
     The command is split like a shell would (``shlex``) but run without a shell.  The peer's stderr goes
     to a temporary file whose tail is quoted when it crashes.  The first reply may take ``startup`` seconds
     (at least ``timeout``): starting an interpreter is not answering a message.
+
+    The peer runs in a session (and process group) of its own, and :meth:`close` stops the whole group: a
+    process the peer started does not outlive its game.  A peer that exits without replying is a crash
+    at once, even while a process it started still holds its output open.  (A process that leaves the
+    group on purpose, a daemon starting a session of its own, is out of reach.)
     """
 
     def __init__(self, command: str | Sequence[str], *, timeout: float = 5.0, cwd: str | None = None,
@@ -518,6 +529,7 @@ class SubprocessTransport:
                 stderr=self._stderr,
                 cwd=cwd,
                 bufsize=0,
+                start_new_session=True,
             )
         except OSError as exc:
             self._stderr.close()
@@ -557,12 +569,18 @@ class SubprocessTransport:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise PeerTimeout(f"no reply to {cmd!r} within {timeout:g} s")
-            if not self._selector.select(left):
-                continue
+            ready = self._selector.select(min(left, EXIT_POLL))
+            exited = not ready and self._proc.poll() is not None
             try:
                 chunk = os.read(self._stdout.fileno(), 65536)
             except BlockingIOError:
-                continue
+                if not exited:
+                    continue
+                # the peer is gone and its output is still open: a process it started holds it
+                partial = f" after a partial line {_show(self._buffer)}" if self._buffer else ""
+                raise PeerCrashed(self._crash_text(
+                    f"before replying to {cmd!r}{partial} (a process it started still holds its output)"
+                )) from None
             if not chunk:
                 partial = f" after a partial line {_show(self._buffer)}" if self._buffer else ""
                 raise PeerCrashed(self._crash_text(f"before replying to {cmd!r}{partial}"))
@@ -600,11 +618,18 @@ class SubprocessTransport:
             except subprocess.TimeoutExpired:
                 self._proc.kill()
                 self._proc.wait()
+        self._stop_group()
         for stream in (self._stdin, self._stdout):
             with contextlib.suppress(OSError, ValueError):
                 stream.close()
         self._selector.close()
         self._stderr.close()
+
+    def _stop_group(self) -> None:
+        """Kill what is left of the peer's process group (the processes it started).  The group's id is the
+        peer's pid, which the system does not give out again while a process of the group lives."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._proc.pid, signal.SIGKILL)
 
     def __enter__(self) -> SubprocessTransport:
         return self

@@ -55,10 +55,11 @@ from engine.conformance.records.format import (
     check_claims,
     dumps_line,
     iter_record,
+    json_path,
 )
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
-from engine.jsonio import NO_FILES, one_line
+from engine.jsonio import NO_FILES, one_line, show
 from engine.positions import load_position
 
 __all__ = [
@@ -207,7 +208,7 @@ def _compare_claims(kit: GameKit, state: Any, claims: Mapping[str, Any], index: 
     facts = kit.facts(state)
     for name in claims:
         if name not in facts and name != "legal":
-            raise InputError(f"{where}: claims.{name}",
+            raise InputError(f"{where}: {json_path(['claims', name])}",
                              f"unknown fact (known: {', '.join((*kit.fact_names, 'legal'))})")
     # A claim spelled exactly as the rules' facts is valid and right: one comparison of the JSON texts
     # (which tells 1 from 1.0 and true; orjson writes them ten times faster than json) settles it.
@@ -390,7 +391,7 @@ def _start(header: Header, label: str) -> tuple[Game, GameKit, Any]:
     kit = get_kit(header.game)
     if header.variant not in game.variants:
         raise InputError(f"{where}: variant",
-                         f"unknown variant {header.variant!r} (known: {', '.join(game.variants)})")
+                         f"unknown variant {show(header.variant)} (known: {', '.join(game.variants)})")
     if not game.min_players <= header.players <= game.max_players:
         raise InputError(f"{where}: players",
                          f"{game.title} takes {game.min_players} to {game.max_players} players")

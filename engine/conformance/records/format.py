@@ -76,7 +76,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from engine import outputs
 from engine.conformance.records.fastschema import Check, compile_schema
 from engine.errors import InputError
-from engine.jsonio import loads, open_file
+from engine.jsonio import loads, open_file, show
 
 __all__ = [
     "RECORD_FORMAT",
@@ -169,20 +169,31 @@ def validator(name: str, definition: str | None = None) -> Draft202012Validator:
     return Validator({"$ref": f"#/$defs/{definition}", "$defs": doc["$defs"]})  # type: ignore[no-any-return]
 
 
+MAX_KEY_SHOWN = 40
+"""How many characters of a key :func:`json_path` names before it cuts (a key is the record's text)."""
+
+
 def json_path(parts: Iterable[Any], prefix: str = "") -> str:
-    """A JSON path as text: ``action.rows[2]``.
+    """A JSON path as text: ``action.rows[2]``; a key longer than :data:`MAX_KEY_SHOWN` characters is cut
+    (:func:`engine.jsonio.show`).
 
     >>> json_path(["claims", "rows", 2], "line 3: ")
     'line 3: claims.rows[2]'
+    >>> json_path(["claims", "x" * 1000])
+    "claims.'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (1000 characters)"
     """
     out = ""
     for part in parts:
         if isinstance(part, int):
             out += f"[{part}]"
-        elif str(part).startswith("["):
-            out += str(part)
+            continue
+        text = str(part)
+        if len(text) > MAX_KEY_SHOWN:
+            text = show(text, MAX_KEY_SHOWN)
+        if text.startswith("["):
+            out += text
         else:
-            out += f".{part}" if out else str(part)
+            out += f".{text}" if out else text
     return prefix + out if out else prefix.rstrip(": ")
 
 
@@ -248,7 +259,8 @@ def _check(name: str, definition: str | None, data: Any, where: str, prefix: Seq
         return
     problem = schema_error(validator(name, definition), data)
     path, message = problem if problem is not None else ("", f"does not match {name}.schema.json")
-    full = json_path([*prefix, *([path] if path else [])])
+    head = json_path(prefix)  # ``path`` is a JSON path already (its keys cut): joined, not cut again
+    full = head + ("" if not path else path if not head or path.startswith("[") else f".{path}")
     raise InputError(f"{where}: {full}" if full else where, message)
 
 
@@ -405,7 +417,7 @@ def _parse_line(raw: str, where: str) -> dict[str, Any]:
         raise InputError(where, f"expected a JSON object, got {type(data).__name__}")
     kind = data.get("type")
     if kind not in ("header", "action", "result"):
-        raise InputError(f"{where}: type", f"expected 'header', 'action' or 'result', got {kind!r}")
+        raise InputError(f"{where}: type", f"expected 'header', 'action' or 'result', got {show(kind)}")
     return data
 
 

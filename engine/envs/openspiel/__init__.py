@@ -16,11 +16,13 @@ game written in Python (no plug-in discovery), so this one import is all a progr
 Both are imperfect-information general-sum games whose rewards are the PettingZoo environments' (6 nimmt!:
 minus the bullheads taken, kids plus; Saint Petersburg: VP gained; plus the optional rank bonus at the end).
 Actions use the encodings of :mod:`engine.envs.take6_codec` and :mod:`engine.envs.petersburg_codec`;
-observation tensors are the environments' vectors.  The information state adds what a player remembers
-beyond the current observation: 6 nimmt!, which seat played which card this round; Saint Petersburg, the
-cards each seat was seen to take into its hand and has not played.  Information-state strings are the
-player's whole sequence of observations.  States serialize as their action history (OpenSpiel's
-default), which replays exactly: the engine is deterministic given the chance outcomes.
+observation tensors are the environments' vectors, and ``make_observation(game).dict`` names their
+fields.  The information state adds what a player remembers beyond the current observation: 6 nimmt!,
+which seat played which card this round; Saint Petersburg, the cards each seat was seen to take into its
+hand and has not played.  Observation strings are one short line; an information-state string is that
+line and a digest of everything the player saw of the history.  Every chance outcome and action is
+checked before the state changes.  States pickle and serialize as their action history and their few
+attributes (OpenSpiel's way for Python games).
 """
 
 from __future__ import annotations

@@ -1,13 +1,20 @@
 """What the two OpenSpiel games share: the game type, the game info, rewards and returns, parameter
-parsing, the values clones share, and the resampler that lets ISMCTS search 6 nimmt!'s turn-based form.
+parsing and checking, the values clones share, the digest of a player's view of the history (what makes an
+information-state string identify the information state), and the resampler that lets ISMCTS search
+6 nimmt!'s turn-based form.
 
 >>> parse_options("professional_tie:start"), parse_options("")
 ({'professional_tie': 'start'}, {})
+>>> cards_text([1, 2, 3, 7, 9, 10])
+'1-3 7 9 10'
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
 import random
+from collections.abc import Iterable
 from typing import Any
 
 import pyspiel
@@ -15,13 +22,18 @@ import pyspiel
 from engine.game import Result
 
 __all__ = [
+    "Config",
     "Held",
     "Shared",
     "TurnBasedResampler",
+    "cards_text",
+    "check_params",
+    "config_for",
     "config_of",
     "game_info",
     "game_type",
     "held",
+    "mix",
     "parse_options",
     "result_of",
     "returns_of",
@@ -145,17 +157,85 @@ def held(name: str, doc: str) -> Any:
     return property(get, put, doc=doc)
 
 
+class Config(Shared):
+    """A game's parameters, resolved once per distinct set (:func:`config_for`); states keep this, not the
+    game object.  It pickles as its parameters, so a pickled state carries none of what they resolve to
+    (rules, codec, tables)."""
+
+    params: dict[str, Any]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return config_for, (type(self), tuple(sorted(self.params.items())))
+
+
 _CONFIGS: dict[tuple[Any, ...], Any] = {}
 
 
-def config_of(game: Any, kind: type, defaults: dict[str, Any]) -> Any:
-    """The resolved parameters (``kind(params)``) of ``game``, made once per distinct parameter set."""
-    params = {**defaults, **game.get_parameters()}
-    key = (kind.__name__, *sorted(params.items()))
+def config_for(kind: type, params: Any) -> Any:
+    """``kind(params)`` (a :class:`Config`), made once per distinct parameter set."""
+    items = tuple(sorted(dict(params).items()))
+    key = (kind, items)
     found = _CONFIGS.get(key)
     if found is None:
-        found = _CONFIGS[key] = kind(params)
+        found = _CONFIGS[key] = kind(dict(items))
     return found
+
+
+def config_of(game: Any, kind: type, defaults: dict[str, Any]) -> Any:
+    """The resolved parameters (``kind(params)``) of ``game``."""
+    return config_for(kind, {**defaults, **game.get_parameters()})
+
+
+def check_params(game: str, params: dict[str, Any], players: tuple[int, int]) -> None:
+    """Refuse a parameter outside its range with a ``ValueError`` naming the game, the parameter and the
+    range: ``players`` in ``players`` (min, max), ``max_rounds`` 0 or more, ``rank_bonus`` a finite number.
+    (The variant and options are checked by the engine, whose errors name the values it knows.)
+
+    >>> check_params("python_petersburg", {"players": 5, "max_rounds": 0, "rank_bonus": 0.0}, (1, 4))
+    Traceback (most recent call last):
+    ...
+    ValueError: python_petersburg: players must be 1..4, got 5
+    """
+    lo, hi = players
+    n = params["players"]
+    if isinstance(n, bool) or not isinstance(n, int) or not lo <= n <= hi:
+        raise ValueError(f"{game}: players must be {lo}..{hi}, got {n!r}")
+    rounds = params["max_rounds"]
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
+        raise ValueError(
+            f"{game}: max_rounds must be 0 (play to the end) or a number of rounds 1.., got {rounds!r}"
+        )
+    bonus = params["rank_bonus"]
+    if isinstance(bonus, bool) or not isinstance(bonus, int | float) or not math.isfinite(bonus):
+        raise ValueError(f"{game}: rank_bonus must be a finite number, got {bonus!r}")
+
+
+def mix(digest: int, event: bytes) -> int:
+    """The running digest of a player's view of the history after one more event it saw (64 bits).
+
+    >>> mix(0, b"deal 7") != mix(0, b"deal 8")
+    True
+    """
+    data = digest.to_bytes(8, "little") + event
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
+
+
+def cards_text(cards: Iterable[int]) -> str:
+    """Cards as short text: ascending, runs of three or more as ``a-b`` (``-`` for none)."""
+    out: list[str] = []
+    run: list[int] = []
+    for c in sorted(cards):
+        if run and c == run[-1] + 1:
+            run.append(c)
+            continue
+        out += _run(run)
+        run = [c]
+    out += _run(run)
+    return " ".join(out) or "-"
+
+
+def _run(run: list[int]) -> list[str]:
+    return [f"{run[0]}-{run[-1]}"] if len(run) > 2 else [str(c) for c in run]
 
 
 def rng_of(sampler: Any) -> random.Random:

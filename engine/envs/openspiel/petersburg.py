@@ -9,7 +9,13 @@
     -20.0
 
 Parameters: ``players`` 1..4 (default 4, as the PettingZoo environment), ``variant`` first or second,
-``trading_discount``, ``max_rounds`` (0: to the end), ``rank_bonus``, ``terminal_rewards``.
+``trading_discount``, ``max_rounds`` 0.. (0: to the end), ``rank_bonus`` (a finite number),
+``terminal_rewards``.  A value out of range is refused with a ``ValueError`` naming the range:
+
+    >>> pyspiel.load_game("python_petersburg", {"players": 5})
+    Traceback (most recent call last):
+    ...
+    ValueError: python_petersburg: players must be 1..4, got 5
 
 The dynamics are *sequential*.  Chance is explicit: one node for the start-player markers (uniform over
 the assignments the set-up table allows), then one node per card drawn from a stack (the opening workers,
@@ -25,6 +31,25 @@ Utility bounds come from the tables: a seat's VP only falls at the final scoring
 per card left in a hand of at most the largest hand limit; the upper bound adds, over the most rounds the
 stacks allow (every two rounds draw at least ``board_cards`` cards), every card's VP, Pub VP and income as
 if one seat owned them all, then the largest variety bonus and the roubles' VP.
+
+Observation strings are one short line (the tensors carry the detail): the round, phase and seat to act,
+both rows, the player's hand, roubles and drawn card, every seat's VP, hand size and area size, the stacks'
+sizes.  An information-state string is that line and a 16-digit digest of everything the player saw of the
+history (every card drawn to the board, its own Observatory draws, every action, an unseen card taken into
+another hand only as "taken"): equal exactly when the information states are (a digest collision aside,
+one chance in 2**64).
+
+An action or chance outcome is checked before anything changes: one out of range, a card the stack no
+longer holds or an illegal action raises a ``ValueError`` naming what was expected (an illegal action: the
+engine's refusal, naming the rule), and the state stays as it was.
+
+    >>> state = game.new_initial_state()
+    >>> state.apply_action(10**6)
+    Traceback (most recent call last):
+    ...
+    ValueError: python_petersburg: chance outcome 1000000 is not a start-player marker assignment 0..23
+    >>> state.history()
+    []
 """
 
 from __future__ import annotations
@@ -38,23 +63,28 @@ import numpy as np
 import pyspiel
 
 from engine.envs import petersburg_codec
-from engine.envs.aec import rank_bonuses
 from engine.envs.openspiel.base import (
-    Shared,
+    Config,
+    check_params,
+    config_for,
     config_of,
     game_info,
     game_type,
     held,
+    mix,
     returns_of,
     rewards_of,
     rng_of,
     typed,
 )
+from engine.envs.returns import petersburg_bounds as utility_bounds
+from engine.envs.returns import rank_bonuses
+from engine.errors import ArbiterError
 from engine.game import Result
 from engine.petersburg import GAME as SP
-from engine.petersburg import Discard, Observe, Play, Setup, Take, variety_bonus
+from engine.petersburg import Discard, Observe, Play, Setup, Take
 from engine.petersburg import ruleset as sp_ruleset
-from engine.petersburg.catalog import FINAL, PARAMS, SETUPS, STACKS
+from engine.petersburg.catalog import SETUPS, STACKS
 
 __all__ = ["PetersburgConfig", "PetersburgGame", "PetersburgObserver", "PetersburgState", "utility_bounds"]
 
@@ -77,43 +107,18 @@ _TYPE = game_type(
 )
 
 
-def utility_bounds(rules: Any, players: int, rank_bonus: float = 0.0) -> tuple[float, float]:
-    """(min, max) of a seat's return (its final VP, plus the rank bonus) under ``rules``.
-
-    >>> lo, hi = utility_bounds(sp_ruleset("first"), 2)
-    >>> lo, hi > 0
-    (-20.0, True)
-    """
-    kinds = range(rules.nkinds)
-    copies = [rules.cards[k].copies for k in kinds]
-    colour: Counter[str] = Counter()
-    for k in kinds:
-        colour[rules.colour[k]] += copies[k]
-    total = sum(copies)
-    rounds = 2 * -(-total // PARAMS["board_cards"]) + 3
-    vp = money = 0
-    for k in kinds:
-        per = rules.per_card[k]
-        count = colour[per[0]] if per else 0
-        vp += copies[k] * (rules.vp[k] + rules.pub_max[k] + (per[2] * count if per else 0))
-        money += copies[k] * (rules.roubles[k] + (per[1] * count if per else 0))
-    start = max(s.money for s in SETUPS.values() if s.players == players)
-    most = rounds * vp + variety_bonus(rules.nkinds) + (start + rounds * money) // FINAL["roubles_per_vp"]
-    hand = max(PARAMS["hand_limit"], *rules.hand_limit)
-    b = abs(float(rank_bonus))
-    return float(FINAL["vp_per_hand_card"] * hand) - b, float(most) + b
-
-
-class PetersburgConfig(Shared):
-    """A game's parameters, resolved (states keep this, not the game object)."""
+class PetersburgConfig(Config):
+    """A game's parameters, checked and resolved (states keep this, not the game object)."""
 
     def __init__(self, params: dict[str, Any]) -> None:
-        self.players = n = int(params["players"])
+        check_params("python_petersburg", params, (SP.min_players, SP.max_players))
+        self.params = params
+        self.players = n = params["players"]
         self.rules = rules = sp_ruleset(
             str(params["variant"]), {"trading_discount": bool(params["trading_discount"])}
         )
         self.rank_bonus = float(params["rank_bonus"])
-        self.max_rounds = int(params["max_rounds"])
+        self.max_rounds = params["max_rounds"]
         self.terminal = bool(params["terminal_rewards"])
         self.codec = petersburg_codec.codec(rules, n)
         spec = SETUPS[n]
@@ -129,6 +134,8 @@ class PetersburgConfig(Shared):
             for kinds in rules.stack_kinds
         )
         """Each stack's cards in a canonical order (kinds ascending): the engine's placeholder order."""
+        self.stack_of = {k: i for i, kinds in enumerate(rules.stack_kinds) for k in kinds}
+        """The stack each kind of card comes from."""
 
 
 def _config(game: Any) -> PetersburgConfig:
@@ -141,9 +148,9 @@ class PetersburgGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = {**PARAMETERS, **(params or {})}
-        config = PetersburgConfig(p)
+        config: PetersburgConfig = config_for(PetersburgConfig, p)  # checks the parameters
         super().__init__(
-            typed(_TYPE, bool(p["terminal_rewards"])),
+            typed(_TYPE, config.terminal),
             game_info(
                 config.codec.num_actions,
                 max(config.rules.nkinds, len(config.markers)),
@@ -166,7 +173,9 @@ class PetersburgGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class PetersburgState(pyspiel.State):  # type: ignore[misc]
-    """A Saint Petersburg position: the engine's state, with chance drawing every card off a stack."""
+    """A Saint Petersburg position: the engine's state, with chance drawing every card off a stack.  What it
+    holds is what it pickles: the configuration (by its parameters), the engine's state, the draw under way,
+    the rewards, what each seat was seen to take and each player's digest of the history."""
 
     engine = held("_engine", "The engine's state (None before the markers are placed).")
 
@@ -176,23 +185,20 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
         n = config.players
         self.engine = None
         self._draw: tuple[int, int, str] | None = None  # (stack, cards to draw, where they went)
-        self._left: Counter[int] = Counter()  # the stack's cards not yet drawn
+        self._left: Counter[int] = Counter()  # the stack's cards not yet drawn (during a draw)
         self._outcomes: list[int] = []
         self._over = False
         self._rewards = [0.0] * n
         self._returns = [0.0] * n
         self.known = [[0] * config.rules.nkinds for _ in range(n)]
         """Cards each seat was seen to take into its hand and has not played (public memory)."""
-        self.seen: list[list[str]] = [[] for _ in range(n)]
-        self._steps = 0  # the history index of the next action
-        self._stack_of: dict[int, int] = {}
-        """History index of each card drawn -> the stack it came from."""
         self._observed: tuple[int, int] | None = None
         """(seat, history index) of the Observatory draw awaiting its seat's decision."""
         self.hidden: list[list[tuple[int, int | None]]] = [[] for _ in range(n)]
         """Per seat: (draw, take) history indices of the Observatory cards it took into its hand unseen
         and has not played (take None: still undecided)."""
-        self._record()
+        self.views = [0] * n
+        """Each player's digest of what it saw of the history (:func:`~engine.envs.openspiel.base.mix`)."""
 
     def current_player(self) -> int:
         if self._over:
@@ -215,32 +221,57 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         config = self._g
-        at = self._steps
-        self._steps += 1
+        at = self.move_number()  # the history index of this action
+        if self._over:
+            raise ValueError("python_petersburg: the game is over")
         if self.engine is None:  # the markers, then the opening workers are drawn
+            if not 0 <= action < len(config.markers):
+                raise ValueError(
+                    f"python_petersburg: chance outcome {action} is not a start-player marker assignment "
+                    f"0..{len(config.markers) - 1}"
+                )
+            self._see(b"m%d" % action)
             names = config.rules.names
             setup = Setup(
                 stacks=tuple(tuple(names[k] for k in stack) for stack in config.stacks),
-                markers=config.markers[int(action)],
+                markers=config.markers[action],
             )
             self.engine = SP.new_game(
                 config.players, variant=config.rules.variant, options=dict(config.rules.options), setup=setup
             )
             self._start_draw(config.stacks[0], 0, len(self.engine.upper), "upper")
         elif self._draw is not None:
-            k = int(action)
-            self._left[k] -= 1
-            self._outcomes.append(k)
-            self._stack_of[at] = self._draw[0]
-            if self._draw[2] == "drawn" and self._observed is not None:
-                seat = self._observed[0]
-                self._observed = (seat, at)
-                self.hidden[seat].append((at, None))
-            if len(self._outcomes) == self._draw[1]:
-                self._place_draw()
+            self._drawn(action, at)
         else:
-            self._act(int(action), at)
-        self._record()
+            self._act(action, at)
+
+    def _see(self, event: bytes, only: int | None = None, others: bytes = b"") -> None:
+        """Every player sees ``event``; with ``only``, that seat alone, the others ``others``."""
+        for p in range(self._g.players):
+            self.views[p] = mix(self.views[p], event if only is None or p == only else others)
+
+    def _drawn(self, kind: int, at: int) -> None:
+        """A chance outcome: the next card drawn off the stack (public, but an Observatory's draw is seen by
+        its seat alone)."""
+        assert self._draw is not None
+        index, _count, where = self._draw
+        if self._left.get(kind, 0) <= 0:
+            left = sorted(k for k, c in self._left.items() if c)
+            raise ValueError(
+                f"python_petersburg: chance outcome {kind} is not a card left in the {STACKS[index]} stack "
+                f"(the outcomes are its kinds left: {left})"
+            )
+        if where == "drawn" and self._observed is not None:
+            seat = self._observed[0]
+            self._see(b"o%d" % kind, only=seat, others=b"o?")
+            self._observed = (seat, at)
+            self.hidden[seat].append((at, None))
+        else:
+            self._see(b"u%d" % kind)
+        self._left[kind] -= 1
+        self._outcomes.append(kind)
+        if len(self._outcomes) == self._draw[1]:
+            self._place_draw()
 
     def _start_draw(self, stack: tuple[int, ...], index: int, count: int, where: str) -> None:
         self._draw = (index, count, where)
@@ -261,6 +292,8 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
             s = s._replace(drawn=self._outcomes[0], stacks=tuple(stacks))
         self.engine = s
         self._draw = None
+        self._left = Counter()
+        self._outcomes = []
 
     def _track(self, p: int, move: Any, at: int) -> None:
         """Which cards the seats saw: a card taken from a row is public, an Observatory card taken into
@@ -292,8 +325,22 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
         config = self._g
         before = self.engine
         p = self.current_player()
-        move = config.codec.decode(action, p)
-        after = SP.apply(before, move)
+        codec = config.codec
+        if not 0 <= action < codec.num_actions:
+            raise ValueError(
+                f"python_petersburg: action {action} is outside the actions 0..{codec.num_actions - 1}"
+            )
+        move = codec.decode(action, p)
+        try:
+            after = SP.apply(before, move)
+        except ArbiterError as error:
+            raise ValueError(
+                f"python_petersburg: action {action} is not legal for P{p} now: {error}"
+            ) from None
+        if isinstance(move, Take) and move.source == "drawn":  # which card stays hidden from the others
+            self._see(b"a%d" % action, only=p, others=b"t%d" % p)
+        else:
+            self._see(b"a%d" % action)
         self._track(p, move, at)
         self.engine = after
         self._rewards = [float(a - b) for a, b in zip(after.vp, before.vp, strict=True)]
@@ -306,6 +353,7 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
         if not stop and config.max_rounds and after.round > config.max_rounds:
             stop = True
             self._draw = None  # the game stops before the next round's cards are drawn
+            self._left = Counter()
         if stop:
             self._over = True
             if SP.is_terminal(after):
@@ -329,13 +377,15 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
             return self.clone()  # type: ignore[no-any-return]
         rng = rng_of(sampler)
         redrawn = {d for _, d, _ in unseen}
-        pools = [Counter(stack) for stack in self._g.stacks]
-        for at, stack in self._stack_of.items():
-            if at not in redrawn:
-                pools[stack][history[at]] -= 1
-        codec, names = self._g.codec, self._g.rules.names
+        config = self._g
+        pools = [Counter(stack) for stack in config.stacks]
+        chance = int(pyspiel.PlayerId.CHANCE)
+        for at, step in enumerate(self.full_history()):
+            if at and step.player == chance and at not in redrawn:  # a card drawn (0: the markers)
+                pools[config.stack_of[history[at]]][history[at]] -= 1
+        codec, names = config.codec, config.rules.names
         for q, d, t in unseen:
-            pool = pools[self._stack_of[d]]
+            pool = pools[config.stack_of[history[d]]]
             k = rng.choice(sorted(pool.elements()))
             pool[k] -= 1
             history[d] = k
@@ -348,26 +398,44 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
         return world
 
     # ------------------------------------------------------------------------------ views
-    def _record(self) -> None:
-        for p in range(self._g.players):
-            self.seen[p].append(self.observation_text(p))
-
     def observation_text(self, player: int) -> str:
-        """What ``player`` sees now, as one line."""
+        """What ``player`` sees now, as one short line (the observation tensor holds the whole of it)."""
         if self.engine is None:
-            return "setting up"
+            return f"P{player} setting up"
         if self._draw is not None:
             index, count, _ = self._draw
-            return f"drawing {count} from the {STACKS[index]} stack"
+            return f"P{player} round {self.engine.round}: drawing {count} from the {STACKS[index]} stack"
         o = SP.observation(self.engine, player)
-        return (
-            f"p{player} r{o['round']} {o['phase']} to_act {o['to_act']} "
-            f"upper {o['upper']} lower {o['lower']} "
-            f"hand {o['hand']} money {o['money']} vp {o['vp']} hands {o['hand_sizes']} areas {o['areas']} "
-            f"turned {o['turned']} drawn {o['drawn']} pub {o['pub_queue']} passes {o['passes']}"
-            + (" last round" if o["last_round"] else "")
-            + (f" over {o['final_money']}" if o["over"] else "")
-        )
+        head = f"P{player} round {o['round']} {o['phase']}"
+        if o["to_act"]:
+            head += f", P{o['to_act'][0]} to act, passes {o['passes']}"
+        parts = [
+            head + (", last round" if o["last_round"] else ""),
+            f"upper {_names(o['upper'])}",
+            f"lower {_names(o['lower'])}",
+            f"hand {_names(o['hand'])}",
+            f"{o['money']} roubles",
+        ]
+        if o["drawn"] == "hidden":
+            parts.append("another seat holds a drawn card")
+        elif o["drawn"] is not None:
+            parts.append(f"drawn {o['drawn']}")
+        if o["pub_queue"]:
+            parts.append("pub " + " ".join(f"P{q}" for q in o["pub_queue"]))
+        parts += [
+            "VP " + " ".join(map(str, o["vp"])),
+            "hands " + " ".join(map(str, o["hand_sizes"])),
+            "areas " + " ".join(str(len(a)) for a in o["areas"]),
+            "stacks " + " ".join(map(str, o["stack_sizes"].values())),
+        ]
+        if o["over"]:
+            parts.append("over, roubles " + " ".join(map(str, o["final_money"])))
+        return " | ".join(parts)
+
+    def information_state_text(self, player: int) -> str:
+        """``player``'s information state as one short line: what it sees now and the digest of what it saw
+        of the history (see the module's docstring)."""
+        return f"{self.observation_text(player)} | history {self.views[player]:016x}"
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -396,32 +464,43 @@ class PetersburgState(pyspiel.State):  # type: ignore[misc]
         )
 
 
+def _names(cards: list[str]) -> str:
+    """Card names, a repeated one once with its count (``Market x2``); ``-`` for none."""
+    counts = Counter(cards)
+    return ", ".join(c if counts[c] == 1 else f"{c} x{counts[c]}" for c in dict.fromkeys(cards)) or "-"
+
+
 class PetersburgObserver:
-    """Observation and information-state tensors and strings of Saint Petersburg."""
+    """Observation and information-state tensors and strings of Saint Petersburg.  ``dict`` holds the
+    tensor's named pieces, views into it in the order of the layout table (docs/environments.md); the
+    information state adds ``known_hands`` (``n x K``: the cards each seat was seen to take into its hand
+    and has not played)."""
 
     def __init__(self, config: PetersburgConfig, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params!r}")
         self.config = config
         self.recall = bool(iig_obs_type.perfect_recall)
-        size = config.codec.layout.size
+        layout = config.codec.layout
+        size = layout.size
         k = config.rules.nkinds
         self.tensor: Any = np.zeros(size + (config.players * k if self.recall else 0), np.float32)
-        self.dict = {"observation": self.tensor[:size]}
+        self.dict = layout.views(self.tensor)
         if self.recall:
             self.dict["known_hands"] = self.tensor[size:].reshape(config.players, k)
+        self._obs = self.tensor[:size]
         self._observe = config.codec.observer().observe
 
     def set_from(self, state: PetersburgState, player: int) -> None:
         self.tensor.fill(0)
         if state.engine is not None and state._draw is None:
-            self.dict["observation"][:] = self._observe(state.engine, player)
+            self._obs[:] = self._observe(state.engine, player)
         if self.recall:
             self.dict["known_hands"][:] = state.known
 
     def string_from(self, state: PetersburgState, player: int) -> str:
         if self.recall:
-            return "\n".join(state.seen[player])
+            return state.information_state_text(player)
         return state.observation_text(player)
 
 

@@ -9,9 +9,15 @@
     >>> game.min_utility(), game.max_utility()  # 65 bullheads before the last round, then 30 cards' worth
     (-116.0, 0.0)
 
-Parameters: ``players`` 2..10, ``variant``, ``options`` as ``"name:value/..."``, ``max_rounds`` (0: play
-to the game's end; else the game stops after that many rounds, for short experiments), ``rank_bonus``,
-``terminal_rewards`` (true gives the whole return at the end only, the reward model MCTS requires).
+Parameters: ``players`` 2..10, ``variant``, ``options`` as ``"name:value/..."``, ``max_rounds`` 0..
+(0: play to the game's end; else the game stops after that many rounds, for short experiments),
+``rank_bonus`` (a finite number), ``terminal_rewards`` (true gives the whole return at the end only, the
+reward model MCTS requires).  A value out of range is refused with a ``ValueError`` naming the range:
+
+    >>> pyspiel.load_game("python_take6", {"players": 11})
+    Traceback (most recent call last):
+    ...
+    ValueError: python_take6: players must be 2..10, got 11
 
 The dynamics are *simultaneous*, and every decision node is a simultaneous node (OpenSpiel's convention):
 in a selection every seat selects at once (T6-SELECT-2); at a row choice, a logic draft pick or a kids
@@ -29,6 +35,26 @@ revealed (kids: flipped), and replays the game's actions on that deal.
 Utility bounds come from the tables: a seat takes at most the ``n * hand_size`` cards played in a round
 (each row keeps a card), so at most the bullheads of the deck's ``n * hand_size`` heaviest cards, on top of
 at most ``threshold - 1`` before the last round; plus the rank bonus.
+
+Observation strings are one short line (the tensors carry the detail): the round, phase and seats to act,
+the rows, the player's hand and selection, which seats have selected, the revealed cards and the
+penalties.  An information-state string is that line and a 16-digit digest of everything the player saw of
+the history (its own cards and the row starters as dealt, every joint action, every flipped card): equal
+exactly when the information states are (a digest collision aside, one chance in 2**64).
+
+    >>> state.observation_string(0)
+    'P0 round 1 dealing: 0 of 34 cards dealt, mine -'
+
+An action is checked before anything changes: an outcome that is not a card still to deal, a joint action
+of the wrong length or with an illegal action raises a ``ValueError`` naming what was expected, and the
+state stays as it was.
+
+    >>> state.apply_action(10**6)
+    Traceback (most recent call last):
+    ...
+    ValueError: python_take6: chance outcome 1000000 is not a card left to deal: the outcomes are c - 1 ...
+    >>> state.history()
+    []
 """
 
 from __future__ import annotations
@@ -39,13 +65,16 @@ import numpy as np
 import pyspiel
 
 from engine.envs import take6_codec
-from engine.envs.aec import rank_bonuses
 from engine.envs.openspiel.base import (
-    Shared,
+    Config,
+    cards_text,
+    check_params,
+    config_for,
     config_of,
     game_info,
     game_type,
     held,
+    mix,
     parse_options,
     result_of,
     returns_of,
@@ -53,8 +82,10 @@ from engine.envs.openspiel.base import (
     rng_of,
     typed,
 )
+from engine.envs.returns import rank_bonuses
+from engine.envs.returns import take6_bounds as utility_bounds
 from engine.take6 import GAME as T6
-from engine.take6 import Deal, DraftStart, Flip, Rules, Select, bullheads, rules_for
+from engine.take6 import Deal, DraftStart, Flip, Select, rules_for
 
 __all__ = ["Take6Config", "Take6Game", "Take6Observer", "Take6State", "utility_bounds"]
 
@@ -77,42 +108,19 @@ _TYPE = game_type(
 )
 
 
-def utility_bounds(rules: Rules, rank_bonus: float = 0.0) -> tuple[float, float]:
-    """(min, max) of a seat's return under ``rules``, from the deck, set-up and end tables.
-
-    A round adds ``n * hand_size`` cards to the ``rows`` on the table and leaves at least one card in each
-    row, so one seat takes at most the ``n * hand_size`` heaviest cards of the deck; before the last round
-    of a threshold game every total is below the threshold; a game of fixed rounds has that many rounds.
-
-    >>> utility_bounds(rules_for("standard", 4, {}))  # 65 + the 40 heaviest cards (107 bullheads)
-    (-172.0, 0.0)
-    >>> utility_bounds(rules_for("kids", 2, {}), rank_bonus=1.0)  # one round, the most bullheads win
-    (-1.0, 98.0)
-    """
-    heads = sorted((bullheads(c) for c in rules.deck), reverse=True)
-    per_round = sum(heads[: rules.players * rules.hand_size])
-    if rules.end == "threshold":
-        worst = (rules.threshold or 0) - 1 + per_round
-    else:
-        worst = (rules.rounds or 1) * per_round
-    b = abs(float(rank_bonus))
-    return (-float(worst) - b, b) if rules.winner == "lowest" else (-b, float(worst) + b)
-
-
 class Take6Game(pyspiel.Game):  # type: ignore[misc]
     """6 nimmt! for OpenSpiel (see the module's docstring for the parameters)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         p = {**PARAMS, **(params or {})}
-        players = int(p["players"])
-        rules = rules_for(str(p["variant"]), players, parse_options(str(p["options"])))
+        config: Take6Config = config_for(Take6Config, p)  # checks the parameters
         super().__init__(
-            typed(_TYPE, bool(p["terminal_rewards"])),
+            typed(_TYPE, config.terminal),
             game_info(
                 take6_codec.NUM_ACTIONS,
-                max(take6_codec.MAX_CARD, players),
-                players,
-                utility_bounds(rules, float(p["rank_bonus"])),
+                max(take6_codec.MAX_CARD, config.players),
+                config.players,
+                utility_bounds(config.rules, config.rank_bonus),
                 T6.max_game_length,
             ),
             p,
@@ -129,17 +137,20 @@ class Take6Game(pyspiel.Game):  # type: ignore[misc]
         )
 
 
-class Take6Config(Shared):
-    """A game's parameters, resolved (states keep this, not the game object)."""
+class Take6Config(Config):
+    """A game's parameters, checked and resolved (states keep this, not the game object)."""
 
     def __init__(self, params: dict[str, Any]) -> None:
-        self.players = int(params["players"])
+        check_params("python_take6", params, (T6.min_players, T6.max_players))
+        self.params = params
+        self.players = params["players"]
         self.options = parse_options(str(params["options"]))
         self.rules = rules_for(str(params["variant"]), self.players, self.options)
-        self.max_rounds = int(params["max_rounds"])
+        self.max_rounds = params["max_rounds"]
         self.rank_bonus = float(params["rank_bonus"])
         self.terminal = bool(params["terminal_rewards"])
         self.codec = take6_codec.codec(self.rules)
+        self.cards = frozenset(self.rules.deck)
 
 
 def _config(game: Any) -> Take6Config:
@@ -148,10 +159,12 @@ def _config(game: Any) -> Take6Config:
 
 
 class Take6State(pyspiel.State):  # type: ignore[misc]
-    """A 6 nimmt! position: dealing (chance) or the engine's state."""
+    """A 6 nimmt! position: dealing (chance) or the engine's state.  What it holds is what it pickles: the
+    configuration (by its parameters), the engine's state, the round's deal so far, the rewards, the cards
+    revealed this round and each player's digest of the history."""
 
     engine = held("_engine", "The engine's state (None while a round is dealt).")
-    _base = held("_base_held", "The engine state a new round's deal replaces (None: round 1).")
+    _base = held("_base_held", "The engine state a later round's deal replaces (None otherwise).")
 
     def __init__(self, game: Take6Game, config: Take6Config) -> None:
         super().__init__(game)
@@ -166,9 +179,8 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
         self._returns = [0.0] * n
         self.played: list[set[int]] = [set() for _ in range(n)]
         """Cards each seat revealed this round (public)."""
-        self.seen: list[list[str]] = [[] for _ in range(n)]
-        """Each player's observation strings so far (its information state)."""
-        self._record()
+        self.views = [0] * n
+        """Each player's digest of what it saw of the history (:func:`~engine.envs.openspiel.base.mix`)."""
 
     # ------------------------------------------------------------------------------ dealing
     def _deal_size(self) -> int:
@@ -202,28 +214,86 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         """A chance outcome: the next card dealt (logic: the draft's start player)."""
-        self._dealt.append(int(action) if self._g.rules.deal == "draft" else int(action) + 1)
+        g = self._g
+        rules = g.rules
+        if self._over:
+            raise ValueError("python_take6: the game is over")
+        if not self._dealing():
+            raise ValueError(
+                f"python_take6: a decision node takes apply_actions, one action for each of the "
+                f"{g.players} players, not apply_action({action})"
+            )
+        index = len(self._dealt)
+        if rules.deal == "draft":
+            if not 0 <= action < g.players:
+                raise ValueError(
+                    f"python_take6: chance outcome {action} is not a start player 0..{g.players - 1}"
+                )
+            outcome = action
+            for p in range(g.players):
+                self.views[p] = mix(self.views[p], b"s%d" % action)
+        else:
+            outcome = action + 1
+            if outcome not in g.cards or outcome in self._dealt:
+                deck = rules.deck
+                raise ValueError(
+                    f"python_take6: chance outcome {action} is not a card left to deal: the outcomes are "
+                    f"c - 1 for the {len(deck) - index} cards c of {deck[0]}..{deck[-1]} not dealt yet "
+                    "this round"
+                )
+            self._see_deal(index, outcome)
+        self._dealt.append(outcome)
         if len(self._dealt) == self._deal_size():
             self._start_round()
-        self._record()  # the rewards of the step before stay until the next decision (OpenSpiel's rule)
+
+    def _see_deal(self, index: int, card: int) -> None:
+        """Each player's view of the ``index``-th card of a deal: its own cards and the row starters are
+        seen (kids: a pile is face down, even to its owner), the others are not."""
+        rules = self._g.rules
+        h = rules.hand_size
+        owner = index // h if index < rules.players * h and rules.play != "flip" else -1
+        public = index >= rules.players * h
+        seen, unseen = b"d%d" % card, b"d?"
+        for p in range(self._g.players):
+            self.views[p] = mix(self.views[p], seen if public or p == owner else unseen)
 
     def _apply_actions(self, actions: list[int]) -> None:
-        """One joint action: the seats to act act (a selection: all at once), the others pass."""
+        """One joint action: the seats to act act (a selection: all at once), the others pass.  Every
+        action is checked before any is applied."""
+        n = self._g.players
+        if self._over or self._dealing():
+            where = "the game is over" if self._over else "a chance node takes apply_action (the next card)"
+            raise ValueError(f"python_take6: {where}, not apply_actions")
+        if len(actions) != n:
+            raise ValueError(
+                f"python_take6: a joint action has one action for each of the {n} players, got {len(actions)}"
+            )
         state = self.engine
         acting = T6.to_act(state)
+        moves: list[Any] = []
         for p, a in enumerate(actions):
             if p not in acting:
-                if int(a) != WAIT:
-                    raise ValueError(f"player {p} has nothing to do now: its only legal action is {WAIT}")
+                if a != WAIT:
+                    raise ValueError(
+                        f"python_take6: player {p} has nothing to do now: its only legal action is {WAIT} "
+                        f"(wait), got {a}"
+                    )
                 continue
-            move = take6_codec.decode(int(a), p)
-            if move is None:
-                raise ValueError(f"player {p} must act now, got the pass action {WAIT}")
+            legal = self._legal_actions(p)
+            if a not in legal:
+                raise ValueError(f"python_take6: action {a} is not legal for player {p} now (legal: {legal})")
+            moves.append(take6_codec.decode(a, p))
+        event = b"j" + b",".join(b"%d" % a for a in actions)
+        for move in moves:
             if isinstance(move, Select):
-                self.played[p].add(move.card)
+                self.played[move.player].add(move.card)
             elif isinstance(move, Flip):
-                self.played[p].add(state.hands[p][0])  # the top of the pile is revealed
+                card = state.hands[move.player][0]  # the top of the pile is revealed
+                self.played[move.player].add(card)
+                event += b"f%d" % card
             state = T6.apply(state, move)
+        for p in range(n):
+            self.views[p] = mix(self.views[p], event)
         self._advance(state)
 
     def _start_round(self) -> None:
@@ -250,6 +320,7 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
                 dealt = set(self._dealt)
                 data["stock"] = [c for c in rules.deck if c not in dealt]
             self.engine = T6.state_from_json(data)
+            self._base = None
         self._dealt = []
         self.played = [set() for _ in range(n)]
 
@@ -278,7 +349,6 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
             bonus = rank_bonuses(result, g.rank_bonus)
             self._rewards = [r + b for r, b in zip(self._rewards, bonus, strict=True)]
         self._returns = [a + b for a, b in zip(self._returns, self._rewards, strict=True)]
-        self._record()
 
     # ------------------------------------------------------------------------------ resampling
     def resample_from_infostate(self, player: int, sampler: Any) -> Take6State:
@@ -336,23 +406,37 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
         return world
 
     # ------------------------------------------------------------------------------ views
-    def _record(self) -> None:
-        for p in range(self._g.players):
-            self.seen[p].append(self.observation_text(p))
-
     def observation_text(self, player: int) -> str:
-        """What ``player`` sees now, as one line."""
+        """What ``player`` sees now, as one short line (the observation tensor holds the whole of it)."""
         if self._dealing():
-            mine = self._my_dealt(player)
-            return f"round {self._round} deal: {len(self._dealt)}/{self._deal_size()} dealt, mine {mine}"
+            return (
+                f"P{player} round {self._round} dealing: {len(self._dealt)} of {self._deal_size()} "
+                f"{'start player' if self._g.rules.deal == 'draft' else 'cards'} dealt, "
+                f"mine {cards_text(self._my_dealt(player))}"
+            )
         o = T6.observation(self.engine, player)
-        return (
-            f"p{player} r{o['round']} {o['phase']} hand {o['hand']} rows {o['rows']} pending {o['pending']} "
-            f"selected {o['selected']} mine {o['my_selection']} penalties {o['penalties']} "
-            f"to_act {o['to_act']}"
-            + (f" pool {o['pool']}" if o["pool"] else "")
-            + (" over" if self._over else "")
-        )
+        parts = [f"P{player} round {o['round']} {o['phase']}" + _seats(", to act", o["to_act"])]
+        if o["rows"]:
+            parts.append("rows " + " / ".join(" ".join(map(str, row)) for row in o["rows"]))
+        if o["pool"]:
+            parts.append(f"pool {cards_text(o['pool'])}")
+        if o["hand"] is None:
+            parts.append(f"pile {o['hand_sizes'][player]} face down")
+        else:
+            parts.append(f"hand {cards_text(o['hand'])}")
+        if o["my_selection"] is not None:
+            parts.append(f"mine {o['my_selection']}")
+        if any(o["selected"]):
+            parts.append(_seats("selected", [q for q, s in enumerate(o["selected"]) if s]))
+        if o["pending"]:
+            parts.append("revealed " + " ".join(f"{c}:P{q}" for c, q in o["pending"]))
+        parts.append("penalties " + " ".join(map(str, o["penalties"])))
+        return " | ".join(parts)
+
+    def information_state_text(self, player: int) -> str:
+        """``player``'s information state as one short line: what it sees now and the digest of what it saw
+        of the history (see the module's docstring)."""
+        return f"{self.observation_text(player)} | history {self.views[player]:016x}"
 
     def _my_dealt(self, player: int) -> list[int]:
         rules = self._g.rules
@@ -385,39 +469,48 @@ class Take6State(pyspiel.State):  # type: ignore[misc]
         )
 
 
+def _seats(label: str, seats: Any) -> str:
+    return f"{label} " + " ".join(f"P{q}" for q in seats) if len(seats) else ""
+
+
 class Take6Observer:
-    """Observation and information-state tensors and strings of 6 nimmt! (see the module's docstring)."""
+    """Observation and information-state tensors and strings of 6 nimmt!.  ``dict`` holds the tensor's
+    named pieces, views into it in the order of the layout table (docs/environments.md); the information
+    state adds ``played`` (``n x D``: 1 where seat q revealed card c this round)."""
 
     def __init__(self, game: Take6Config, iig_obs_type: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params!r}")
         self.game = game
         self.recall = bool(iig_obs_type.perfect_recall)
-        size = game.codec.layout.size
+        layout = game.codec.layout
+        size = layout.size
         d = game.rules.deck[-1]
         extra = game.players * d if self.recall else 0
         self.tensor: Any = np.zeros(size + extra, np.float32)
-        self.dict = {"observation": self.tensor[:size]}
+        self.dict = layout.views(self.tensor)
         if self.recall:
             self.dict["played"] = self.tensor[size:].reshape(game.players, d)
+        self._obs = self.tensor[:size]
         self._observe = game.codec.observer().observe
 
     def set_from(self, state: Take6State, player: int) -> None:
         self.tensor.fill(0)
         if state.engine is not None:
-            self.dict["observation"][:] = self._observe(state.engine, player)
+            self._obs[:] = self._observe(state.engine, player)
         else:
-            obs = self.dict["observation"]
+            hand = self.dict["hand"]
             for c in state._my_dealt(player):
-                obs[c - 1] = 1
+                hand[c - 1] = 1
         if self.recall:
+            played = self.dict["played"]
             for q, cards in enumerate(state.played):
                 for c in cards:
-                    self.dict["played"][q, c - 1] = 1
+                    played[q, c - 1] = 1
 
     def string_from(self, state: Take6State, player: int) -> str:
         if self.recall:
-            return "\n".join(state.seen[player])
+            return state.information_state_text(player)
         return state.observation_text(player)
 
 

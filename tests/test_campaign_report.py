@@ -1,0 +1,124 @@
+"""A campaign's report says only what happened (docs/robustness.md, round three, class 8; docs/fuzzing.md).
+
+* A peer that declares ``position`` and then fails it (refuses, answers garbage, hangs, exits) when the
+  campaign puts it back on the reference's position after a divergence loses the rest of that game: the
+  report says so as lost coverage, never "no class hides another".
+* The progress line counts classes as the summary does (a candidate set a position discriminated is one
+  class in both).
+* A ``|``-joined candidate set stays one cell of a Markdown table, and each candidate's wording is given.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.conformance.campaign.divergence import Divergence
+from engine.conformance.campaign.report import (
+    CampaignReport,
+    DivergenceClass,
+    summary_lines,
+    to_markdown,
+    validate_json,
+)
+from engine.conformance.campaign.runner import BatchResult, CampaignProgress, _classes, run_campaign
+from engine.conformance.campaign.setups.base import GameSetup
+from engine.conformance.peers.launch import subprocess_peer
+from engine.game import get_game
+
+# A 6 nimmt! peer with one rule defect (it takes a row for the player, so positions are needed after every
+# low card) that declares ``position`` and then fails it in the way the first argument says.
+FAILING_POSITION = '''
+import os, sys, time
+from engine.conformance.peers.base import serve
+from engine.conformance.peers.take6_fewest_heads import FewestHeadsPeer
+
+MODE = sys.argv[1]
+
+class FailsPosition(FewestHeadsPeer):
+    def handle_line(self, line):
+        if '"cmd":"position"' not in line.replace(" ", ""):
+            return super().handle_line(line)
+        if MODE == "refuse":
+            return self.refuse("illegal", "no positions today")
+        if MODE == "garbage":
+            return "position? what position"
+        if MODE == "hang":
+            time.sleep(600)
+        os._exit(5)
+
+serve(FailsPosition())
+'''
+
+CLAIMED = ("the peer was put back on the reference's position after every divergence, so no class hides "
+           "another")
+
+
+@pytest.mark.parametrize("mode", ["refuse", "garbage", "hang", "exit"])
+def test_a_failed_return_to_the_position_is_reported_as_lost_coverage(tmp_path: Path, mode: str) -> None:
+    """Every game where the peer failed its ``position`` request ends there; the report counts those games
+    as lost coverage (summary, Markdown, JSON) and never claims that no class hides another."""
+    script = tmp_path / "fails_position.py"
+    script.write_text(FAILING_POSITION, encoding="utf-8")
+    factory = subprocess_peer([sys.executable, str(script), mode], timeout=1.5)
+    report = run_campaign(factory, games=6, jobs=1, seed=3, max_steps=80, game_names=["take6"], shrink=False)
+    assert report.positions
+    summary = "\n".join(summary_lines(report))
+    assert CLAIMED not in summary
+    assert "lost coverage" in summary and "the rest of those games was not played" in summary
+    lost = [c for c in report.classes if c.lost_position]
+    assert lost, [c.signature for c in report.classes]
+    assert all(c.signature.endswith(":position") for c in lost)
+    assert report.lost_games == sum(c.count for c in lost) >= 1
+    assert "no class hides another" not in to_markdown(report)
+    doc = report.to_json()
+    validate_json(doc)
+    assert doc["lost_games"] == report.lost_games
+    assert all(c["may_hide"] and c["lost_coverage"]
+               for c in doc["classes"] if c["signature"].endswith(":position"))
+
+
+def _claim(clause: str, subject: str, money: int) -> Divergence:
+    return Divergence("claim", "money differs", GameSetup("petersburg", "first", 2, None), (),
+                      peer_claims={"money": [money, 25]}, clauses=(clause,), subject=subject)
+
+
+def test_the_progress_line_counts_classes_as_the_summary_does() -> None:
+    """A candidate set (``SP-COST-3|SP-COST-4``) that another divergence of the campaign discriminated is
+    one class in the summary, and so in the progress line: both say one class."""
+    both = _claim("SP-COST-3|SP-COST-4", "Gold Smelter|lower row", 20)
+    one = _claim("SP-COST-3", "lower row", 21)
+    result = BatchResult(0, 4, 40, 2, 0, ((0, both), (1, one)), counts={both.signature: 1, one.signature: 1})
+    progress = CampaignProgress(4, None, 0.0)
+    progress.add(result, ())
+    classes = _classes({0: result}, ())
+    report = CampaignReport("p", 1, 1, "inline", 4, 40, 2, 0, 1.0, 1.0, classes)
+    assert len(classes) == 1
+    assert "1 class(es) of divergence, 0 waived" in summary_lines(report)[2]
+    assert ", 1 classes, 0 waived," in progress.line()
+
+
+def _cells(row: str) -> list[str]:
+    """The cells of a Markdown table row (a ``\\|`` is a pipe inside a cell)."""
+    return [c.strip() for c in re.split(r"(?<!\\)\|", row.strip())[1:-1]]
+
+
+def test_a_candidate_set_is_one_table_cell_and_carries_every_wording() -> None:
+    """The signature and the deciding entry of a class named by a candidate set keep their ``|`` inside
+    their cells (escaped), and the report quotes the wording of each candidate, in Markdown, the summary
+    and the JSON report."""
+    div = _claim("SP-COST-3|SP-COST-4", "Gold Smelter|lower row", 20)
+    report = CampaignReport("p", 1, 1, "inline", 4, 40, 2, 0, 1.0, 1.0,
+                            (DivergenceClass(div.signature, 3, div),))
+    markdown = to_markdown(report)
+    header, rule, row = [line for line in markdown.splitlines() if line.startswith("|")]
+    assert len(_cells(header)) == len(_cells(rule)) == len(_cells(row)) == 7
+    assert _cells(row)[3] == r"SP-COST-3\|SP-COST-4"
+    book = get_game("petersburg").clauses
+    for clause in ("SP-COST-3", "SP-COST-4"):
+        assert f"> **{clause}**: {book[clause].text}" in markdown
+        assert f"{clause}: {book[clause].text}" in "\n".join(summary_lines(report))
+        assert f"{clause}: {book[clause].text}" in report.to_json()["classes"][0]["clause_text"]
