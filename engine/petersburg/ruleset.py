@@ -197,7 +197,8 @@ def normalize_options(options: Mapping[str, Any] | None, book: Book = SHIPPED) -
     out: dict[str, Any] = {}
     for name in opts:
         if name not in book.options:
-            raise IllegalSetup("SP-VARIANT-2", f"unknown option {show(name)} (known: {', '.join(book.options)})")
+            known = ", ".join(book.options)
+            raise IllegalSetup("SP-VARIANT-2", f"unknown option {show(name)} (known: {known})")
     for name, spec in book.options.items():
         value = opts.get(name, spec.default)
         if not isinstance(value, bool):
