@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from engine.conformance.campaign.divergence import Divergence
+from engine.conformance.campaign.grouping import group
 from engine.conformance.campaign.report import (
     CampaignReport,
     DivergenceClass,
@@ -24,7 +25,7 @@ from engine.conformance.campaign.report import (
     to_markdown,
     validate_json,
 )
-from engine.conformance.campaign.runner import BatchResult, CampaignProgress, _classes, run_campaign
+from engine.conformance.campaign.runner import BatchResult, CampaignProgress, run_campaign
 from engine.conformance.campaign.setups.base import GameSetup
 from engine.conformance.peers.launch import subprocess_peer
 from engine.game import get_game
@@ -94,7 +95,7 @@ def test_the_progress_line_counts_classes_as_the_summary_does() -> None:
     result = BatchResult(0, 4, 40, 2, 0, ((0, both), (1, one)), counts={both.signature: 1, one.signature: 1})
     progress = CampaignProgress(4, None, 0.0)
     progress.add(result, ())
-    classes = _classes({0: result}, ())
+    classes = group({0: result}, ())
     report = CampaignReport("p", 1, 1, "inline", 4, 40, 2, 0, 1.0, 1.0, classes)
     assert len(classes) == 1
     assert "1 class(es) of divergence, 0 waived" in summary_lines(report)[2]

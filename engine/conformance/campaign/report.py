@@ -28,6 +28,8 @@ from engine import outputs
 from engine.conformance.campaign.divergence import Divergence
 from engine.conformance.campaign.duel import FAILURE_KINDS
 from engine.conformance.campaign.positions import origin_size
+from engine.conformance.diagnosis.words import described as diagnosis_described
+from engine.conformance.diagnosis.words import lines as diagnosis_lines
 from engine.conformance.records.format import dumps_line, validator, write_record
 from engine.errors import InputError
 
@@ -63,6 +65,10 @@ class DivergenceClass:
     """The shrunk counterexample as a test vector (a campaign with positions), when it has a clause."""
     vector_path: str | None = None
     """Where the vector was written."""
+    kinds: tuple[str, ...] = ()
+    """The kinds of the divergences the class holds (a diagnosis gathers a defect seen in several ways)."""
+    counterexample_note: str = ""
+    """Why a diagnosed class has no counterexample from its diagnosis (it was shrunk instead); ``""``."""
     faults: tuple[str, ...] = ()
     """The class's diagnosis: the signatures of the smallest set of faults explaining every divergence of
     the class (:mod:`engine.conformance.diagnosis`); ``()`` when nothing explains it (*unexplained*)."""
@@ -243,6 +249,9 @@ class CampaignReport:
             "classes": [
                 {
                     "signature": c.signature,
+                    "diagnosis": diagnosis_described(c.faults) if c.faults else None,
+                    "kinds": list(c.kinds or (c.kind,)),
+                    "counterexample_note": c.counterexample_note,
                     "game": c.first.setup.game,
                     "kind": c.kind,
                     "clause": c.clause,
@@ -379,17 +388,34 @@ def summary_lines(report: CampaignReport) -> list[str]:
         lines.append("no divergence")
         return lines
     open_, waived = report.open_classes, [c for c in report.classes if c.waived is not None]
+    diagnosed = sum(1 for c in open_ if c.faults)
     lines.append(
-        f"{len(open_)} class(es) of divergence, {len(waived)} waived ({report.waived_games} waived game(s))"
+        f"{len(open_)} class(es) of divergence ({diagnosed} diagnosed, {len(open_) - diagnosed} "
+        f"unexplained), {len(waived)} waived ({report.waived_games} waived game(s))"
     )
     note = report.hiding_note()
     lines.append(f"note: {note}" if note else "positions: the peer was put back on the reference's position "
                  "after every divergence, so no class hides another")
     for i, c in enumerate(report.classes, start=1):
         game = c.first.setup.game
-        mark = "WAIVED " if c.waived is not None else ""
+        mark = "WAIVED " if c.waived is not None else ("" if c.faults else "UNEXPLAINED ")
         lines.append("")
         lines.append(f"{i:>2}. {mark}{c.signature}  x{c.count}")
+        if c.faults:
+            lines += [f"    {'diagnosis:' if j == 0 else '          '} {line}"
+                      for j, line in enumerate(diagnosis_lines(c.faults, passages=True))]
+            lines.append(f"    explains: {_n(c.count, 'divergence')} ({', '.join(c.kinds or (c.kind,))}); "
+                         f"first: {c.first.message}")
+            if c.counterexample_note:
+                lines.append(f"    no counterexample from the diagnosis: {c.counterexample_note}")
+            lines.append(f"    size:    {_size(c)}")
+            if c.waived is not None:
+                lines.append(f"    waived:  {c.waived}")
+            if c.record or c.first_record:
+                lines.append(f"    record:  {c.record or c.first_record}")
+            if c.vector_path:
+                lines.append(f"    vector:  {c.vector_path}")
+            continue
         lines.append(f"    kind:    {c.kind}: {c.best.message}")
         if c.clause and "|" in c.clause:
             lines.append(f"    clause:  {c.clause} (candidates, each explaining the difference as well)")
@@ -425,24 +451,43 @@ def to_markdown(report: CampaignReport) -> str:
     out += [f"**Hiding**: {note}." if note else "**Positions**: the peer was put back on the reference's "
             "position after every divergence, so no class hides another.", ""]
     out += [
-        "| # | signature | kind | deciding clause | count | size | status |",
+        "| # | class | diagnosis (or deciding clause) | kinds | count | size | status |",
         "|---|---|---|---|---|---|---|",
     ]
     for i, c in enumerate(report.classes, start=1):
         status = f"waived: {c.waived}" if c.waived is not None else "open"
-        out.append(f"| {i} | `{_cell(c.signature)}` | {c.kind} | {_cell(c.clause or '-')} | {c.count} | "
-                   f"{_cell(_size(c))} | {_cell(status)} |")
+        named = "; ".join(diagnosis_lines(c.faults)) if c.faults else f"unexplained: {c.clause or '-'}"
+        kinds = ", ".join(c.kinds or (c.kind,))
+        out.append(f"| {i} | `{_cell(c.signature)}` | {_cell(named)} | {_cell(kinds)} "
+                   f"| {c.count} | {_cell(_size(c))} | {_cell(status)} |")
     for i, c in enumerate(report.classes, start=1):
         game = c.first.setup.game
-        out += ["", f"## {i}. {c.kind}: {c.clause or 'no clause'} (`{c.signature}`)", ""]
-        for clause, text in _wordings(game, c.clause) if c.clause else ():
-            out += [f"> **{clause}**: {text}", ""]
-        out += [
-            f"- what differs: {c.best.message}",
-            f"- clauses: {', '.join(c.best.clauses) or '-'}",
-            f"- occurrences: {c.count}; size: {_size(c)}",
-        ]
-        out += [f"- also differs: {d.kind} (`{d.about}`): {d.message}" for d in c.best.differences[1:]]
+        if c.faults:
+            out += ["", f"## {i}. Diagnosis (`{c.signature}`)", ""]
+            for d in diagnosis_described(c.faults):
+                out.append(f"- the peer {d['describe']}")
+                if d["clause"] and d["wording"]:
+                    out += ["", f"> **{d['clause']}**: {d['wording']}"]
+                    if d["seed"]:
+                        s = d["seed"]
+                        out += [">", f"> seed {s['seed']}, {s['where']}: \"{s['quote']}\""]
+                    out.append("")
+            out += [
+                f"- explains {_n(c.count, 'divergence')} ({', '.join(c.kinds or (c.kind,))}); the first: "
+                f"{c.first.message}",
+                f"- counterexample: {_size(c)}"
+                + (f" (none from the diagnosis: {c.counterexample_note})" if c.counterexample_note else ""),
+            ]
+        else:
+            out += ["", f"## {i}. Unexplained {c.kind}: {c.clause or 'no clause'} (`{c.signature}`)", ""]
+            for clause, text in _wordings(game, c.clause) if c.clause else ():
+                out += [f"> **{clause}**: {text}", ""]
+            out += [
+                f"- what differs: {c.best.message}",
+                f"- clauses: {', '.join(c.best.clauses) or '-'}",
+                f"- occurrences: {c.count}; size: {_size(c)}",
+            ]
+            out += [f"- also differs: {d.kind} (`{d.about}`): {d.message}" for d in c.best.differences[1:]]
         if c.vector is not None:
             where = f" (`{c.vector_path}`)" if c.vector_path else ""
             out += ["", f"Test vector{where}:", "", "```json", dumps_line(dict(c.vector)), "```"]

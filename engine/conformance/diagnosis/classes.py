@@ -22,6 +22,7 @@ keeps a class of its own, named as before (its signature's deciding clause) and 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from typing import TypeVar
 
 from attrs import frozen
 
@@ -29,6 +30,8 @@ from engine.conformance.diagnosis.faults import Fault
 from engine.conformance.diagnosis.search import simplicity
 
 __all__ = ["DiagnosedClass", "cover", "signature_of"]
+
+K = TypeVar("K", bound=Hashable)
 
 
 def signature_of(faults: Sequence[Fault]) -> str:
@@ -67,9 +70,9 @@ def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[Dia
 
 
 def cover(
-    explanations: Mapping[Hashable, Sequence[Sequence[Fault]]],
-    unexplained: Mapping[Hashable, str],
-    weights: Mapping[Hashable, int] | None = None,
+    explanations: Mapping[K, Sequence[Sequence[Fault]]],
+    unexplained: Mapping[K, str],
+    weights: Mapping[K, int] | None = None,
 ) -> list[DiagnosedClass]:
     """The classes of divergences ``explanations`` maps (key -> their explaining sets; ``()`` none), explained
     classes first (the largest first), then one class per signature of ``unexplained`` (key -> its
@@ -77,7 +80,7 @@ def cover(
     (default 1 each)."""
     left = {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items() if sets}
     order = list(explanations)
-    weight = weights or {}
+    weight: Mapping[K, int] = weights or {}
     out: list[DiagnosedClass] = []
     while left:
         counts: dict[tuple[Fault, ...], int] = {}
@@ -90,7 +93,7 @@ def cover(
             del left[k]
         out.append(DiagnosedClass(signature_of(best), best, members))
     out = _joint(out, order)
-    grouped: dict[str, list[Hashable]] = {}
+    grouped: dict[str, list[K]] = {}
     for k in order:
         if not explanations[k]:
             grouped.setdefault(unexplained.get(k, str(k)), []).append(k)

@@ -126,7 +126,8 @@ class Fault:
             return f"follows the reading ruling {self.target} rejects: {self.value}"
         if self.kind == "option":
             return f"plays option {self.target}={_show(self.value)} ({rules}, {self.clause})"
-        return f"does not apply {self.target}'s step: {self.value}" if self.value else f"skips {self.target}"
+        step = f" ({self.value})" if self.value else ""
+        return f"does not apply {self.target}{step}"
 
 
 def _show(value: Any) -> str:

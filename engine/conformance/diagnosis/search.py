@@ -78,6 +78,9 @@ class Diagnoser:
         """Steps replayed under a fault (a figure for reports)."""
         self.known: OrderedDict[tuple[Fault, ...], None] = OrderedDict()
         """Single faults that explained an earlier divergence, most recent last."""
+        self.read_clauses: set[str] = set()
+        """The clauses the derivations of the divergence being diagnosed read (:meth:`ranked` prefers the
+        faults of rows that cite one: the deciding step's own rule before a card the step also names)."""
         self.searches: dict[str, int] = {}
         """Full searches made per divergence signature."""
         self._refuted: dict[tuple[tuple[Fault, ...], int], bool] = {}
@@ -149,6 +152,7 @@ class Diagnoser:
     def candidates(self, seen: Seen, reference: Any) -> list[Fault]:
         """The faults that could explain ``seen`` (:func:`engine.conformance.diagnosis.space.candidates`)."""
         clauses, names = self.read(seen)
+        self.read_clauses |= clauses
         return candidates(self.name, clauses, names, numbers(seen.shown, reference))
 
     # -- explaining ----------------------------------------------------------------------------------------
@@ -173,6 +177,7 @@ class Diagnoser:
         first; ``()`` when none does."""
         seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
         references = [predict(None, self.name, s) for s in seens]
+        self.read_clauses = set()
         pool: list[Fault] = []
         seen_faults: set[Fault] = set()
         for s, ref in zip(seens, references, strict=True):
@@ -195,7 +200,7 @@ class Diagnoser:
                 useful.add((f.target, _text(f.value)))
         found = [fs for fs in singles if not self.refuted(fs, agreed)]
         if found:
-            return tuple(sorted(found, key=simplicity))
+            return self.ranked(found)
         partial = [f for _score, f in sorted(scored, key=lambda sf: (-sf[0], simplicity((sf[1],))))]
         pool2 = [fs[0] for fs in singles] + partial
         pairs: list[tuple[Fault, ...]] = []
@@ -205,7 +210,15 @@ class Diagnoser:
             _score, ok = self._score((a, b), seens, references)
             if ok and not self.refuted((a, b), agreed):
                 pairs.append(tuple(sorted((a, b))))
-        return tuple(sorted(set(pairs), key=simplicity))
+        return self.ranked(set(pairs))
+
+    def ranked(self, sets: Iterable[tuple[Fault, ...]]) -> tuple[tuple[Fault, ...], ...]:
+        """Explaining sets in the order a report names them: fewer faults first; then those whose rows cite
+        a clause the derivation read (the step's own rule: the lower-row discount before the price of the
+        card bought there); then by :func:`simplicity`."""
+        read = self.read_clauses
+        return tuple(sorted(set(sets), key=lambda fs: (
+            len(fs), -sum(f.clause in read for f in fs), simplicity(fs))))
 
     def diagnose(
         self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen], signature: str = ""
@@ -222,7 +235,8 @@ class Diagnoser:
         if hits:
             for fs in hits:
                 self.known.move_to_end(fs)
-            return tuple(sorted(hits, key=simplicity))
+            self.read_clauses = {c for s in seens for c in self.read(s)[0]}
+            return self.ranked(hits)
         if self.searches.get(signature, 0) >= SEARCHES:
             return ()
         self.searches[signature] = self.searches.get(signature, 0) + 1

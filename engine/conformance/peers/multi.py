@@ -40,7 +40,8 @@ defect             game        kind              what the peer does wrong
 =================  ==========  ================  ===========================================================
 
 The Saint Petersburg price defects each touch their own cards, so that all of them can show in one
-campaign; a candidate set that another position discriminates is one class (``campaign._discriminated``).
+campaign; a candidate set that another position discriminates is one class
+(``engine.conformance.campaign.grouping``).
 
 >>> peer = MultiDefectPeer({"min-cost"})
 >>> sorted(peer.defects)

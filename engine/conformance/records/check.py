@@ -38,6 +38,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -47,6 +48,9 @@ from attrs import evolve, frozen
 
 from engine.cliargs import cap_jobs
 from engine.conformance.attribution import fact_clauses, granting, refusing
+from engine.conformance.diagnosis.evidence import Seen
+from engine.conformance.diagnosis.search import Diagnoser
+from engine.conformance.diagnosis.words import described, lines
 from engine.conformance.kits.base import GameKit, get_kit
 from engine.conformance.records.format import (
     ActionLine,
@@ -137,6 +141,10 @@ class CheckReport:
     divergence: Divergence | None = None
     error: str | None = None
     """The malformed-input message (names the file, line and field)."""
+    diagnosis: tuple[tuple[str, ...], ...] = ()
+    """A divergence's diagnosis (:mod:`engine.conformance.diagnosis`): every smallest set of faults (their
+    signatures) under which the reference does what the record does there and at every step before it,
+    simplest first; ``()``: nothing explains it (or no divergence)."""
 
     @property
     def actions_per_second(self) -> float:
@@ -149,6 +157,7 @@ class CheckReport:
             "path": self.path, "status": self.status, "game": self.game, "actions": self.actions,
             "claims": self.claims, "finished": self.finished, "seconds": round(self.seconds, 6),
             "divergence": self.divergence.to_json() if self.divergence else None, "error": self.error,
+            "diagnosis": [described(fs) for fs in self.diagnosis],
         }
 
 
@@ -341,6 +350,7 @@ def check_record(source: str | Path | IO[str], *, name: str | None = None) -> Ch
     actions = claims = 0
     game_name: str | None = None
     finished = False
+    trail = _Trail()
     try:
         lines = iter_record(source, name=label, validate_claims=False)
         header = next(lines)
@@ -356,6 +366,7 @@ def check_record(source: str | Path | IO[str], *, name: str | None = None) -> Ch
             if isinstance(line, ActionLine):
                 before = state
                 where = f"{label} line {line.line}"
+                trail.at(before, None, line)
                 try:
                     state = _step(game, kit, state, line, label)
                 except _Stop:
@@ -363,17 +374,21 @@ def check_record(source: str | Path | IO[str], *, name: str | None = None) -> Ch
                         check_claims(header.game, line.claims, where, version)
                     raise
                 actions += 1
+                trail.at(before, state, line)
                 if line.claims:
                     step = (before, game.action_from_json(line.action), state)
                     claims += _compare_claims(kit, state, line.claims, line.index, line=line.line,
                                               where=where, game=game, step=step,
                                               variant=header.variant, version=version)
+                trail.agreed()
             elif isinstance(line, ResultLine):
+                trail.result(line)
                 claims += _compare_result(game, kit, state, line, header.variant)
                 finished = True
     except _Stop as stop:
+        found = trail.diagnose(game_name, stop.divergence) if game_name is not None else ()
         return CheckReport(label, "divergence", game_name, actions, claims, finished,
-                           time.perf_counter() - start, divergence=stop.divergence)
+                           time.perf_counter() - start, divergence=stop.divergence, diagnosis=found)
     except InputError as exc:
         return CheckReport(label, "malformed", game_name, actions, claims, finished,
                            time.perf_counter() - start, error=str(exc))
@@ -383,6 +398,91 @@ def check_record(source: str | Path | IO[str], *, name: str | None = None) -> Ch
                            error=f"{label}: could not be replayed after {actions} actions "
                                  f"({type(exc).__name__}: {exc})")
     return CheckReport(label, "ok", game_name, actions, claims, finished, time.perf_counter() - start)
+
+
+TRAIL = 400
+"""How many of a record's last steps a diagnosis takes as the evidence the record agreed on."""
+
+
+class _Trail:
+    """The last steps of a record being checked, kept for a diagnosis (a bounded window: memory does not
+    grow with the record): each accepted action and the claims that agreed after it, and the step at
+    hand."""
+
+    def __init__(self, keep: int = TRAIL) -> None:
+        self.steps: deque[tuple[Any, Any, ActionLine]] = deque(maxlen=keep)
+        self.current: tuple[Any, Any, ActionLine | ResultLine] | None = None
+
+    def at(self, before: Any, after: Any, line: ActionLine) -> None:
+        """The step at hand: ``line`` from ``before`` (``after`` once the rules accepted it)."""
+        self.current = (before, after, line)
+
+    def agreed(self) -> None:
+        """The step at hand agreed with the rules (its action and its claims)."""
+        if self.current is not None and isinstance(self.current[2], ActionLine):
+            self.steps.append(self.current)  # type: ignore[arg-type]
+        self.current = None
+
+    def result(self, line: ResultLine) -> None:
+        """The record's result line, about the position the last step reached."""
+        last = self.steps[-1] if self.steps else None
+        self.current = (last[0], last[1], line) if last is not None else None
+
+    def diagnose(self, name: str, divergence: Divergence) -> tuple[tuple[str, ...], ...]:
+        """The diagnosis of ``divergence`` from the step at hand, the earlier steps as the agreed evidence;
+        ``()`` when it cannot be stated as evidence (the set-up, the header's claims) or nothing explains
+        it.  Advisory: a failure here never hides the divergence."""
+        try:
+            game = get_game(name)
+            kit = get_kit(name)
+            shown = self._shown(game, kit, divergence)
+            if not shown:
+                return ()
+            agreed = [s for step in self.steps for s in _agreed(game, kit, step)]
+            found = Diagnoser(name).diagnose(shown, agreed, divergence.kind)
+        except Exception:  # naming a diagnosis is advisory, like naming clauses
+            return ()
+        return tuple(tuple(f.signature for f in fs) for fs in found)
+
+    def _shown(self, game: Game, kit: GameKit, divergence: Divergence) -> list[Seen]:
+        if self.current is None:
+            return []
+        before, after, line = self.current
+        if isinstance(line, ResultLine):
+            facts = {n: sorted(v) if n == "winners" else list(v)
+                     for n in ("scores", "winners") if (v := getattr(line, n)) is not None}
+            last = self.steps[-1] if self.steps else None
+            if last is None or not facts:
+                return []
+            return [Seen("after", last[0], game.action_from_json(last[2].action), shown=facts)]
+        action = game.action_from_json(line.action)
+        if divergence.kind == "illegal":
+            return [Seen("apply", before, action, shown=True)]
+        if after is None or not line.claims:
+            return []
+        return _claimed(game, kit, before, action, after, line.claims)
+
+
+
+def _claimed(  # noqa: PLR0917 (one step of a record)
+    game: Game, kit: GameKit, before: Any, action: Any, after: Any, claims: Mapping[str, Any]
+) -> list[Seen]:
+    """A line's claims as evidence: its facts after the action, and each ``legal`` entry's set there."""
+    out = []
+    facts = {k: kit.normalise(k, v) for k, v in claims.items() if k != "legal"}
+    if facts:
+        out.append(Seen("after", before, action, shown=facts))
+    for entry in claims.get("legal") or ():
+        texts = frozenset(_canon(a) for a in entry["actions"])
+        out.append(Seen("legal", after, None, entry["player"], texts))
+    return out
+
+
+def _agreed(game: Game, kit: GameKit, step: tuple[Any, Any, ActionLine]) -> list[Seen]:
+    before, after, line = step
+    action = game.action_from_json(line.action)
+    return [Seen("apply", before, action, shown=True),
+            *(_claimed(game, kit, before, action, after, line.claims) if line.claims else ())]
 
 
 def _start(header: Header, label: str) -> tuple[Game, GameKit, Any]:
@@ -524,8 +624,16 @@ def format_report(report: CheckReport, width: int) -> list[str]:
     d = report.divergence
     assert d is not None
     at = f"action {d.index}" if d.index is not None else ("set-up" if d.kind == "setup" else d.kind)
+    first = lines(report.diagnosis[0], passages=True) if report.diagnosis else []
+    diagnosis = [f"    {'diagnosis:' if i == 0 else ' ' * 10} {_printable(text)}"
+                 for i, text in enumerate(first)]
+    if len(report.diagnosis) > 1:
+        others = "; ".join(" + ".join(fs) for fs in report.diagnosis[1:4])
+        more = f" and {len(report.diagnosis) - 4} more" if len(report.diagnosis) > 4 else ""
+        diagnosis.append(f"    {'or:':<10} {_printable(others)}{more} (one divergence: several readings)")
     return [
         f"{head}  {detail}  at {at} (line {d.line})",
+        *diagnosis,
         f"    {'record:':<8} {_printable(d.record)}",
         f"    {'rules:':<8} {_printable(d.rules)}",
         f"    {'clause:':<8} {', '.join(d.clauses) or '-'}",

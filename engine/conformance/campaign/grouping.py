@@ -1,0 +1,204 @@
+"""How a campaign groups what its batches found into classes, sets waived ones aside, and counts them as it
+goes.
+
+Classes are by diagnosis: every divergence one set of faults explains is one class
+(:func:`~engine.conformance.diagnosis.classes.cover`), the largest first; the divergences nothing explains
+are grouped by signature (``game:kind:deciding clause:detail``), a candidate-set signature another position
+discriminated joining that class.  **Waivers** set known, accepted differences aside: a TOML file of
+signatures (shell-style patterns; a diagnosis's signature or a divergence's own) with a reason each::
+
+    [[waiver]]
+    signature = "petersburg:legal-extra:SP-PUB-2:pub"
+    reason = "our Pub asks even when 0 VP is the only choice"
+
+>>> Waiver("take6:edit:*", "known").matches("take6:edit:setup/standard/row_capacity=4")
+True
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import time
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from attrs import frozen
+
+from engine.conformance.campaign.batches import BatchResult, class_key
+from engine.conformance.campaign.divergence import Divergence
+from engine.conformance.campaign.report import DivergenceClass
+from engine.conformance.diagnosis.classes import cover
+from engine.conformance.diagnosis.faults import parse
+from engine.errors import InputError
+
+__all__ = ["CampaignProgress", "Waiver", "group", "load_waivers", "waiver_for"]
+
+@frozen
+class Waiver:
+    """A signature pattern (``fnmatch``: ``*`` and ``?``) set aside, with the reason."""
+
+    signature: str
+    reason: str
+
+    def matches(self, signature: str) -> bool:
+        """Whether the waiver covers ``signature``."""
+        return fnmatch.fnmatchcase(signature, self.signature)
+
+
+def load_waivers(path: str | Path) -> tuple[Waiver, ...]:
+    """Read a waiver file: ``[[waiver]]`` tables with ``signature`` and ``reason`` (both non-empty strings).
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "w.toml"
+    >>> _ = p.write_text('[[waiver]]\\nsignature = "take6:to_act:*"\\nreason = "known"\\n')
+    >>> load_waivers(p)
+    (Waiver(signature='take6:to_act:*', reason='known'),)
+    """
+    where = f"--waive {path}"
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(where, f"cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(where, "not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(where, f"not TOML: {exc}") from None
+    extra = sorted(set(data) - {"waiver"})
+    if extra:
+        raise InputError(f"{where}: {extra[0]}", "unknown table (known: waiver)")
+    entries = data.get("waiver", [])
+    if not isinstance(entries, list):
+        raise InputError(f"{where}: waiver", "expected [[waiver]] tables")
+    out: list[Waiver] = []
+    for i, entry in enumerate(entries):
+        at = f"{where}: waiver[{i}]"
+        if not isinstance(entry, dict):
+            raise InputError(at, "expected a table")
+        for key in entry:
+            if key not in ("signature", "reason"):
+                raise InputError(f"{at}.{key}", "unknown field (known: signature, reason)")
+        for key in ("signature", "reason"):
+            value = entry.get(key)
+            if not isinstance(value, str) or not value.strip():
+                raise InputError(f"{at}.{key}", "required: a non-empty string")
+        out.append(Waiver(entry["signature"], entry["reason"]))
+    return tuple(out)
+
+
+def waiver_for(signature: str, waivers: Sequence[Waiver]) -> Waiver | None:
+    return next((w for w in waivers if w.matches(signature)), None)
+
+
+def _discriminated(sig: str, signatures: Iterable[str]) -> str:
+    """The class a candidate-set signature belongs to: where the deciding entry names several clauses
+    that explain a difference equally (``SP-COST-3|SP-COST-4``, subjects ``Gold Smelter|lower row``) and
+    another divergence of the campaign, of the same kind and detail, was decided by fewer of them with its
+    subjects among them (a position that discriminates them), the smallest such signature; else ``sig``.
+
+    >>> _discriminated("sp:money:A-1|B-1:-:x|y", ["sp:money:B-1:-:y", "sp:money:A-1|B-1:-:x|y"])
+    'sp:money:B-1:-:y'
+    """
+    parts = sig.split(":")
+    if len(parts) < 4 or "|" not in parts[2]:
+        return sig
+    candidates = set(parts[2].split("|"))
+    subjects = set(parts[4].split("|")) if len(parts) > 4 else set()
+    best, size = sig, len(candidates)
+    for other in signatures:
+        o = other.split(":")
+        if other == sig or len(o) < 4 or o[:2] != parts[:2] or o[3] != parts[3]:
+            continue
+        mine = set(o[2].split("|"))
+        if mine < candidates and len(mine) < size and (len(o) < 5 or set(o[4].split("|")) <= subjects):
+            best, size = other, len(mine)
+    return best
+
+
+def group(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> tuple[DivergenceClass, ...]:
+    """Group every divergence into classes: by diagnosis, every divergence one set of faults explains in one
+    class (:func:`~engine.conformance.diagnosis.classes.cover`), the largest first; the divergences nothing
+    explains by signature (a candidate set another position discriminated joins that class).  A class's
+    first occurrence is its lowest ``(batch, ordinal)``."""
+    entries: dict[tuple[int, int, str], tuple[Divergence, int]] = {}
+    for b in sorted(results):
+        for ordinal, div in results[b].found:
+            key = class_key(div)
+            entries[(b, ordinal, key)] = (div, results[b].counts.get(key, 1))
+    explained = {
+        k: tuple(tuple(parse(s) for s in fs) for fs in d.explanations) for k, (d, _n) in entries.items()
+    }
+    unexplained = {k: d.signature for k, (d, _n) in entries.items() if not d.explanations}
+    weights = {k: n for k, (_d, n) in entries.items()}
+    found = cover(explained, unexplained, weights)
+    merged: dict[str, str] = {}
+    plain = [c.signature for c in found if not c.explained]
+    for sig in plain:  # a candidate set another position discriminated: one class (_discriminated)
+        merged[sig] = _discriminated(sig, plain)
+    grouped: dict[str, list[tuple[int, int, str]]] = {}
+    faults: dict[str, tuple[str, ...]] = {}
+    for c in found:
+        sig = merged.get(c.signature, c.signature)
+        grouped.setdefault(sig, []).extend(c.members)  # type: ignore[arg-type]
+        faults[sig] = tuple(f.signature for f in c.faults)
+    out = []
+    for sig, members in grouped.items():
+        first = min(members)
+        count = sum(weights[k] for k in members)
+        div = entries[first][0]
+        waiver = waiver_for(sig, waivers) or (waiver_for(div.signature, waivers) if faults[sig] else None)
+        kinds = tuple(dict.fromkeys(entries[k][0].kind for k in sorted(members)))
+        out.append(DivergenceClass(sig, count, div, waived=waiver.reason if waiver else None, batch=first[0],
+                                   faults=faults[sig], kinds=kinds))
+    out.sort(key=lambda c: (not c.faults, -c.count, c.batch, min(k[1] for k in grouped[c.signature])))
+    return tuple(out)
+
+
+class CampaignProgress:
+    """Live counters of a running campaign (what the progress display shows).  Its classes are grouped as
+    the report groups them (:func:`group`), so the last progress line and the summary agree."""
+
+    def __init__(self, games: int | None, seconds: float | None, started: float) -> None:
+        self.target_games = games
+        self.target_seconds = seconds
+        self.started = started
+        self.games = self.steps = self.probes = 0
+        self.results: dict[int, BatchResult] = {}
+        self.waivers: Sequence[Waiver] = ()
+        self.classes: tuple[DivergenceClass, ...] = ()
+        """The classes so far, grouped and waived as in the report."""
+        self.shrinking = self.shrunk = 0
+
+    def add(self, result: BatchResult, waivers: Sequence[Waiver]) -> None:
+        """Count a finished batch; the classes so far are those the summary would report now."""
+        self.games += result.games
+        self.steps += result.steps
+        self.probes += result.probes
+        self.results[result.batch] = result
+        self.waivers = waivers
+        self.classes = group(self.results, waivers)
+
+    @property
+    def open_classes(self) -> int:
+        """Classes found so far that no waiver covers (the summary's count of classes)."""
+        return sum(1 for c in self.classes if c.waived is None)
+
+    @property
+    def waived(self) -> int:
+        """Classes found so far that a waiver covers."""
+        return len(self.classes) - self.open_classes
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the start."""
+        return time.monotonic() - self.started
+
+    def line(self) -> str:
+        """One plain progress line."""
+        rate = self.games / self.elapsed if self.elapsed > 0 else 0.0
+        head = f"{self.games}" + (f"/{self.target_games}" if self.target_games else "")
+        shrink = f", shrinking {self.shrunk}/{self.shrinking}" if self.shrinking else ""
+        return (
+            f"campaign: {head} games, {self.steps} actions, {rate:.1f} games/s, "
+            f"{self.open_classes} classes, {self.waived} waived, {self.elapsed:.0f} s{shrink}"
+        )
