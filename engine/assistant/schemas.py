@@ -136,6 +136,25 @@ DIVERGENCE_OUTPUT: dict[str, Any] = {
     },
     "required": ["kind", "index", "line", "record", "rules", "clauses", "reason"],
 }
+FAULT_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "description": "one fault in the spec's words",
+    "properties": {
+        "signature": _TEXT,
+        "kind": {"enum": ["edit", "swap", "drop", "reading", "option", "skip", "?"]},
+        "describe": {**_TEXT, "description": "what the implementation behaves as if, and what the rules say"},
+        "table": _NULLABLE_TEXT,
+        "row": _NULLABLE_TEXT,
+        "field": _NULLABLE_TEXT,
+        "rules": {"description": "the value the rules give"},
+        "peer": {"description": "the implementation's apparent value"},
+        "clause": _NULLABLE_TEXT,
+        "wording": _NULLABLE_TEXT,
+        "seed": {"anyOf": [{"type": "object", "properties": {"seed": _TEXT, "where": _TEXT, "quote": _TEXT}},
+                           {"type": "null"}]},
+    },
+    "required": ["signature", "kind", "describe", "clause"],
+}
 REPORT_OUTPUT: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -148,6 +167,14 @@ REPORT_OUTPUT: dict[str, Any] = {
         "seconds": {"type": "number"},
         "divergence": {"anyOf": [DIVERGENCE_OUTPUT, {"type": "null"}]},
         "error": {**_NULLABLE_TEXT, "description": "why a malformed record is not a record"},
+        "diagnosis": {
+            "type": "array",
+            "description": "the divergence's diagnosis: every smallest set of faults (each an edit of the "
+            "rule tables, a ruling's other reading, an option, or a step left out) under which the reference "
+            "does what the record does there and at the steps before it, the likeliest first; empty when "
+            "nothing explains it. Lead with the first: it says which rule the implementation gets wrong",
+            "items": {"type": "array", "items": FAULT_OUTPUT},
+        },
     },
     "required": ["path", "status", "game", "actions", "claims", "finished", "divergence", "error"],
 }

@@ -100,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--{option}", "only with a campaign (--games N or --time SECONDS)")
     if args.no_positions:
         raise InputError("--no-positions", "only with a campaign (--games N or --time SECONDS)")
+    if args.no_diagnosis:
+        raise InputError("--no-diagnosis", "only with a campaign (--games N or --time SECONDS)")
     if args.out:
         _writable_file(args.out, "--out")
 
@@ -158,6 +160,7 @@ def run_campaign_cli(args: argparse.Namespace, factory: Any) -> int:
             waivers=waivers, game_names=args.game, variants=args.variant, players=args.players,
             max_steps=args.max_steps, reuse=not args.fresh, shrink=not args.no_shrink,
             shrink_seconds=args.shrink_time, progress=show, positions=not args.no_positions,
+            diagnose=not args.no_diagnosis,
         )
     except PeerFailure as exc:
         print(f"divergence ({exc.kind}) before any game: the peer fails 'hello': {exc}")
@@ -270,6 +273,9 @@ def register(sub: Any) -> None:
     p.add_argument("--no-positions", action="store_true",
                    help="campaign: do not use the peer's 'position' capability (every divergence then ends "
                    "its game, as with a peer without it)")
+    p.add_argument("--no-diagnosis", action="store_true",
+                   help="campaign: do not diagnose the divergences (classes by signature, as before: "
+                   "faster on a peer with many defects no fault of the rule tables explains)")
     p.add_argument("--reuse", action="store_true",
                    help="keep a peer that played a game properly for the next one (faster; default: a fresh "
                    "process per game)")

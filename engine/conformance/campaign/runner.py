@@ -100,6 +100,7 @@ def run_campaign(
     shrink_seconds: float = 60.0,
     progress: Callable[[CampaignProgress], None] | None = None,
     positions: bool = True,
+    diagnose: bool = True,
 ) -> CampaignReport:
     """Run a campaign: ``games`` games, or as many as ``seconds`` allow, on ``jobs`` worker processes
     (default: every core) or on Ray (``ray``: an address, or ``True`` for the local/default cluster).
@@ -110,6 +111,10 @@ def run_campaign(
     With ``positions`` (the default) and a peer declaring the ``position`` capability, a divergence does not
     end its game: the peer is put back on the reference's position and the game goes on, and each class
     shrinks to one position and one action (exported as a test vector).
+
+    With ``diagnose`` (the default) every divergence is diagnosed where its game was played
+    (:mod:`engine.conformance.diagnosis`): the classes are the diagnoses, each with its counterexample;
+    without, classes are by signature as before.
     """
     if (games is None) == (seconds is None):
         raise InputError("--games", "give exactly one of --games N and --time SECONDS")
@@ -128,6 +133,7 @@ def run_campaign(
         base_seed,
         reuse,
         positions and "position" in hello.capabilities,
+        diagnose,
     )
     n_jobs = cap_jobs(jobs, math.ceil(games / BATCH) if games is not None else available_cores())
     executor: Executor
