@@ -128,7 +128,7 @@ def group(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> tupl
     explained = {
         k: tuple(tuple(parse(s) for s in fs) for fs in d.explanations) for k, (d, _n) in entries.items()
     }
-    unexplained = {k: d.signature for k, (d, _n) in entries.items() if not d.explanations}
+    unexplained = {k: d.signature for k, (d, _n) in entries.items()}
     weights = {k: n for k, (_d, n) in entries.items()}
     found = cover(explained, unexplained, weights)
     merged: dict[str, str] = {}

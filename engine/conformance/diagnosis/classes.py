@@ -22,7 +22,7 @@ keeps a class of its own, named as before (its signature's deciding clause) and 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from attrs import frozen
 
@@ -69,15 +69,48 @@ def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[Dia
     return [c for c in out if c.signature]
 
 
+def _supported(
+    classes: list[DiagnosedClass], signatures: Mapping[K, str], weight: Mapping[K, int],
+    explanations: Mapping[K, Sequence[Sequence[Fault]]],
+) -> set[K]:
+    """The divergences of the diagnoses too weak to stand: a diagnosis explaining fewer divergences of each
+    of its sorts (the game, the kind and what differs: ``claim`` of ``money``, a missing ``buy``) than
+    remain unexplained of that sort accounts for a coincidence (an implementation whose defect no fault
+    models, a price that happens to match one card's edited cost), not for the defect: its divergences join
+    the unexplained ones of their signature."""
+    unexplained: dict[str, int] = {}
+    for k, sets in explanations.items():
+        if not sets:
+            sig = _sort(signatures.get(k, str(k)))
+            unexplained[sig] = unexplained.get(sig, 0) + weight.get(k, 1)
+    weak: set[K] = set()
+    for c in classes:
+        mine: dict[str, int] = {}
+        members: tuple[Any, ...] = c.members
+        for key in members:
+            sig = _sort(signatures.get(key, str(key)))
+            mine[sig] = mine.get(sig, 0) + weight.get(key, 1)
+        if all(n < unexplained.get(sig, 0) for sig, n in mine.items()):
+            weak.update(members)
+    return weak
+
+
+def _sort(signature: str) -> str:
+    """A divergence signature's game, kind and detail (``game:kind:clause:detail[:subject]``)."""
+    parts = signature.split(":")
+    return ":".join(parts[:2] + parts[3:4])
+
+
 def cover(
     explanations: Mapping[K, Sequence[Sequence[Fault]]],
     unexplained: Mapping[K, str],
     weights: Mapping[K, int] | None = None,
 ) -> list[DiagnosedClass]:
     """The classes of divergences ``explanations`` maps (key -> their explaining sets; ``()`` none), explained
-    classes first (the largest first), then one class per signature of ``unexplained`` (key -> its
-    signature) for the divergences nothing explains.  ``weights``: how many divergences a key stands for
-    (default 1 each)."""
+    classes first (the largest first), then one class per signature (``unexplained``: key -> the
+    divergence's own signature, for every key) for the divergences nothing explains, or whose diagnosis
+    explains fewer of each of its signatures than remain unexplained.  ``weights``: how many divergences a
+    key stands for (default 1 each)."""
     left = {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items() if sets}
     order = list(explanations)
     weight: Mapping[K, int] = weights or {}
@@ -93,9 +126,11 @@ def cover(
             del left[k]
         out.append(DiagnosedClass(signature_of(best), best, members))
     out = _joint(out, order)
+    weak = _supported(out, unexplained, weight, explanations)
+    out = [c for c in out if not set(c.members) <= weak]
     grouped: dict[str, list[K]] = {}
     for k in order:
-        if not explanations[k]:
+        if not explanations[k] or k in weak:
             grouped.setdefault(unexplained.get(k, str(k)), []).append(k)
     out.extend(DiagnosedClass(sig, (), tuple(keys)) for sig, keys in grouped.items())
     return out

@@ -293,6 +293,8 @@ def _write(tables: Tables, target: str, value: Any, *, drop: bool = False, label
         if drop and not param:
             rows[i].pop(head, None)
         elif param:
+            if not isinstance(rows[i].get(head), Mapping):
+                raise InputError("edit", f"{target}: the row has no {head} left to change")
             rows[i][head] = {**rows[i][head], param: value}
         else:
             rows[i][head] = value

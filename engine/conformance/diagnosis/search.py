@@ -275,7 +275,7 @@ def _swap_useful(swap: Fault, useful: set[tuple[str, str]]) -> bool:
 
 def _clash(a: Fault, b: Fault) -> bool:
     """Two faults of one value (or one option) cannot stand together."""
-    if a.target == b.target:
+    if a.target == b.target or a.target.startswith(f"{b.target}.") or b.target.startswith(f"{a.target}."):
         return True
     return a.kind == "swap" and b.kind == "swap" and bool({a.target, a.value} & {b.target, b.value})
 

@@ -82,6 +82,7 @@ def _alternatives(
         return [v for v in pool if v != value]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         out: list[Any] = [[v for v in value if v != gone] for gone in value] if len(value) > 1 else []
+        out += [[]] if value else []  # every element left out
         out += [[v] for v in value] if len(value) > 2 else []
         seen = {v for c in column if isinstance(c, list) for v in c if isinstance(v, str)}
         out += [[*value, v] for v in sorted(seen - set(value))] if len(value) == 1 else []
