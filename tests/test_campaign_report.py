@@ -98,7 +98,7 @@ def test_the_progress_line_counts_classes_as_the_summary_does() -> None:
     classes = group({0: result}, ())
     report = CampaignReport("p", 1, 1, "inline", 4, 40, 2, 0, 1.0, 1.0, classes)
     assert len(classes) == 1
-    assert "1 class(es) of divergence, 0 waived" in summary_lines(report)[2]
+    assert "1 class(es) of divergence (0 diagnosed, 1 unexplained), 0 waived" in summary_lines(report)[2]
     assert ", 1 classes, 0 waived," in progress.line()
 
 
@@ -117,7 +117,7 @@ def test_a_candidate_set_is_one_table_cell_and_carries_every_wording() -> None:
     markdown = to_markdown(report)
     header, rule, row = [line for line in markdown.splitlines() if line.startswith("|")]
     assert len(_cells(header)) == len(_cells(rule)) == len(_cells(row)) == 7
-    assert _cells(row)[3] == r"SP-COST-3\|SP-COST-4"
+    assert _cells(row)[2] == r"unexplained: SP-COST-3\|SP-COST-4"
     book = get_game("petersburg").clauses
     for clause in ("SP-COST-3", "SP-COST-4"):
         assert f"> **{clause}**: {book[clause].text}" in markdown

@@ -1,5 +1,6 @@
 """Attribution from derivations: one class per defect, named by the step of the reference derivation the
-peer contradicts.
+peer contradicts.  Attribution names every divergence no diagnosis explains (``engine.conformance.diagnosis``);
+these campaigns run with the diagnosis off so that every defect is named by attribution.
 
 Each 6 nimmt! defect of the multi-defect peer alone gives exactly one class, its deciding clause the rule
 it breaks and its signature the card or effect that rule names; all of them in one run give one class
@@ -38,7 +39,8 @@ TAKE6 = {
 
 def campaign(defects: Any, variants: Any = None, games: int = 32, positions: bool = True) -> CampaignReport:
     return run_campaign(in_process(lambda: MultiDefectPeer(defects)), games=games, jobs=1, seed=5,
-                        shrink=False, game_names=["take6"], variants=variants, positions=positions)
+                        shrink=False, game_names=["take6"], variants=variants, positions=positions,
+                        diagnose=False)
 
 
 def replay(div: Divergence) -> Any:
@@ -152,7 +154,7 @@ def test_check_names_a_positions_campaign_class_as_the_campaign_does() -> None:
     from its start with the peer's claims, scores counted from the last resync; and its counterexample, one
     position and one action) names the class's own clause first, for every 6 nimmt! defect."""
     report = run_campaign(in_process(lambda: MultiDefectPeer(set(TAKE6))), games=48, jobs=1, seed=5,
-                          shrink_seconds=2.0, game_names=["take6"])
+                          shrink_seconds=2.0, game_names=["take6"], diagnose=False)
     assert report.positions and {sig for _v, sig in TAKE6.values()} <= {c.signature for c in report.classes}
     for c in report.classes:
         for div in (c.first, c.shrunk):
@@ -175,7 +177,7 @@ PETERSBURG = {
 
 def sp_campaign(defects: Any, *, positions: bool = True, games: int = 32) -> CampaignReport:
     return run_campaign(in_process(lambda: MultiDefectPeer(defects)), games=games, jobs=1, seed=5,
-                        shrink=False, game_names=["petersburg"], positions=positions)
+                        shrink=False, game_names=["petersburg"], positions=positions, diagnose=False)
 
 
 @pytest.mark.parametrize("defect", sorted(PETERSBURG))

@@ -1,7 +1,8 @@
 """Conformance campaigns (``arbiter fuzz --games N | --time S``): every defect of a peer in one run.
 
 The multi-defect peer (``engine.conformance.peers.multi``) carries eight independent defects, each breaking a
-different rule with a different kind of divergence.  One campaign must report each as its own class with
+different rule with a different kind of divergence.  With the diagnosis off (``diagnose=False``: classes by
+signature, as for the divergences no diagnosis explains), one campaign must report each as its own class with
 the right deciding clause and a shrunk record that ``arbiter check`` replays to the same clause; a waiver
 sets one aside and leaves the others; the classes do not depend on the number of jobs, nor on Ray.  These
 campaigns do not use the peer's ``position`` capability (tests/test_conformance_positions.py does).
@@ -64,7 +65,7 @@ def signature_of(defect: str) -> str:
 
 def campaign(**kw: Any) -> CampaignReport:
     args: dict[str, Any] = {"games": GAMES, "jobs": 1, "seed": SEED, "shrink_seconds": 3.0,
-                            "positions": False}
+                            "positions": False, "diagnose": False}
     args.update(kw)
     return run_campaign(in_process(functools.partial(MultiDefectPeer, tuple(EXPECTED))), **args)
 

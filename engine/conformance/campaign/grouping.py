@@ -143,7 +143,8 @@ def group(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> tupl
         faults[sig] = tuple(f.signature for f in c.faults)
     out = []
     for sig, members in grouped.items():
-        first = min(members)
+        own = [k for k in members if entries[k][0].signature == sig]  # not a candidate set merged in
+        first = min(own or members)
         count = sum(weights[k] for k in members)
         div = entries[first][0]
         waiver = waiver_for(sig, waivers) or (waiver_for(div.signature, waivers) if faults[sig] else None)

@@ -130,8 +130,9 @@ def _swaps(game: str, tables: Tables, spec: TableFaults, rows: list[Mapping[str,
                 if va is None or vb is None or va == vb:
                     continue
                 first, second = sorted((_address(tables, spec, ka, name), _address(tables, spec, kb, name)))
-                mine = va if first.endswith(f"/{ka}/{name}") else vb
-                yield Fault(game, "swap", first, second, mine, next(iter(_clauses(a)), ""))
+                row = a if first.endswith(f"/{ka}/{name}") else b
+                mine = va if row is a else vb
+                yield Fault(game, "swap", first, second, mine, next(iter(_clauses(row)), ""))
 
 
 def _readings(game: str, only: set[str] | None) -> Iterator[Fault]:
