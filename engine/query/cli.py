@@ -122,7 +122,7 @@ def _register_rules(sub: Any) -> None:
 
 
 def _add_param(p: argparse.ArgumentParser, param: Param) -> None:
-    conv: Any = int if param.type is int else str
+    conv: Any = cliargs.integer(param.name) if param.type is int else str
     kwargs: dict[str, Any] = {"help": param.help}
     if param.type is bool:
         p.add_argument(f"--{param.name.replace('_', '-')}", dest=param.name, action="store_true",

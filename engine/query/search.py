@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 
 from attrs import frozen
 
+from engine import digits
 from engine.errors import InputError
 from engine.game import facets, game_names
 from engine.query.adapters import CardNames, card_names
@@ -414,7 +415,7 @@ def suggest(text: str, game: str | None = None) -> list[Suggestion]:
     """
     ws = words(text)
     wset = set(ws)
-    numbers = [int(w) for i, w in enumerate(ws) if w.isdigit() and len(w) <= 4
+    numbers = [n for i, w in enumerate(ws) if (n := digits.number(w, max_digits=4)) is not None
                and not (w == "6" and ws[i + 1:i + 2] == ("nimmt",))]
     cards = [k for k in _ordered_cards(ws, game)]
     if game is None:
