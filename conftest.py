@@ -22,16 +22,20 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-_COMMON = {
-    "deadline": None,
-    "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
-    "print_blob": True,
-}
-_HUNT = {"derandomize": False, "database": settings.get_profile("default").database}
+_COMMON = settings(
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    print_blob=True,
+)
+_HUNT_DATABASE = settings.get_profile("default").database  # .hypothesis/examples: failures replayed first
 
 settings.register_profile(
-    "ci", max_examples=40, stateful_step_count=100, derandomize=True, database=None, **_COMMON
+    "ci", _COMMON, max_examples=40, stateful_step_count=100, derandomize=True, database=None
 )
-settings.register_profile("dev", max_examples=100, stateful_step_count=100, **_HUNT, **_COMMON)
-settings.register_profile("deep", max_examples=1000, stateful_step_count=400, **_HUNT, **_COMMON)
+settings.register_profile(
+    "dev", _COMMON, max_examples=100, stateful_step_count=100, derandomize=False, database=_HUNT_DATABASE
+)
+settings.register_profile(
+    "deep", _COMMON, max_examples=1000, stateful_step_count=400, derandomize=False, database=_HUNT_DATABASE
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -44,7 +44,7 @@ def _refused(capsys: pytest.CaptureFixture[str], argv: list[str], field: str) ->
     try:
         code = main(argv)
     except SystemExit as exc:  # argparse refuses a flag's value itself
-        code = exc.code
+        code = exc.code if isinstance(exc.code, int) else 2
     err = capsys.readouterr().err
     assert code == 2, (argv, err)
     lines = err.splitlines()

@@ -61,7 +61,7 @@ def _run_rules(args: argparse.Namespace) -> int:
     if args.write_docs is not None:
         changed = rulesref.write_docs(Path(args.write_docs))
         done = ", ".join(changed) if changed else "already up to date"
-        print(f"docs written to {args.write_docs}: {done}")
+        print(jsonio.one_line(f"docs written to {args.write_docs}: {done}"))
         return 0
     if args.check_docs is not None:
         stale = rulesref.stale_pages(Path(args.check_docs))
