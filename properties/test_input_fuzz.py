@@ -34,6 +34,7 @@ import os
 import random
 import re
 import resource
+import shlex
 import shutil
 import signal
 import subprocess
@@ -506,17 +507,24 @@ NOTATIONS = {name: [get_game(name).to_notation(s) for s in POSITIONS[name]] for 
 
 
 @st.composite
+def other_digits(draw: st.DrawFn, text: str) -> str:
+    """``text`` with one of its numbers written with another script's digits (round three, class 1)."""
+    numbers = [m.span() for m in re.finditer(r"[0-9]+", text)]
+    if not numbers:
+        return text
+    start, end = draw(st.sampled_from(numbers))
+    return text[:start] + draw(st.sampled_from(UNICODE_DIGITS)) + text[end:]
+
+
+@st.composite
 def mutated_notation(draw: st.DrawFn, lines: list[str]) -> str:
     """A notation line with tokens dropped, repeated, swapped or replaced, then mutated as bytes."""
     tokens = draw(st.sampled_from(lines)).split(" ")
     for _ in range(draw(st.integers(0, 3))):
         i = draw(st.integers(0, len(tokens) - 1))
         how = draw(st.sampled_from(("drop", "repeat", "swap", "replace", "digit")))
-        if how == "digit":  # one number of the token written with another script's digits
-            numbers = [m.span() for m in re.finditer(r"[0-9]+", tokens[i])]
-            if numbers:
-                start, end = draw(st.sampled_from(numbers))
-                tokens[i] = tokens[i][:start] + draw(st.sampled_from(UNICODE_DIGITS)) + tokens[i][end:]
+        if how == "digit":
+            tokens[i] = draw(other_digits(tokens[i]))
         elif how == "drop" and len(tokens) > 1:
             del tokens[i]
         elif how == "repeat":
@@ -713,6 +721,25 @@ def test_command_line_arguments(command: str, data: st.DataObject) -> None:
             continue
         argv += [flag, data.draw(HOSTILE)] if nargs else [flag]
     argv += COMMANDS[command]
+    run_cli(argv)
+
+
+EXAMPLES = [shlex.split(e)[1:] for q in all_questions().values() for e in q.examples if re.search("[0-9]", e)]
+EXAMPLES += [["play", "take6", "--players", "3", "--seed", "12", "--quiet"], ["show", "take6", "--position",
+             NOTATIONS["take6"][1]], ["play", "petersburg", "--players", "2", "--seed", "3", "--quiet"]]
+"""Documented commands holding a number: every ``ask`` example, and a few of the other commands."""
+
+
+@FUZZ
+@given(data=st.data())
+def test_examples_with_numbers_in_other_digits(data: st.DataObject) -> None:
+    """A documented command with some of its numbers written in another script's digits (superscript,
+    subscript, circled, Arabic-Indic, full-width): answered, or refused naming the field, never a
+    traceback (round three, class 1)."""
+    argv = list(data.draw(st.sampled_from(EXAMPLES)))
+    numbered = [i for i, a in enumerate(argv) if re.search("[0-9]", a)]
+    for i in data.draw(st.lists(st.sampled_from(numbered), min_size=1, max_size=len(numbered), unique=True)):
+        argv[i] = data.draw(other_digits(argv[i]))
     run_cli(argv)
 
 
@@ -950,12 +977,14 @@ def mcp_arguments(draw: st.DrawFn, tool: str) -> tuple[Any, str | None]:
         args = {"arguments": args}
     where = None
     key = "path" if "path" in MCP_CALLS[tool] else "position"
-    if key in MCP_CALLS[tool] and draw(st.booleans()):
+    how = draw(st.sampled_from(("as drawn", "file", "notation"))) if key in MCP_CALLS[tool] else "as drawn"
+    if how == "file":
         where = draw(st.sampled_from(FILE_ARGUMENTS))
         args[key] = where if key == "path" else "@" + where
-    elif key == "position" and key in MCP_CALLS[tool] and draw(st.booleans()):  # a notation line, mutated
-        game = MCP_CALLS[tool].get("game", "petersburg")
-        args[key] = draw(mutated_notation(NOTATIONS[game]))
+    elif how == "notation" and key == "position":  # a notation line, a number in other digits or mutated
+        lines = NOTATIONS[MCP_CALLS[tool].get("game", "petersburg")]
+        line = draw(st.sampled_from(lines))
+        args[key] = draw(other_digits(line) if draw(st.booleans()) else mutated_notation(lines))
     return args, where
 
 
@@ -1109,14 +1138,16 @@ def _entries(root: Path) -> dict[str, tuple[str, bytes | str]]:
 
 
 def _fill_own(data: st.DataObject) -> None:
-    """Someone's folder: each name a file of theirs (plain, forged, or sealed then edited) or a link leading
-    out of the folder (to a file, or, for ``schemas``, a folder), and a ``schemas/`` of their own."""
+    """Someone's folder: each name absent, a file of theirs (plain, forged, or sealed then edited) or a link
+    leading out of the folder (to a file, or, for ``schemas``, a folder), and a ``schemas/`` of their own."""
     for root in (OWN, OUTSIDE):
         shutil.rmtree(root, ignore_errors=True)
         root.mkdir()
     (OUTSIDE / "elsewhere").mkdir()
     for name in OWN_NAMES:
-        how = data.draw(st.sampled_from(("plain", "forged", "edited", "link")))
+        how = data.draw(st.sampled_from(("absent", "plain", "forged", "edited", "link")))
+        if how == "absent":
+            continue
         if how == "link":
             (OUTSIDE / f"victim-{name}").write_text(f"someone's {name}, elsewhere\n", encoding="utf-8")
             (OWN / name).symlink_to(OUTSIDE / f"victim-{name}")
@@ -1182,6 +1213,8 @@ def test_commands_destroy_no_file_they_did_not_write(command: str, data: st.Data
     for entry, was in before.items():
         if entry != forced:
             assert after.get(entry) == was, f"{command} changed {entry}"
+    added = sorted(e for e in after if e.startswith("outside/") and e not in before)
+    assert not added, f"{command} wrote {added} through a link"
 
 
 STREAMS = ["/dev/stdout", "/dev/null", "/dev/stderr"]
