@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import outputs
@@ -1161,7 +1161,7 @@ def _fill_own(data: st.DataObject) -> None:
         (OWN / "schemas" / "record.schema.json").write_text('{"mine": true}\n', encoding="utf-8")
 
 
-@FUZZ
+@settings(FUZZ, phases=[p for p in Phase if p is not Phase.explain])  # line tracing makes an export slow
 @given(
     command=st.sampled_from(("view", "view -o", "view --force", "write-docs", "play --record", "show -o",
                              "fuzz --out", "fuzz --report", "fuzz --out DIR", "vectors export",
