@@ -60,7 +60,9 @@ from engine.game import get_game
 from engine.query.questions import all_questions
 from engine.svg import board_svg
 
-PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+PROFILE: str = getattr(  # the profile loaded: conftest.py's (HYPOTHESIS_PROFILE), or --hypothesis-profile
+    settings, "get_current_profile_name", lambda: os.environ.get("HYPOTHESIS_PROFILE", "ci")
+)()
 BUDGET = int(os.environ.get("ARBITER_FUZZ_EXAMPLES", "0")) or {"deep": 13_000, "dev": 100}.get(PROFILE, 15)
 """Examples per fuzz target: 15 in ``ci``, 100 in ``dev``, 13,000 in ``deep`` (``ARBITER_FUZZ_EXAMPLES``
 overrides)."""
