@@ -237,11 +237,11 @@ ATOMS = st.one_of(
     st.sampled_from([10**30, -(10**30), 2**63, 2**63 - 1, -(2**63), 10**40, "\ud800", "a\u2028b", "\u2029"]),
     st.sampled_from(UNICODE_DIGITS),
 )
-VALUES = st.recursive(
-    ATOMS,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(NAMES), inner, max_size=3),
-    max_leaves=6,
-)
+def _nested(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(NAMES), inner, max_size=3)
+
+
+VALUES = st.recursive(ATOMS, _nested, max_leaves=6)  # a named function: Hypothesis reads that it recurses
 
 HUGE_INT = b"1" * 5000
 SPLICES = [
