@@ -29,6 +29,7 @@ from typing import Any
 
 from attrs import frozen
 
+from engine import digits
 from engine.errors import AmbiguousAction, InputError, RuleViolation
 from engine.jsonio import loads, show
 
@@ -84,9 +85,7 @@ def words_of(text: Any) -> list[str]:
 def number(word: str, part: str, lo: int, hi: int) -> int:
     """``word`` as a number from ``lo`` to ``hi``: ASCII digits only (no sign, no other script's digits),
     else InputError naming ``part``."""
-    if word.isascii() and word.isdigit() and len(word) <= _MAX_DIGITS and lo <= int(word) <= hi:
-        return int(word)
-    raise InputError(part, f"expected a number from {lo} to {hi}, got {show(word)}")
+    return digits.read_int(word, part, lo=lo, hi=hi, max_digits=_MAX_DIGITS)
 
 
 def seat_word(word: str) -> int | None:
@@ -95,10 +94,10 @@ def seat_word(word: str) -> int | None:
     >>> seat_word("P2"), seat_word("p10"), seat_word("Pub")
     (2, 10, None)
     """
-    if len(word) >= 2 and word[0] in "Pp" and word[1:].isascii() and word[1:].isdigit():
+    if len(word) >= 2 and word[0] in "Pp" and digits.number(word[1:]) is not None:
         if len(word) - 1 > _MAX_DIGITS:
             raise InputError("seat", f"expected a seat such as P0, got {show(word)}")
-        return int(word[1:])
+        return digits.number(word[1:])
     return None
 
 

@@ -2,10 +2,10 @@
 
 A :class:`Tool` is a name, a description an assistant can act on, a JSON input schema and a handler; every
 handler calls the engine's own query functions (:func:`engine.query.ask`,
-:func:`engine.query.explain.explain`, :func:`engine.conformance.records.check.check_record`, :mod:`engine.svg`),
-so a tool's answer is the CLI's answer.  :func:`call` validates the arguments against the schema first
-(an :class:`~engine.errors.InputError` names the bad field), then runs the handler; a rule the input
-breaks is reported with its clause id.
+:func:`engine.query.explain.explain`, :func:`engine.conformance.records.check.check_record`,
+:mod:`engine.svg`), so a tool's answer is the CLI's answer. :func:`call` validates the arguments against the
+schema first (an :class:`~engine.errors.InputError` names the bad field), then runs the handler; a rule the
+input breaks is reported with its clause id.
 
 The tools, by purpose:
 
