@@ -14,8 +14,8 @@ import pytest
 
 from engine import outputs
 from engine.cli import main
-from engine.conformance.campaign_report import check_out_dir
-from engine.conformance.vectors_perft import read_perft
+from engine.conformance.campaign.report import check_out_dir
+from engine.conformance.vectors.perft import read_perft
 from engine.errors import InputError
 
 RECORD = Path(__file__).resolve().parent / "data" / "records" / "good-take6-unfinished.jsonl"
