@@ -46,12 +46,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import Phase, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from engine import outputs
 from engine.cli import main
 from engine.conformance.peers import protocol
+from engine.conformance.peers.fork import running
 from engine.conformance.records.format import dumps_line, record_game, write_record
 from engine.conformance.vectors.perft import shipped_perft
 from engine.conformance.vectors.suite import hand_picked_cases
@@ -1839,3 +1840,51 @@ def test_rl_openspiel_actions_of_every_type(game: str, data: st.DataObject) -> N
         assert all(a in options for a, options in zip(applied, legal, strict=True)), (
             f"{joint!r} applied {applied!r}, legal {legal!r}"
         )
+
+
+# Forking peers: processes a peer starts end with it, and an exit is a crash
+
+
+PEER_BUDGET = int(os.environ.get("ARBITER_FUZZ_EXAMPLES", "0")) or {"deep": 300, "dev": 30}.get(PROFILE, 6)
+"""Examples of the forking-peer target: each starts peer processes (a second or more), so fewer than
+:data:`BUDGET`."""
+
+_FORKS = iter(range(1 << 30))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the hostile peer forks")
+@settings(max_examples=PEER_BUDGET, deadline=None, suppress_health_check=[HealthCheck.nested_given])
+@given(
+    at=st.sampled_from([r for r in protocol.REQUESTS if r != "quit"]),
+    children=st.integers(1, 3),
+    then=st.sampled_from(("serve", "exit", "hang", "garbage")),
+    campaign=st.booleans(),
+    fresh=st.booleans(),
+)
+def test_forking_peers_leave_no_process_behind(at: str, children: int, then: str, campaign: bool,
+                                                fresh: bool) -> None:
+    """A generated hostile peer (``engine.conformance.peers.fork``: it forks children holding its output at
+    one request, then serves, exits, hangs or answers garbage) run by ``arbiter fuzz``, a campaign or not:
+    the invariant holds, no child it forked is running once the command returns, and a peer that exits is
+    never reported as not answering in time."""
+    pids = WORK / f"fork-{next(_FORKS)}.pids"
+    peer = (f"{sys.executable} -m engine.conformance.peers.fork --at {at} --children {children} "
+            f"--then {then} --pids {pids}")
+    argv = ["fuzz", "--peer", peer, "--game", "take6", "--players", "2", "--seed", "1", "--timeout", "1",
+            "--max-steps", "12", "--no-shrink", "--quiet"]
+    argv += (["--games", "2", "--jobs", "1", *(["--fresh"] if fresh else [])] if campaign
+             else ["--examples", "2", *(["--reuse"] if not fresh else [])])
+    forked: list[int] = []
+    try:
+        _code, out, err = run_cli(argv)
+        forked = [int(p) for p in pids.read_text(encoding="utf-8").split()] if pids.exists() else []
+        deadline = time.monotonic() + 5
+        while any(running(p) for p in forked) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [p for p in forked if running(p)], f"forked processes outlive {' '.join(argv[:3])}"
+        if then != "hang":
+            assert "no reply to" not in out + err, (out + err)[-600:]
+    finally:
+        for pid in forked:  # a failing example stops what it left, so the next one starts clean
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
