@@ -19,7 +19,7 @@ say why that action is refused.
 >>> number("٥٨", "card", 1, 104)
 Traceback (most recent call last):
 ...
-engine.errors.InputError: card: expected a number from 1 to 104, got '٥٨'
+engine.errors.InputError: card: expected a number from 1 to 104 (digits 0-9 only), got '\\u0665\\u0668'
 """
 
 from __future__ import annotations
