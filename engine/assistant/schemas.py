@@ -117,8 +117,14 @@ ACTIONS_OUTPUT: dict[str, Any] = {
             "description": "per seat (its number as text), its legal actions in the game's JSON form",
             "additionalProperties": {"type": "array", "items": {"type": "object"}},
         },
+        "texts": {
+            "type": "object",
+            "description": "per seat, the same actions in the same order by their short text, read against "
+            "this position (what explain_action takes: '33', 'P1 33', 'buy Market lower')",
+            "additionalProperties": _TEXTS,
+        },
     },
-    "required": ["to_act", "over", "actions"],
+    "required": ["to_act", "over", "actions", "texts"],
 }
 DIVERGENCE_OUTPUT: dict[str, Any] = {
     "type": "object",
