@@ -41,6 +41,7 @@ __all__ = [
     "read_action",
     "resolve",
     "seat_word",
+    "seated",
     "shortest",
     "split_seat",
     "words_of",
@@ -116,6 +117,19 @@ def split_seat(words: list[str], players: int) -> tuple[int | None, list[str]]:
     if len(words) == 1:
         raise InputError("action", f"{words[0]} and then what? (an action follows the seat)")
     return seat, words[1:]
+
+
+def seated(text: str, seat: int | None) -> str:
+    """``text`` with its seat in front (``P2 58``) unless it names one already or the action is a chance
+    step's (``seat`` None): a text that reads back as the same action wherever it is shown, whoever is to
+    act (a seat may start any text).
+
+    >>> seated("buy Market", 1), seated("P1 58", 1), seated("reveal Market", None)
+    ('P1 buy Market', 'P1 58', 'reveal Market')
+    """
+    if seat is None or seat_word(text.split(maxsplit=1)[0]) is not None:
+        return text
+    return f"P{seat} {text}"
 
 
 class Matches(Exception):
