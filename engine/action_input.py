@@ -44,6 +44,7 @@ __all__ = [
     "seated",
     "shortest",
     "split_seat",
+    "text_of_json",
     "words_of",
 ]
 
@@ -130,6 +131,24 @@ def seated(text: str, seat: int | None) -> str:
     if seat is None or seat_word(text.split(maxsplit=1)[0]) is not None:
         return text
     return f"P{seat} {text}"
+
+
+def text_of_json(game: Any, state: Any, value: Any, seat: int | None) -> str | None:
+    """The text of ``seat``'s action given in its JSON form (a record's, a peer's), in ``state``, with its
+    seat (:func:`seated`); ``None`` for a value that is no action of the game.  For a person, beside the
+    JSON: what ``arbiter explain --action`` takes in that position.
+
+    >>> from engine.game import get_game
+    >>> g = get_game("petersburg")
+    >>> text_of_json(g, g.new_game(2, seed=1), {"type": "pass", "player": 0}, 0)
+    'P0 pass'
+    >>> text_of_json(g, g.new_game(2, seed=1), {"type": "fly"}, 0) is None
+    True
+    """
+    try:
+        return seated(game.action_to_text(state, game.action_from_json(value)), seat)
+    except (InputError, RuleViolation):
+        return None
 
 
 class Matches(Exception):

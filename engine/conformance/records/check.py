@@ -45,7 +45,7 @@ from typing import IO, Any, Literal
 import orjson
 from attrs import evolve, frozen
 
-from engine.action_input import seated
+from engine.action_input import text_of_json
 from engine.cliargs import cap_jobs
 from engine.conformance.attribution import fact_clauses, granting, refusing
 from engine.conformance.kits.base import GameKit, get_kit
@@ -170,19 +170,10 @@ def _show(value: Any) -> str:
     return dumps_line(value) if isinstance(value, dict) else json.dumps(value, ensure_ascii=False)
 
 
-def _text_of(game: Game, state: Any, value: Any, seat: int | None) -> str | None:
-    """The text of ``seat``'s action given in its JSON form, in ``state``, with the seat (``None`` when it is
-    no action)."""
-    try:
-        return seated(game.action_to_text(state, game.action_from_json(value)), seat)
-    except (InputError, RuleViolation):
-        return None
-
-
 def _named(game: Game, state: Any, value: Any, seat: int | None) -> str:
     """``seat``'s action in a record, for a person: its text in ``state``, quoted, then the record's JSON
     (``'P0 4' {"type":"select","player":0,"card":4}``); the JSON alone when it is no action of the game."""
-    text = _text_of(game, state, value, seat)
+    text = text_of_json(game, state, value, seat)
     return f"{show(text)} {_show(value)}" if text is not None else _show(value)
 
 
@@ -298,8 +289,8 @@ def _compare_legal(game: Game, kit: GameKit, state: Any, claimed: Any, index: in
             clauses=clauses,
             reason=f"{after}, player {seat}'s legal set differs: {len(missing)} missing, {len(extra)} extra",
             missing=tuple(missing), extra=tuple(extra),
-            texts=(tuple(_text_of(game, state, a, seat) for a, _c in missing),
-                   tuple(_text_of(game, state, a, seat) for a, _c, _w in extra)),
+            texts=(tuple(text_of_json(game, state, a, seat) for a, _c in missing),
+                   tuple(text_of_json(game, state, a, seat) for a, _c, _w in extra)),
         ))
     return found
 
