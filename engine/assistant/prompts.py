@@ -92,7 +92,7 @@ def _check_implementation(args: dict[str, str]) -> str:
     position = (
         f'Call record_position with the record\'s game, path "{path}" and upto set to the divergence\'s '
         "index: the position before the diverging action; then call explain_action with that position "
-        "and the record's action, and legal_actions with it."
+        "and the record's action (the text the divergence quotes, or its JSON), and legal_actions with it."
         if path
         else "For the position before the diverging action, the record's own lines are the replay: the "
         "divergence names the action index and line."

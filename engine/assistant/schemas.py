@@ -137,8 +137,12 @@ DIVERGENCE_OUTPUT: dict[str, Any] = {
         "clauses": {**_TEXTS, "description": "the deciding clauses, the first decides"},
         "reason": _TEXT,
         "fact": {**_TEXT, "description": "the claimed fact that differs"},
-        "missing": {"type": "array", "items": {"type": "object"}},
-        "extra": {"type": "array", "items": {"type": "object"}},
+        "missing": {"type": "array", "items": {"type": "object"},
+                    "description": "a legal-set claim: each legal action the record leaves out (action: its "
+                    "JSON form, text: its text there, clause)"},
+        "extra": {"type": "array", "items": {"type": "object"},
+                  "description": "a legal-set claim: each action the record adds (action, text, clause, "
+                  "reason)"},
     },
     "required": ["kind", "index", "line", "record", "rules", "clauses", "reason"],
 }
