@@ -206,20 +206,20 @@ def build_replay(
             divergence["step"] = len(steps)
             start = len(steps)
             try:
-                text: str | None = _text(g, state, g.action_from_json(action_json), line.player)
+                said: str | None = _text(g, state, g.action_from_json(action_json), line.player)
             except (InputError, RuleViolation):  # refused before it is an action (a deal of the wrong shape)
-                text = None
+                said = None
             steps.append(
                 Step(
                     len(steps),
-                    _title(line.index, text, action_json, line.player, "refused"),
+                    _title(line.index, said, action_json, line.player, "refused"),
                     _picture(header.game, state, viewer),
                     (f"refused: {answer.summary}", *answer.notes),
                     tuple(dict.fromkeys([*div.clauses, *answer.clauses])),
                     action_json,
                     line.player,
                     line.comment,
-                    text=text,
+                    text=said,
                 )
             )
             break
@@ -235,11 +235,11 @@ def build_replay(
         # a player's action: also the clause that allows its kind (a pass: SP-TURN-3, a buy: SP-BUY-1)
         allows = [kit.legal_clause(action)] if line.player is not None else []
         clauses = tuple(dict.fromkeys([*_derived_clauses(g, before, action), *chain, *allows]))
-        text = _text(g, before, action, line.player)
+        said = _text(g, before, action, line.player)
         steps.append(
             Step(
                 len(steps),
-                _title(line.index, text, action_json, line.player),
+                _title(line.index, said, action_json, line.player),
                 _picture(header.game, state, viewer),
                 tuple(narration),
                 clauses,
@@ -247,7 +247,7 @@ def build_replay(
                 line.player,
                 line.comment,
                 _derived_rulings(g, before, action, answer),
-                text,
+                said,
             )
         )
         if div is not None and div.kind == "claim" and line.index == div.index:

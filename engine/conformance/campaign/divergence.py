@@ -1,8 +1,6 @@
 """A divergence between a peer and the rules: its kinds, its signature (class) and its record.
 
->>> from engine.action_input import text_of_json
-from engine.conformance.campaign.setups.base import GameSetup
-from engine.conformance.kits.base import get_kit
+>>> from engine.conformance.campaign.setups.base import GameSetup
 >>> d = Divergence("scores", "the peer's scores differ", GameSetup("take6", "standard", 2, []), ())
 >>> d.signature
 'take6:scores:-:-'
