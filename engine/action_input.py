@@ -42,8 +42,10 @@ __all__ = [
     "read_action",
     "resolve",
     "seat_word",
+    "seated",
     "shortest",
     "split_seat",
+    "text_of_json",
     "words_of",
 ]
 
@@ -115,6 +117,37 @@ def split_seat(words: list[str], players: int) -> tuple[int | None, list[str]]:
     if len(words) == 1:
         raise InputError("action", f"{words[0]} and then what? (an action follows the seat)")
     return seat, words[1:]
+
+
+def seated(text: str, seat: int | None) -> str:
+    """``text`` with its seat in front (``P2 58``) unless it names one already or the action is a chance
+    step's (``seat`` None): a text that reads back as the same action wherever it is shown, whoever is to
+    act (a seat may start any text).
+
+    >>> seated("buy Market", 1), seated("P1 58", 1), seated("reveal Market", None)
+    ('P1 buy Market', 'P1 58', 'reveal Market')
+    """
+    if seat is None or seat_word(text.split(maxsplit=1)[0]) is not None:
+        return text
+    return f"P{seat} {text}"
+
+
+def text_of_json(game: Any, state: Any, value: Any, seat: int | None) -> str | None:
+    """The text of ``seat``'s action given in its JSON form (a record's, a peer's), in ``state``, with its
+    seat (:func:`seated`); ``None`` for a value that is no action of the game.  For a person, beside the
+    JSON: what ``arbiter explain --action`` takes in that position.
+
+    >>> from engine.game import get_game
+    >>> g = get_game("petersburg")
+    >>> text_of_json(g, g.new_game(2, seed=1), {"type": "pass", "player": 0}, 0)
+    'P0 pass'
+    >>> text_of_json(g, g.new_game(2, seed=1), {"type": "fly"}, 0) is None
+    True
+    """
+    try:
+        return seated(game.action_to_text(state, game.action_from_json(value)), seat)
+    except (InputError, RuleViolation):
+        return None
 
 
 class Matches(Exception):

@@ -390,6 +390,9 @@ def summary_lines(report: CampaignReport) -> list[str]:
         if c.clause and len(c.best.clauses) > 1:
             lines.append(f"    context: {', '.join(c.best.clauses[1:])}")
         lines.append(f"    size:    {_size(c)}")
+        action = c.best.action_shown()
+        if action is not None:
+            lines.append(f"    action:  {action}")
         for other in c.best.differences[1:]:
             lines.append(f"    also:    {other.kind} ({other.about}): {other.message}")
         if c.waived is not None:
@@ -433,6 +436,9 @@ def to_markdown(report: CampaignReport) -> str:
             f"- clauses: {', '.join(c.best.clauses) or '-'}",
             f"- occurrences: {c.count}; size: {_size(c)}",
         ]
+        action = c.best.action_shown()
+        if action is not None:
+            out.append(f"- action: `{action}`")
         out += [f"- also differs: {d.kind} (`{d.about}`): {d.message}" for d in c.best.differences[1:]]
         if c.vector is not None:
             where = f" (`{c.vector_path}`)" if c.vector_path else ""
