@@ -19,7 +19,7 @@ say why that action is refused.
 >>> number("٥٨", "card", 1, 104)
 Traceback (most recent call last):
 ...
-engine.errors.InputError: card: expected a number from 1 to 104, got '٥٨'
+engine.errors.InputError: card: expected a number from 1 to 104 (digits 0-9 only), got '\\u0665\\u0668'
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from typing import Any
 
 from attrs import frozen
 
+from engine import digits
 from engine.errors import AmbiguousAction, InputError, RuleViolation
 from engine.jsonio import loads, show
 
@@ -41,8 +42,10 @@ __all__ = [
     "read_action",
     "resolve",
     "seat_word",
+    "seated",
     "shortest",
     "split_seat",
+    "text_of_json",
     "words_of",
 ]
 
@@ -84,9 +87,7 @@ def words_of(text: Any) -> list[str]:
 def number(word: str, part: str, lo: int, hi: int) -> int:
     """``word`` as a number from ``lo`` to ``hi``: ASCII digits only (no sign, no other script's digits),
     else InputError naming ``part``."""
-    if word.isascii() and word.isdigit() and len(word) <= _MAX_DIGITS and lo <= int(word) <= hi:
-        return int(word)
-    raise InputError(part, f"expected a number from {lo} to {hi}, got {show(word)}")
+    return digits.read_int(word, part, lo=lo, hi=hi, max_digits=_MAX_DIGITS)
 
 
 def seat_word(word: str) -> int | None:
@@ -95,10 +96,10 @@ def seat_word(word: str) -> int | None:
     >>> seat_word("P2"), seat_word("p10"), seat_word("Pub")
     (2, 10, None)
     """
-    if len(word) >= 2 and word[0] in "Pp" and word[1:].isascii() and word[1:].isdigit():
+    if len(word) >= 2 and word[0] in "Pp" and digits.number(word[1:]) is not None:
         if len(word) - 1 > _MAX_DIGITS:
             raise InputError("seat", f"expected a seat such as P0, got {show(word)}")
-        return int(word[1:])
+        return digits.number(word[1:])
     return None
 
 
@@ -116,6 +117,37 @@ def split_seat(words: list[str], players: int) -> tuple[int | None, list[str]]:
     if len(words) == 1:
         raise InputError("action", f"{words[0]} and then what? (an action follows the seat)")
     return seat, words[1:]
+
+
+def seated(text: str, seat: int | None) -> str:
+    """``text`` with its seat in front (``P2 58``) unless it names one already or the action is a chance
+    step's (``seat`` None): a text that reads back as the same action wherever it is shown, whoever is to
+    act (a seat may start any text).
+
+    >>> seated("buy Market", 1), seated("P1 58", 1), seated("reveal Market", None)
+    ('P1 buy Market', 'P1 58', 'reveal Market')
+    """
+    if seat is None or seat_word(text.split(maxsplit=1)[0]) is not None:
+        return text
+    return f"P{seat} {text}"
+
+
+def text_of_json(game: Any, state: Any, value: Any, seat: int | None) -> str | None:
+    """The text of ``seat``'s action given in its JSON form (a record's, a peer's), in ``state``, with its
+    seat (:func:`seated`); ``None`` for a value that is no action of the game.  For a person, beside the
+    JSON: what ``arbiter explain --action`` takes in that position.
+
+    >>> from engine.game import get_game
+    >>> g = get_game("petersburg")
+    >>> text_of_json(g, g.new_game(2, seed=1), {"type": "pass", "player": 0}, 0)
+    'P0 pass'
+    >>> text_of_json(g, g.new_game(2, seed=1), {"type": "fly"}, 0) is None
+    True
+    """
+    try:
+        return seated(game.action_to_text(state, game.action_from_json(value)), seat)
+    except (InputError, RuleViolation):
+        return None
 
 
 class Matches(Exception):

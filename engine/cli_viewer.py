@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import cliargs, outputs
+from engine.jsonio import one_line
 from engine.viewer import build_replay, replay_html
 
 
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     page = outputs.VIEW_PAGE.mark(replay_html(replay))
     outputs.write(out, page, source=source, kind=outputs.VIEW_PAGE, force=args.force, inputs=[args.record])
     opened = f", opens at the divergence (step {replay.start})" if replay.divergence else ""
-    print(f"wrote {out}: {len(replay.steps)} steps{opened}", file=sys.stderr)
+    print(one_line(f"wrote {out}: {len(replay.steps)} steps{opened}"), file=sys.stderr)
     return 0
 
 

@@ -4,7 +4,9 @@ Every numeric flag of the command line is read by one of the argparse types made
 ``inf``, ``1e308`` or a count beyond any real use is refused the same way everywhere: one line naming the
 flag and the range, exit code 2 (``arbiter: error: argument --time: ...``).
 
-* :func:`count` — a whole number in a range (games, steps, repeats, jobs, players);
+* :func:`count` — a whole number in a range (games, steps, repeats, jobs, players), read by
+  :func:`engine.digits.read_int` like every number written in text (ASCII digits only);
+* :func:`integer` — a whole number, negative or not (an ``ask`` parameter);
 * :func:`seat` — a seat number, from 0;
 * :func:`seed` — a seed, from 0 to 2**63 - 1;
 * :func:`seconds` — a finite duration > 0, at most :data:`MAX_SECONDS`;
@@ -28,8 +30,11 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-__all__ = ["MAX_COUNT", "MAX_JOBS", "MAX_SECONDS", "available_cores", "cap_jobs", "count", "seat", "seconds",
-           "seed"]
+from engine.digits import read_int
+from engine.errors import InputError
+
+__all__ = ["MAX_COUNT", "MAX_JOBS", "MAX_SECONDS", "available_cores", "cap_jobs", "count", "integer", "seat",
+           "seconds", "seed"]
 
 MAX_COUNT = 10**9
 """The largest count a flag accepts (games, examples, steps, repeats): far beyond any run that ends."""
@@ -43,26 +48,31 @@ MAX_SEAT = 99
 """The largest seat number a flag accepts (the games check their own player counts)."""
 
 
-def _whole(text: str) -> int | None:
-    body = text.strip()
-    digits = body[1:] if body[:1] in "+-" else body
-    if not digits.isdigit() or len(digits) > 30:
-        return None
-    return int(body)
-
-
 def count(
     name: str, *, lo: int = 1, hi: int = MAX_COUNT, what: str = "a whole number"
 ) -> Callable[[str], int]:
     """An argparse type: a whole number from ``lo`` to ``hi`` (``name`` is the flag, for the reader)."""
 
     def parse(text: str) -> int:
-        value = _whole(text)
-        if value is None or not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"expected {what} from {lo} to {hi}, got {_shown(text)}")
-        return value
+        try:
+            return read_int(text.strip(), name, lo=lo, hi=hi, signed=lo < 0, what=what)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(exc.message) from None
 
     parse.__name__ = name  # argparse names the type in some messages
+    return parse
+
+
+def integer(name: str) -> Callable[[str], int]:
+    """An argparse type: a whole number, negative or not, of at most 19 digits (an ``ask`` parameter)."""
+
+    def parse(text: str) -> int:
+        try:
+            return read_int(text.strip(), name, signed=True, what="an integer")
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(exc.message) from None
+
+    parse.__name__ = name
     return parse
 
 
@@ -80,8 +90,8 @@ def seconds(name: str, *, hi: float = MAX_SECONDS) -> Callable[[str], float]:
     """An argparse type: a finite number of seconds > 0 and at most ``hi`` (``nan`` and ``inf`` refused)."""
 
     def parse(text: str) -> float:
-        try:
-            value = float(text) if "_" not in text else math.nan  # a plain decimal number, no 1_0
+        try:  # a plain decimal number in ASCII: no 1_0, no other script's digits
+            value = float(text) if "_" not in text and text.isascii() else math.nan
         except ValueError:
             value = math.nan
         if not math.isfinite(value) or not 0 < value <= hi:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from engine.digits import number, read_int
 from engine.errors import InputError, PositionError
 from engine.jsonio import content_hidden, show
 
@@ -84,12 +85,10 @@ class Tokens:
 
     def number(self, text: str, name: str, index: int, *, signed: bool = False) -> int:
         """A decimal number written in token ``index`` (``signed``: a leading ``-`` allowed)."""
-        body = text[1:] if signed and text.startswith("-") and len(text) > 1 else text
-        if not body.isdigit():
-            raise self.fail(name, index, f"expected a number, got {show(text)}")
-        if len(body) > len(str(MAX_NUMBER)) or int(body) > MAX_NUMBER:
+        value = read_int(text, self.at(name, index), signed=signed)
+        if abs(value) > MAX_NUMBER:
             raise self.fail(name, index, f"expected a number of at most 19 digits, got {show(text)}")
-        return int(text)
+        return value
 
     def variant(
         self, known: Sequence[str], value: Callable[[str, str, int], Any]
@@ -128,8 +127,9 @@ class Tokens:
             index = where.get(name)
             if name in seats:
                 seat = exc.field[len(name) + 1 :].split("]")[0]
-                if seat.isdigit() and first_seat + int(seat) < len(self.tokens):
-                    index = first_seat + int(seat)
+                at = number(seat)
+                if at is not None and first_seat + at < len(self.tokens):
+                    index = first_seat + at
             if index is None:
                 raise
             raise PositionError(self.at(exc.field, index), exc.clause, exc.message) from exc

@@ -20,6 +20,7 @@ from typing import Any
 from engine import cliargs, outputs
 from engine.errors import InputError
 from engine.game import game_names
+from engine.jsonio import one_line
 from engine.positions import load_position_arg as load_position
 
 __all__ = ["position_from_args", "register", "run"]
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     inputs = [x for x in (args.record, position[1:] if position.startswith("@") else None) if x]
     outputs.write(args.output, outputs.SVG_PICTURE.mark(picture + "\n"), source="-o",
                   kind=outputs.SVG_PICTURE, force=args.force, inputs=inputs)
-    print(f"wrote {args.output}", file=sys.stderr)
+    print(one_line(f"wrote {args.output}"), file=sys.stderr)  # a newline in the name stays \\n
     return 0
 
 

@@ -46,6 +46,7 @@ from typing import IO, Any
 
 from attrs import field, frozen
 
+from engine.action_input import seated
 from engine.errors import InputError, RuleViolation
 from engine.game import Game, get_game
 from engine.svg import game_over, plural
@@ -67,6 +68,9 @@ class Step:
     comment: str | None = None
     rulings: tuple[dict[str, Any], ...] = ()
     """The rulings the step's derivation rests on (``Ruling.to_json``; ``chosen``: an option's reading)."""
+    text: str | None = None
+    """The action's text in the position before it, with its seat (``P1 buy Market lower``: what ``arbiter
+    explain --action`` takes there); ``None`` at the start, or for a value that is no action."""
 
 
 @frozen
@@ -119,12 +123,25 @@ def _picture(game: str, state: Any, viewer: int | None) -> str:
     return board_svg(game, state, viewer=viewer)
 
 
-def _describe(g: Game, action: dict[str, Any]) -> str:
-    rest = ", ".join(f"{k} {v}" for k, v in action.items() if k not in ("type", "player") and v is not None)
-    who = "chance" if action.get("player") is None else f"P{action.get('player')}"
-    if len(rest) > 60:
-        rest = rest[:57] + "..."
-    return f"{who} {action.get('type', '?')}" + (f": {rest}" if rest else "")
+TITLE_TEXT = 80
+"""The longest action text a step's title shows (a 6 nimmt! deal is longer: the action line has it whole)."""
+
+
+def _text(g: Game, state: Any, action: Any, player: int | None) -> str:
+    """``player``'s action as text in ``state``, with the seat (a chance step's without)."""
+    return seated(g.action_to_text(state, action), player)
+
+
+def _title(
+    index: int, text: str | None, action_json: dict[str, Any], player: int | None, how: str = ""
+) -> str:
+    """A step's title: ``Action 12: P1 buy Market lower``, ``Action 30 (chance): deal ...``, ``Action 4
+    (refused): P0 4``; the record's JSON when the value is no action of the game."""
+    shown = text if text is not None else json.dumps(action_json, ensure_ascii=False)
+    if len(shown) > TITLE_TEXT:
+        shown = shown[: TITLE_TEXT - 1] + "…"
+    how = how or ("chance" if player is None else "")
+    return f"Action {index}" + (f" ({how})" if how else "") + f": {shown}"
 
 
 def build_replay(
@@ -188,16 +205,21 @@ def build_replay(
             divergence["explanation"] = answer.to_json()
             divergence["step"] = len(steps)
             start = len(steps)
+            try:
+                said: str | None = _text(g, state, g.action_from_json(action_json), line.player)
+            except (InputError, RuleViolation):  # refused before it is an action (a deal of the wrong shape)
+                said = None
             steps.append(
                 Step(
                     len(steps),
-                    f"Action {line.index} (refused): {_describe(g, action_json)}",
+                    _title(line.index, said, action_json, line.player, "refused"),
                     _picture(header.game, state, viewer),
                     (f"refused: {answer.summary}", *answer.notes),
                     tuple(dict.fromkeys([*div.clauses, *answer.clauses])),
                     action_json,
                     line.player,
                     line.comment,
+                    text=said,
                 )
             )
             break
@@ -213,10 +235,11 @@ def build_replay(
         # a player's action: also the clause that allows its kind (a pass: SP-TURN-3, a buy: SP-BUY-1)
         allows = [kit.legal_clause(action)] if line.player is not None else []
         clauses = tuple(dict.fromkeys([*_derived_clauses(g, before, action), *chain, *allows]))
+        said = _text(g, before, action, line.player)
         steps.append(
             Step(
                 len(steps),
-                f"Action {line.index}: {_describe(g, action_json)}",
+                _title(line.index, said, action_json, line.player),
                 _picture(header.game, state, viewer),
                 tuple(narration),
                 clauses,
@@ -224,6 +247,7 @@ def build_replay(
                 line.player,
                 line.comment,
                 _derived_rulings(g, before, action, answer),
+                said,
             )
         )
         if div is not None and div.kind == "claim" and line.index == div.index:
@@ -378,7 +402,8 @@ def _page_data(replay: Replay, cited: Iterable[str]) -> dict[str, Any]:
     """What the page's script reads: the steps with their pictures as differences over a shared table
     of SVG elements (:func:`_shared_pictures`), their narration lines as indexes into a table of the
     distinct lines, their clauses as indexes into the list of clause ids cited (the glossary holds each
-    one's wording), the step to open at and the divergence.
+    one's wording), an action's text only where its title does not end with it (cut, or none: ``null``),
+    the step to open at and the divergence.
 
     >>> from engine.game import get_game
     >>> from engine.svg import board_svg
@@ -402,6 +427,8 @@ def _page_data(replay: Replay, cited: Iterable[str]) -> dict[str, Any]:
         }
         if step.action is not None:
             shown["action"] = step.action
+            if step.text is None or not step.title.endswith(f": {step.text}"):
+                shown["text"] = step.text  # else the title ends with it: the script reads it there
         if step.comment is not None:
             shown["comment"] = step.comment
         if step.rulings:
@@ -462,10 +489,15 @@ def _divergence_panel(div: dict[str, Any] | None) -> str:
     fact = f" ({e(div['fact'])})" if div.get("fact") else ""
     said, says = e(div["record"]), f"<span data-linkify>{e(div['rules'])}</span>"
     if div.get("fact") == "legal" and ("missing" in div or "extra" in div):
-        # a legal-set claim: each side's actions one per line, as readable JSON (it wraps at its spaces)
+        # a legal-set claim: each side's actions one per line, by text (with its seat) and as readable
+        # JSON (it wraps at its spaces)
+        def named(x: dict[str, Any]) -> str:
+            text = f"<b>{e(x['text'])}</b> " if x.get("text") else ""
+            return f"{text}<code>{e(json.dumps(x['action'], ensure_ascii=False))}</code>"
+
         def listed(items: list[dict[str, Any]], why: bool) -> str:
             rows = "".join(
-                f"<li><code>{e(json.dumps(x['action'], ensure_ascii=False))}</code> <span data-linkify>"
+                f"<li>{named(x)} <span data-linkify>"
                 f"({e(x['clause'] or '')}{': ' + e(x['reason']) if why and x.get('reason') else ''})"
                 "</span></li>"
                 for x in items

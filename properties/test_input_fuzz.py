@@ -34,6 +34,7 @@ import os
 import random
 import re
 import resource
+import shlex
 import shutil
 import signal
 import subprocess
@@ -45,11 +46,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
+from engine import outputs
 from engine.cli import main
 from engine.conformance.peers import protocol
+from engine.conformance.peers.fork import running
 from engine.conformance.records.format import dumps_line, record_game, write_record
 from engine.conformance.vectors.perft import shipped_perft
 from engine.conformance.vectors.suite import hand_picked_cases
@@ -58,7 +61,9 @@ from engine.game import get_game
 from engine.query.questions import all_questions
 from engine.svg import board_svg
 
-PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+PROFILE: str = getattr(  # the profile loaded: conftest.py's (HYPOTHESIS_PROFILE), or --hypothesis-profile
+    settings, "get_current_profile_name", lambda: os.environ.get("HYPOTHESIS_PROFILE", "ci")
+)()
 BUDGET = int(os.environ.get("ARBITER_FUZZ_EXAMPLES", "0")) or {"deep": 13_000, "dev": 100}.get(PROFILE, 15)
 """Examples per fuzz target: 15 in ``ci``, 100 in ``dev``, 13,000 in ``deep`` (``ARBITER_FUZZ_EXAMPLES``
 overrides)."""
@@ -215,6 +220,11 @@ NAMES = [
     "header",
     "action",
 ]
+UNICODE_DIGITS = ["¹", "²³", "⁵⁵", "₇", "①", "٣", "５", "𝟠", "߂"]
+"""Digits ``str.isdigit`` is true of that ``int`` refuses (superscript, subscript, circled), or reads although
+they are not ASCII (Arabic-Indic, full-width, mathematical, N'Ko): a number in text is ASCII digits only
+(round three, class 1)."""
+
 ATOMS = st.one_of(
     st.none(),
     st.booleans(),
@@ -226,12 +236,13 @@ ATOMS = st.one_of(
     st.just("x" * 2000),
     st.just("\x1b[2J\n\r\x00"),
     st.sampled_from([10**30, -(10**30), 2**63, 2**63 - 1, -(2**63), 10**40, "\ud800", "a\u2028b", "\u2029"]),
+    st.sampled_from(UNICODE_DIGITS),
 )
-VALUES = st.recursive(
-    ATOMS,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(NAMES), inner, max_size=3),
-    max_leaves=6,
-)
+def _nested(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(NAMES), inner, max_size=3)
+
+
+VALUES = st.recursive(ATOMS, _nested, max_leaves=6)  # a named function: Hypothesis reads that it recurses
 
 HUGE_INT = b"1" * 5000
 SPLICES = [
@@ -264,6 +275,7 @@ SPLICES = [
     b"9223372036854775808",
     b'"\\u2028"',
     b'"\\ud800"',
+    *(d.encode() for d in UNICODE_DIGITS),
 ]
 
 
@@ -518,13 +530,25 @@ NOTATIONS = {name: [get_game(name).to_notation(s) for s in POSITIONS[name]] for 
 
 
 @st.composite
+def other_digits(draw: st.DrawFn, text: str) -> str:
+    """``text`` with one of its numbers written with another script's digits (round three, class 1)."""
+    numbers = [m.span() for m in re.finditer(r"[0-9]+", text)]
+    if not numbers:
+        return text
+    start, end = draw(st.sampled_from(numbers))
+    return text[:start] + draw(st.sampled_from(UNICODE_DIGITS)) + text[end:]
+
+
+@st.composite
 def mutated_notation(draw: st.DrawFn, lines: list[str]) -> str:
     """A notation line with tokens dropped, repeated, swapped or replaced, then mutated as bytes."""
     tokens = draw(st.sampled_from(lines)).split(" ")
     for _ in range(draw(st.integers(0, 3))):
         i = draw(st.integers(0, len(tokens) - 1))
-        how = draw(st.sampled_from(("drop", "repeat", "swap", "replace")))
-        if how == "drop" and len(tokens) > 1:
+        how = draw(st.sampled_from(("drop", "repeat", "swap", "replace", "digit")))
+        if how == "digit":
+            tokens[i] = draw(other_digits(tokens[i]))
+        elif how == "drop" and len(tokens) > 1:
             del tokens[i]
         elif how == "repeat":
             tokens.insert(i, tokens[i])
@@ -662,6 +686,8 @@ HOSTILE = st.one_of(
             "x=\udcff",
         ]
     ),
+    st.sampled_from(UNICODE_DIGITS),
+    st.sampled_from(["3=¹", "¹=0", "⁵⁵ 22 40 90", "5,⁵", "1_0", "+5", "-²"]),
     st.text(max_size=8),
 )
 
@@ -718,6 +744,25 @@ def test_command_line_arguments(command: str, data: st.DataObject) -> None:
             continue
         argv += [flag, data.draw(HOSTILE)] if nargs else [flag]
     argv += COMMANDS[command]
+    run_cli(argv)
+
+
+EXAMPLES = [shlex.split(e)[1:] for q in all_questions().values() for e in q.examples if re.search("[0-9]", e)]
+EXAMPLES += [["play", "take6", "--players", "3", "--seed", "12", "--quiet"], ["show", "take6", "--position",
+             NOTATIONS["take6"][1]], ["play", "petersburg", "--players", "2", "--seed", "3", "--quiet"]]
+"""Documented commands holding a number: every ``ask`` example, and a few of the other commands."""
+
+
+@FUZZ
+@given(data=st.data())
+def test_examples_with_numbers_in_other_digits(data: st.DataObject) -> None:
+    """A documented command with some of its numbers written in another script's digits (superscript,
+    subscript, circled, Arabic-Indic, full-width): answered, or refused naming the field, never a
+    traceback (round three, class 1)."""
+    argv = list(data.draw(st.sampled_from(EXAMPLES)))
+    numbered = [i for i, a in enumerate(argv) if re.search("[0-9]", a)]
+    for i in data.draw(st.lists(st.sampled_from(numbered), min_size=1, max_size=len(numbered), unique=True)):
+        argv[i] = data.draw(other_digits(argv[i]))
     run_cli(argv)
 
 
@@ -955,9 +1000,14 @@ def mcp_arguments(draw: st.DrawFn, tool: str) -> tuple[Any, str | None]:
         args = {"arguments": args}
     where = None
     key = "path" if "path" in MCP_CALLS[tool] else "position"
-    if key in MCP_CALLS[tool] and draw(st.booleans()):
+    how = draw(st.sampled_from(("as drawn", "file", "notation"))) if key in MCP_CALLS[tool] else "as drawn"
+    if how == "file":
         where = draw(st.sampled_from(FILE_ARGUMENTS))
         args[key] = where if key == "path" else "@" + where
+    elif how == "notation" and key == "position":  # a notation line, a number in other digits or mutated
+        lines = NOTATIONS[MCP_CALLS[tool].get("game", "petersburg")]
+        line = draw(st.sampled_from(lines))
+        args[key] = draw(other_digits(line) if draw(st.booleans()) else mutated_notation(lines))
     return args, where
 
 
@@ -993,6 +1043,7 @@ def test_mcp_tools_over_stdio(mcp_session: McpSession, tool: str, data: st.DataO
         assume(False)
     result = mcp_session.call(tool, args)
     assert "FUZZSECRET" not in _answer_text(result), (tool, args)
+    assert "internal: " not in _answer_text(result), f"{tool} {args}: {_answer_text(result)[:300]}"
     if where is not None and not _readable_under_root(where):
         refused = isinstance(result, Exception) or result.is_error
         assert refused, f"{tool} read {where!r}: {_answer_text(result)[:300]}"
@@ -1059,40 +1110,102 @@ def test_mcp_tools_say_they_only_read(mcp_session: McpSession) -> None:
 
 OWN = WORK / "own"
 """A folder of someone's files, some named as the commands would name their output."""
+OUTSIDE = WORK / "outside"
+"""Where the links in that folder lead: files and a folder no command may write."""
 OWN_NAMES = ["README.md", "take6.md", "petersburg.md", "disputed.md", "notes.txt", "game.html", "game.jsonl",
-             "report.md", "report.json", "out.svg", "record.jsonl", "page.html"]
+             "report.md", "report.json", "out.svg", "record.jsonl", "page.html", "perft.jsonl",
+             "manifest.json", ".arbiter-write-test", "01-mine.first.jsonl", "01-mine.vector.json"]
+_VIEW_OLD = "<!-- Written by arbiter view: a generated page, replaced when the record is viewed again. -->"
+FORGERIES = [
+    "someone's own {name}\n",
+    "<p>my notes</p>\n" + _VIEW_OLD + "\n",
+    "<!DOCTYPE html>\n" + _VIEW_OLD + "\n<p>a page of an earlier version</p>\n",
+    "<!DOCTYPE html>\n<!-- Written by arbiter view: a generated page, replaced when the record is viewed "
+    "again (arbiter seal view " + "0" * 64 + ") -->\n<p>mine</p>\n",
+    "<!-- Written by arbiter show. -->\n<svg/>\n",
+    "# Conformance campaign: my plans\n",
+    '{"format": "arbiter-campaign-report", "mine": true}\n',
+    '{"id": "take6/mine", "game": "take6", "counts": [1]}\nmy notes\n',
+    '{"id":"take6/mine","clauses":[],"kind":"mine"}\n',
+    '{"type":"header","format":"arbiter-record","source":{"implementation":"arbiter-rules"}}\n',
+    '{"format": "arbiter-vectors", "files": ["take6.jsonl"], "schemas": ["schemas/record.schema.json"]}\n',
+    "<!-- Written by `arbiter rules --write-docs docs/rules` from spec/; edit spec/, not this page. -->\n"
+    "mine\n",
+]
+"""What someone's file may hold: plain notes, or text that quotes a command's marker, has the shape of its
+output, or carries a seal that does not match (round three, class 5)."""
 
 
-def _fill_own() -> dict[str, bytes]:
-    if OWN.exists():
-        for path in OWN.iterdir():
-            if path.is_file() or path.is_symlink():
-                path.unlink()
-    OWN.mkdir(exist_ok=True)
-    files: dict[str, bytes] = {}
-    for name in OWN_NAMES:
-        files[name] = f"someone's own {name}\n".encode()
-        (OWN / name).write_bytes(files[name])
-    return files
+def _sealed_then_edited(data: st.DataObject) -> str:
+    """A file a command wrote and its owner then edited: its seal no longer matches."""
+    kind = data.draw(st.sampled_from([outputs.VIEW_PAGE, outputs.SVG_PICTURE, outputs.CAMPAIGN_MD,
+                                      outputs.RULES_DOCS, outputs.CAMPAIGN_JSON, outputs.PERFT_FILE,
+                                      outputs.VECTOR_CASE]))
+    json_kinds = (outputs.CAMPAIGN_JSON, outputs.PERFT_FILE, outputs.VECTOR_CASE)
+    text = '{"id":"take6/x","game":"take6","counts":[1]}\n' if kind in json_kinds else "<p>generated</p>\n"
+    return kind.mark(text) + "my own line\n"
 
 
-@FUZZ
+def _entries(root: Path) -> dict[str, tuple[str, bytes | str]]:
+    """Every entry under ``root``: a link with where it leads, a file with its bytes, a folder."""
+    out: dict[str, tuple[str, bytes | str]] = {}
+    for path in sorted(root.rglob("*")):
+        name = str(path.relative_to(root))
+        if path.is_symlink():
+            out[name] = ("link", os.readlink(path))
+        elif path.is_file():
+            out[name] = ("file", path.read_bytes())
+        else:
+            out[name] = ("folder", "")
+    return out
+
+
+def _fill_own(data: st.DataObject) -> None:
+    """Someone's folder: each name absent, a file of theirs (plain, forged, or sealed then edited) or a link
+    leading out of the folder (to a file, or, for ``schemas``, a folder), and a ``schemas/`` of their own."""
+    for root in (OWN, OUTSIDE):
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir()
+    (OUTSIDE / "elsewhere").mkdir()
+    for name in data.draw(st.lists(st.sampled_from(OWN_NAMES), unique=True)):
+        how = data.draw(st.sampled_from(("plain", "forged", "edited", "link")))
+        if how == "link":
+            (OUTSIDE / f"victim-{name}").write_text(f"someone's {name}, elsewhere\n", encoding="utf-8")
+            (OWN / name).symlink_to(OUTSIDE / f"victim-{name}")
+        elif how == "edited":
+            (OWN / name).write_text(_sealed_then_edited(data), encoding="utf-8")
+        else:
+            text = FORGERIES[0] if how == "plain" else data.draw(st.sampled_from(FORGERIES))
+            (OWN / name).write_text(text.replace("{name}", name), encoding="utf-8")
+    if data.draw(st.booleans()):
+        (OWN / "schemas").symlink_to(OUTSIDE / "elsewhere")
+    else:
+        (OWN / "schemas").mkdir()
+        (OWN / "schemas" / "record.schema.json").write_text('{"mine": true}\n', encoding="utf-8")
+
+
+@settings(FUZZ, phases=[p for p in Phase if p is not Phase.explain])  # line tracing makes an export slow
 @given(
     command=st.sampled_from(("view", "view -o", "view --force", "write-docs", "play --record", "show -o",
-                             "fuzz --out", "fuzz --report")),
+                             "fuzz --out", "fuzz --report", "fuzz --out DIR", "vectors export",
+                             "vectors perft --write")),
     data=st.data(),
 )
 def test_commands_destroy_no_file_they_did_not_write(command: str, data: st.DataObject) -> None:
     """``view`` (its input named ``.html``, or ``-o`` at a file of someone's), ``rules --write-docs``,
-    ``play --record``, ``show -o``, ``fuzz --out`` and ``--report`` pointed into a folder of someone's
-    files: every file there is left byte for byte, except the one named with ``--force`` (never the input);
-    what the command writes is a new file."""
-    files = _fill_own()
+    ``play --record``, ``show -o``, ``fuzz --out`` (a file, or a campaign's folder), ``--report``, ``vectors
+    export`` and ``vectors perft --write`` pointed into a folder of someone's files: plain, forging a
+    command's marker or shape, sealed and edited since, or links leading out of the folder (also in place of
+    ``schemas/``).  Every file there and everywhere the links lead is left byte for byte, every link as it
+    was, except the one file named with ``--force`` (never the input); what the command writes is new."""
+    _fill_own(data)
     record = OWN / "game.html"  # a record whose name ends in .html: view's default output is itself
     lines = RECORDS["take6"][0].splitlines()
     header = {**json.loads(lines[0]), "source": {"implementation": "someone's", "version": "1"}}
+    if record.is_symlink():
+        record.unlink()
     record.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
-    files["game.html"] = record.read_bytes()
+    before = {**_entries(OWN), **{f"outside/{k}": v for k, v in _entries(OUTSIDE).items()}}
     name = data.draw(st.sampled_from(OWN_NAMES))
     target = str(OWN / name)
     peer = f"{sys.executable} -m engine.conformance.peers.reference"
@@ -1105,6 +1218,10 @@ def test_commands_destroy_no_file_they_did_not_write(command: str, data: st.Data
         "show -o": ["show", "take6", "--position", json.dumps(STATES["take6"][0]), "-o", target],
         "fuzz --out": ["fuzz", "--peer", peer, "--examples", "1", "--out", target],
         "fuzz --report": ["fuzz", "--peer", peer, "--games", "1", "--jobs", "1", "--report", target],
+        "fuzz --out DIR": ["fuzz", "--peer", peer, "--games", "1", "--jobs", "1", "--out", str(OWN),
+                           "--quiet"],
+        "vectors export": ["vectors", "export", str(OWN), "--game", "take6", "--per-clause", "1"],
+        "vectors perft --write": ["vectors", "perft", "--game", "take6", "--write", target],
     }[command]
     if argv[0] == "fuzz":  # the fuzzer runs Hypothesis itself: in a process of its own
         proc = subprocess.run([sys.executable, "-m", "engine", *argv], capture_output=True, text=True,
@@ -1112,10 +1229,51 @@ def test_commands_destroy_no_file_they_did_not_write(command: str, data: st.Data
         assert proc.returncode in (0, 1, 2) and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     else:
         run_cli(argv)
-    forced = target if command == "view --force" and name != "game.html" else None
-    for own, content in files.items():
-        if str(OWN / own) != forced:
-            assert (OWN / own).read_bytes() == content, f"{command} changed {own}"
+    forced = name if command == "view --force" and name != "game.html" else None
+    after = {**_entries(OWN), **{f"outside/{k}": v for k, v in _entries(OUTSIDE).items()}}
+    for entry, was in before.items():
+        if entry != forced:
+            assert after.get(entry) == was, f"{command} changed {entry}"
+    added = sorted(e for e in after if e.startswith("outside/") and e not in before)
+    assert not added, f"{command} wrote {added} through a link"
+
+
+STREAMS = ["/dev/stdout", "/dev/null", "/dev/stderr"]
+OUTPUT_NAMES = st.one_of(
+    st.sampled_from(STREAMS),
+    st.text(st.characters(codec="utf-8", exclude_characters="/\x00"), min_size=1, max_size=12),
+    st.sampled_from(["a\nb.svg", "\x1b[2J.svg", "x\u2028y.svg", "²³.svg", "\t", " "]),
+)
+
+
+@FUZZ
+@given(name=OUTPUT_NAMES, command=st.sampled_from(("show", "view")))
+def test_output_names_and_streams(name: str, command: str) -> None:
+    """``show -o`` and ``view -o`` with any file name (a newline, an escape, another script's digits) or a
+    stream the user names (``/dev/stdout``, ``/dev/stderr``, ``/dev/null``): the file or the stream is
+    written, and the line saying so is one line with the name escaped (round three, class 10)."""
+    folder = WORK / "names"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    if command == "view" and name in STREAMS:
+        name = "page.html"
+    target = name if name in STREAMS else str(folder / name)
+    if command == "show":
+        argv = ["show", "take6", "--position", json.dumps(STATES["take6"][0]), "-o", target]
+    else:
+        record = _file(RECORDS["take6"][0].encode(), "game.jsonl")
+        argv = ["view", record, "-o", target]
+    code, out, err = run_cli(argv)
+    if name in (".", ".."):
+        assert code == 2
+        return
+    assert code == 0, err
+    if name != "/dev/stderr":
+        assert err.count("\n") == 1 and err.startswith("wrote "), repr(err[:300])
+    if name == "/dev/stdout":
+        assert "<svg" in out
+    elif name not in STREAMS:
+        assert (folder / name).read_text(encoding="utf-8").startswith("<!")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1682,3 +1840,51 @@ def test_rl_openspiel_actions_of_every_type(game: str, data: st.DataObject) -> N
         assert all(a in options for a, options in zip(applied, legal, strict=True)), (
             f"{joint!r} applied {applied!r}, legal {legal!r}"
         )
+
+
+# Forking peers: processes a peer starts end with it, and an exit is a crash
+
+
+PEER_BUDGET = int(os.environ.get("ARBITER_FUZZ_EXAMPLES", "0")) or {"deep": 300, "dev": 30}.get(PROFILE, 6)
+"""Examples of the forking-peer target: each starts peer processes (a second or more), so fewer than
+:data:`BUDGET`."""
+
+_FORKS = iter(range(1 << 30))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the hostile peer forks")
+@settings(max_examples=PEER_BUDGET, deadline=None, suppress_health_check=[HealthCheck.nested_given])
+@given(
+    at=st.sampled_from([r for r in protocol.REQUESTS if r != "quit"]),
+    children=st.integers(1, 3),
+    then=st.sampled_from(("serve", "exit", "hang", "garbage")),
+    campaign=st.booleans(),
+    fresh=st.booleans(),
+)
+def test_forking_peers_leave_no_process_behind(at: str, children: int, then: str, campaign: bool,
+                                                fresh: bool) -> None:
+    """A generated hostile peer (``engine.conformance.peers.fork``: it forks children holding its output at
+    one request, then serves, exits, hangs or answers garbage) run by ``arbiter fuzz``, a campaign or not:
+    the invariant holds, no child it forked is running once the command returns, and a peer that exits is
+    never reported as not answering in time."""
+    pids = WORK / f"fork-{next(_FORKS)}.pids"
+    peer = (f"{sys.executable} -m engine.conformance.peers.fork --at {at} --children {children} "
+            f"--then {then} --pids {pids}")
+    argv = ["fuzz", "--peer", peer, "--game", "take6", "--players", "2", "--seed", "1", "--timeout", "1",
+            "--max-steps", "12", "--no-shrink", "--quiet"]
+    argv += (["--games", "2", "--jobs", "1", *(["--fresh"] if fresh else [])] if campaign
+             else ["--examples", "2", *(["--reuse"] if not fresh else [])])
+    forked: list[int] = []
+    try:
+        _code, out, err = run_cli(argv)
+        forked = [int(p) for p in pids.read_text(encoding="utf-8").split()] if pids.exists() else []
+        deadline = time.monotonic() + 5
+        while any(running(p) for p in forked) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [p for p in forked if running(p)], f"forked processes outlive {' '.join(argv[:3])}"
+        if then != "hang":
+            assert "no reply to" not in out + err, (out + err)[-600:]
+    finally:
+        for pid in forked:  # a failing example stops what it left, so the next one starts clean
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)

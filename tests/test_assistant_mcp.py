@@ -139,6 +139,9 @@ async def _session() -> dict[str, Any]:
             await session.complete(types.PromptReference(name="no_such_prompt"), {"name": "x", "value": ""})
         except MCPError as exc:
             out["bad_completion"] = exc
+        out["text_calls"] = {
+            key: await session.call_tool(name, args) for key, (name, args) in TEXT_CALLS.items()
+        }
         out["after"] = await session.call_tool("ask_bonus", {"distinct": 7})
     return out
 
@@ -178,6 +181,18 @@ FLAG_CALLS: dict[str, tuple[dict[str, Any], str]] = {
         {"game": "take6", "position": PROMPT_DISPUTE["position"], "action": {"type": "select", "player": 1}},
         "action.card",
     ),
+}
+
+
+# Actions given as text (docs/positions.md, "Actions as text"): the Gold Smelter buy of GOOD_CALLS by its
+# text, and a text naming two legal actions (a Market in each row).
+SP_BOTH_ROWS = (
+    "first 3 building 1 0 0/1/0/1 Market,Pub Market - - 12:4:-:Lumberjack*2,Shepherd:- 30:2:Bank:GoldMiner:-"
+)
+TEXT_CALLS: dict[str, tuple[str, dict[str, Any]]] = {
+    "explain": ("explain_action", {**GOOD_CALLS["explain_action"], "action": "Gold Smelter over Gold Miner"}),
+    "ambiguous": ("explain_action", {"game": "petersburg", "position": SP_BOTH_ROWS, "action": "buy Market"}),
+    "legal": ("legal_actions", {"game": "petersburg", "position": f"@{SP_STATE}"}),
 }
 
 
@@ -437,3 +452,36 @@ def test_completions_through_a_client_session(session: dict[str, Any]) -> None:
     assert rule.values and all(v.startswith("T6-") for v in rule.values) and not rule.has_more
     assert got["question"].values == [] and got["question"].total == 0
     assert "no_such_prompt" in str(session["bad_completion"])
+
+
+def test_actions_as_text_through_a_client_session(session: dict[str, Any]) -> None:
+    """Through the SDK's client: explain_action's action takes a text or an object (its input schema says
+    so); the Gold Smelter buy by its text is answered exactly as by its JSON form (legal, SP-COST-7);
+    legal_actions prints each action by its text and returns the texts beside the JSON forms (valid against
+    its output schema, checked by the client); a text naming two legal actions is an error on ``action``
+    listing both readings."""
+    from engine.game import get_game
+    from engine.positions import load_position_arg
+
+    listed = {t.name: t for t in session["tools"]}
+    action = listed["explain_action"].input_schema["properties"]["action"]
+    assert {option["type"] for option in action["anyOf"]} == {"string", "object"}
+    assert "texts" in listed["legal_actions"].output_schema["required"]
+    calls = session["text_calls"]
+    by_text = calls["explain"]
+    assert not by_text.is_error, _text(by_text)
+    assert by_text.structured_content == session["good"]["explain_action"].structured_content
+    assert by_text.structured_content["value"]["action"] == "buy Gold Smelter over Gold Miner"
+    legal = calls["legal"]
+    game = get_game("petersburg")
+    state = load_position_arg("petersburg", f"@{SP_STATE}")
+    texts = [game.action_to_text(state, a) for a in game.legal_actions(state, 0)]
+    assert legal.structured_content["texts"] == {"0": texts}
+    assert "buy Gold Smelter over Gold Miner" in texts
+    assert f"P0: 3 legal action(s): {'; '.join(texts)}" in _text(legal)
+    t6 = session["good"]["legal_actions"].structured_content
+    assert len(t6["texts"]["1"]) == len(t6["actions"]["1"]) == 10
+    ambiguous = calls["ambiguous"]
+    assert ambiguous.is_error
+    error = ambiguous.structured_content["error"]
+    assert error["field"] == "action" and "'buy Market upper' or 'buy Market lower'" in error["message"]

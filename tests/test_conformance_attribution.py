@@ -1,5 +1,5 @@
-"""Attribution from derivations: one class per defect, named by the step of the reference derivation the
-peer contradicts.  Attribution names every divergence no diagnosis explains (``engine.conformance.diagnosis``);
+"""Attribution from derivations: one class per defect, named by the step of the reference derivation the peer
+contradicts. Attribution names every divergence no diagnosis explains (``engine.conformance.diagnosis``);
 these campaigns run with the diagnosis off so that every defect is named by attribution.
 
 Each 6 nimmt! defect of the multi-defect peer alone gives exactly one class, its deciding clause the rule

@@ -184,6 +184,35 @@ def test_reports_json_markdown_and_records(report: CampaignReport, tmp_path: Pat
     assert "SP-COST-6: All reductions add up" in text
 
 
+def test_each_class_names_its_action_by_text(report: CampaignReport) -> None:
+    """A class found on an action (accepted-illegal T6-SELECT-2, legal-missing T6-LOGIC-1, legal-extra
+    SP-HAND-2) names it by its text in the reference's position there, with its seat, before its canonical
+    JSON: in the message, the summary and the Markdown.  ``arbiter check``, replaying the class's record on
+    its own, names the accepted illegal action by the same text."""
+    from engine.conformance.peers.protocol import canonical
+
+    triggered = 0
+    for c in report.classes:
+        best = c.best
+        shown = best.action_shown()
+        assert (shown is None) == (best.trigger is None), c.signature
+        if best.trigger is None:
+            continue
+        triggered += 1
+        seat, value = best.trigger
+        assert shown is not None and shown.startswith(f"seat {seat}: 'P{seat} ") and shown.endswith(
+            canonical(value)
+        ), shown
+        text = shown.split("'")[1]
+        assert f"{text!r} {canonical(value)}" in best.message, best.message
+        if c.kind == "accepted-illegal":
+            checked = replay(best).divergence
+            assert checked is not None and checked.record.startswith(f"player {seat}: {text!r} "), checked
+    assert triggered >= 3
+    assert "\n".join(summary_lines(report)).count("\n    action:  seat ") == triggered
+    assert to_markdown(report).count("\n- action: `seat ") == triggered
+
+
 @pytest.mark.parametrize(
     ("factory", "kw", "clause"),
     [
@@ -267,7 +296,7 @@ def test_cli_campaign_writes_reports_and_exits_1(tmp_path: Path, capsys: Any) ->
     assert "T6-PLACE-3" in text and "WAIVED take6:legal-missing:T6-LOGIC-1:draft" in text
     doc = json.loads(rj.read_text(encoding="utf-8"))
     validate_json(doc)
-    assert rm.read_text(encoding="utf-8").startswith("# Conformance campaign")
+    assert rm.read_text(encoding="utf-8").split("\n", 1)[1].startswith("# Conformance campaign")  # seal first
     assert sorted(p.name for p in out.iterdir() if not p.name.endswith(".first.jsonl"))
 
 

@@ -179,3 +179,60 @@ def test_a_huge_value_of_a_record_is_never_quoted_whole(line: int, path: tuple[s
     assert re.search(r"…\W{0,2} \(300000\d characters\)", "\n".join(shown)), shown
     reply = call("check_record", {"record": text})
     assert len(reply.text) < 2000 and len(json.dumps(reply.data)) < 4000
+
+
+@pytest.mark.parametrize("name", ["take6", "petersburg"])
+def test_an_illegal_action_is_named_by_its_text_beside_the_records_json(name: str) -> None:
+    """At a random point of random games, a record line holding an action the rules refuse there (another
+    position's legal action: T6-SELECT-1, SP-TURN-2, ...) is reported with the action's text in that
+    position beside the record's own JSON (the text reads back, unchecked, as the action), and what is
+    legal now listed by the texts the engine reads back."""
+    import random
+
+    from engine.conformance.records.format import ActionLine, dumps_line, record_game
+    from engine.errors import RuleViolation
+    from engine.game import get_game
+
+    game = get_game(name)
+    reported = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_game(3, seed=seed)
+        states, actions = [state], []
+        while not game.is_terminal(state):
+            action = rng.choice(game.legal_actions(state))
+            actions.append(action)
+            state = game.apply(state, action)
+            states.append(state)
+        k = rng.randrange(len(actions) - 1)
+        before = states[k]
+        later = [a for s in states[k + 1 :] for a in game.legal_actions(s)]
+        illegal = []
+        for a in later:
+            try:
+                game.apply(before, a)
+            except RuleViolation:
+                illegal.append(a)
+        if not illegal:
+            continue
+        wrong = rng.choice(illegal)
+        record = record_game(name, players=3, seed=seed, actions=actions[:k])
+        lines = [dumps_line(line.to_json()) for line in record.lines() if line.to_json()["type"] != "result"]
+        seat = wrong.player
+        lines.append(dumps_line(ActionLine(k, seat, game.action_to_json(wrong)).to_json()))
+        report = check_record(io.StringIO("\n".join(lines) + "\n"), name="g.jsonl")
+        d = report.divergence
+        assert report.status == "divergence" and d is not None and d.kind == "illegal", report
+        text = game.action_to_text(before, wrong)
+        text = text if text.startswith(f"P{seat} ") else f"P{seat} {text}"  # with its seat, always
+        assert game.action_from_text(before, text, checked=False) == wrong
+        shown = json.dumps(game.action_to_json(wrong), ensure_ascii=False, separators=(",", ":"))
+        assert d.record == f"player {seat}: {text!r} {shown}", d.record
+        acting = game.to_act(before)
+        seats = [seat] if seat in acting else list(acting)
+        for s in seats:
+            texts = [game.action_to_text(before, a) for a in game.legal_actions(before, s)]
+            assert f"player {s}: {', '.join(texts[:12])}" in d.rules, (d.rules, texts)
+        assert "{" not in d.rules
+        reported += 1
+    assert reported >= 4

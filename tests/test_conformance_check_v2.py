@@ -105,7 +105,8 @@ def test_missing_and_extra_actions_are_each_named_with_their_clause() -> None:
     assert d is not None and d.fact == "legal"
     assert d.clauses[0] == "SP-TURN-2", "the first listed seat's extra action: not its turn"
     doc = d.to_json()
-    assert doc["extra"] == [{"action": wrong, "clause": "SP-TURN-2", "reason": doc["extra"][0]["reason"]}]
+    assert doc["extra"] == [{"action": wrong, "text": f"P{1 - seat} pass", "clause": "SP-TURN-2",
+                             "reason": doc["extra"][0]["reason"]}]
     report2 = check_lines(
         [*lines[:-1], {**lines[-1], "claims": {"legal": [{"player": seat, "actions": kept}]}}]
     )
@@ -114,6 +115,10 @@ def test_missing_and_extra_actions_are_each_named_with_their_clause() -> None:
     missing = {a["type"]: c for a, c in d2.missing}
     assert missing["pass"] == "SP-TURN-3" and missing["take"] == "SP-HAND-1"
     assert "missing" in d2.record and d2.clauses[0] in ("SP-TURN-3", "SP-HAND-1")
+    # each missing action is named by its text in the claimed position too, beside its JSON form
+    texts = [g.action_to_text(s, g.action_from_json(m["action"])) for m in d2.to_json()["missing"]]
+    assert [m["text"] for m in d2.to_json()["missing"]] == [f"P{seat} {t}" for t in texts]
+    assert f"missing 'P{seat} pass' {{\"type\":\"pass\"" in d2.record
 
 
 def test_version_1_records_stay_valid_and_cannot_claim_legal_sets() -> None:

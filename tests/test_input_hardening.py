@@ -506,17 +506,19 @@ def test_write_docs_refuses_to_overwrite_a_page_it_did_not_write(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """Item 4: a user's own README.md in the docs folder stops ``rules --write-docs`` before anything is
-    written; the pages it wrote are replaced."""
+    written; the pages it wrote are replaced; a page edited since it was written is not (its seal no longer
+    matches: round three, class 5)."""
     (tmp_path / "README.md").write_text("my own readme\n", encoding="utf-8")
     assert "README.md" in refused(capsys, "rules", "--write-docs", str(tmp_path))
     assert [p.name for p in tmp_path.iterdir()] == ["README.md"]
     assert (tmp_path / "README.md").read_text(encoding="utf-8") == "my own readme\n"
     (tmp_path / "README.md").unlink()
     assert main(["rules", "--write-docs", str(tmp_path)]) == 0
-    (tmp_path / "take6.md").write_text(
-        (tmp_path / "take6.md").read_text(encoding="utf-8") + "stale\n", encoding="utf-8"
-    )
     assert main(["rules", "--write-docs", str(tmp_path)]) == 0
+    edited = (tmp_path / "take6.md").read_text(encoding="utf-8") + "my own line\n"
+    (tmp_path / "take6.md").write_text(edited, encoding="utf-8")
+    assert "take6.md" in refused(capsys, "rules", "--write-docs", str(tmp_path))
+    assert (tmp_path / "take6.md").read_text(encoding="utf-8") == edited
 
 
 def test_records_and_reports_replace_only_what_arbiter_wrote(

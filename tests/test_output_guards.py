@@ -32,7 +32,8 @@ def test_vectors_export_keeps_a_file_it_did_not_write(
     mine = tmp_path / "take6.jsonl"
     mine.write_text("my notes\n", encoding="utf-8")
     line = refused(capsys, "vectors", "export", str(tmp_path), "--game", "take6", "--per-clause", "1")
-    assert "'take6.jsonl' exists and was not written by arbiter vectors export (--force replaces it)" in line
+    assert ("'take6.jsonl' exists and was not written by arbiter vectors export, or was changed since "
+            "(--force replaces it)") in line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["take6.jsonl"]
     assert mine.read_text(encoding="utf-8") == "my notes\n"
     assert main(["vectors", "export", str(tmp_path), "--game", "take6", "--per-clause", "1", "--force"]) == 0
@@ -42,16 +43,22 @@ def test_vectors_export_keeps_a_file_it_did_not_write(
 def test_vectors_export_replaces_the_files_of_an_earlier_export(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """A second export into the same folder replaces the files the first one's manifest lists and leaves
-    other files alone; a user's ``manifest.json`` is not replaced."""
+    """A second export into the same folder replaces the files the first one's sealed manifest lists with
+    the digest they still have, and leaves other files alone; a listed file changed since is refused
+    (``--force`` replaces it), and so is a user's ``manifest.json``."""
     assert main(["vectors", "export", str(tmp_path), "--game", "take6", "--per-clause", "1"]) == 0
     (tmp_path / "README.md").write_text("about this folder\n", encoding="utf-8")
-    (tmp_path / "take6.jsonl").write_text("stale\n", encoding="utf-8")
     assert main(["vectors", "export", str(tmp_path), "--per-clause", "1"]) == 0
     assert (tmp_path / "README.md").read_text(encoding="utf-8") == "about this folder\n"
-    assert (tmp_path / "take6.jsonl").read_text(encoding="utf-8").startswith('{"id":')
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert "schemas/petersburg.schema.json" in manifest["schemas"]
+    assert set(manifest["digests"]) == {*manifest["files"], *manifest["schemas"]}
+    (tmp_path / "take6.jsonl").write_text("stale\n", encoding="utf-8")
+    line = refused(capsys, "vectors", "export", str(tmp_path), "--per-clause", "1")
+    assert "'take6.jsonl' exists and was not written by arbiter vectors export, or was changed since" in line
+    assert (tmp_path / "take6.jsonl").read_text(encoding="utf-8") == "stale\n"
+    assert main(["vectors", "export", str(tmp_path), "--per-clause", "1", "--force"]) == 0
+    assert (tmp_path / "take6.jsonl").read_text(encoding="utf-8").startswith('{"id":')
     (tmp_path / "manifest.json").write_text('{"mine": true}\n', encoding="utf-8")
     line = refused(capsys, "vectors", "export", str(tmp_path), "--per-clause", "1")
     assert "manifest.json" in line and "not written by arbiter vectors export" in line
@@ -72,7 +79,7 @@ def test_perft_write_replaces_only_a_perft_file(capsys: pytest.CaptureFixture[st
     target = tmp_path / "perft.jsonl"
     target.write_text("my counts\n", encoding="utf-8")
     line = refused(capsys, "vectors", "perft", "--game", "take6", "--write", str(target))
-    assert "not written by arbiter vectors perft (--force replaces it)" in line
+    assert "not written by arbiter vectors perft, or was changed since (--force replaces it)" in line
     assert target.read_text(encoding="utf-8") == "my counts\n"
     assert main(["vectors", "perft", "--game", "take6", "--write", str(target), "--force"]) == 0
     assert main(["vectors", "perft", "--game", "take6", "--write", str(target)]) == 0

@@ -120,19 +120,25 @@ def test_docs_pages_hold_every_clause_and_ruling() -> None:
 
 
 def test_write_then_check_docs(tmp_path: Path) -> None:
-    """Written pages are fresh; an edited or extra generated page is reported stale, and rewriting fixes it;
-    a page the command did not write (no generated-page marker) is never reported nor removed."""
-    pages = {"README.md": rulesref.DOCS_HEADER + "\nx\n", "take6.md": rulesref.DOCS_HEADER + "\ny\n"}
+    """Written pages are fresh; a page the command wrote and no longer generates is reported and removed
+    when the pages are written again; a page edited since it was written is reported out of date and not
+    replaced (its seal no longer matches); a page the command did not write is never reported nor removed."""
+    pages = {"README.md": "x\n", "take6.md": "y\n"}
     rulesref.write_docs(tmp_path, pages)
     assert rulesref.stale_pages(tmp_path, pages) == []
-    (tmp_path / "take6.md").write_text(rulesref.DOCS_HEADER + "\nedited\n", encoding="utf-8")
-    (tmp_path / "old.md").write_text(rulesref.DOCS_HEADER + "\ngone\n", encoding="utf-8")
+    rulesref.write_docs(tmp_path, {**pages, "old.md": "gone\n"})
     (tmp_path / "notes.md").write_text("someone's own notes\n", encoding="utf-8")
-    assert rulesref.stale_pages(tmp_path, pages) == ["take6.md (out of date)", "old.md (no longer generated)"]
+    assert rulesref.stale_pages(tmp_path, pages) == ["old.md (no longer generated)"]
     rulesref.write_docs(tmp_path, pages)
     assert rulesref.stale_pages(tmp_path, pages) == []
     assert not (tmp_path / "old.md").exists()
     assert (tmp_path / "notes.md").read_text(encoding="utf-8") == "someone's own notes\n"
+    edited = (tmp_path / "take6.md").read_text(encoding="utf-8") + "edited\n"
+    (tmp_path / "take6.md").write_text(edited, encoding="utf-8")
+    assert rulesref.stale_pages(tmp_path, pages) == ["take6.md (out of date)"]
+    with pytest.raises(InputError, match=r"take6\.md' exists and was not written by .* or was changed since"):
+        rulesref.write_docs(tmp_path, pages)
+    assert (tmp_path / "take6.md").read_text(encoding="utf-8") == edited
 
 
 def test_table_aligns_columns_and_wraps_the_last() -> None:

@@ -230,6 +230,8 @@ def test_every_step_unpacks_to_the_engines_replay() -> None:
             assert picture == step.svg and narration == list(step.narration)
             assert clauses == list(step.clauses) and shown["title"] == step.title
             assert shown.get("action") == step.action and shown.get("comment") == step.comment
+            if step.action is not None:  # the text as the script reads it: given, or the title's end
+                assert shown.get("text", shown["title"].split(": ", 1)[-1]) == step.text
 
 
 def _petersburg_page(tmp_path: Path, seed: int) -> tuple[Path, Path]:
@@ -327,6 +329,8 @@ def test_a_legal_set_divergence_lists_each_action(tmp_path: Path) -> None:
     assert rules_side.count("<li>") == 10 and "the record omits" in rules_side
     record_side = page.split('id="side-record"', 1)[1].split("</div></div>", 1)[0]
     assert record_side.count("<li>") == 1 and "&quot;card&quot;: 1}" in record_side
+    assert "<li><b>P1 1</b> <code>" in record_side  # the action's text (with its seat) before its JSON
+    assert rules_side.count("<li><b>P1 ") == 10
 
 
 def test_the_rules_panel_marks_the_rulings_a_step_rests_on() -> None:
@@ -341,3 +345,61 @@ def test_the_rules_panel_marks_the_rulings_a_step_rests_on() -> None:
         assert all(r["rejects"] for r in step.rulings if not r["chosen"])
     page = replay_html(replay)
     assert 'class="ruling"' in page and "Rejected reading: " in page
+
+
+def _games(tmp_path: Path) -> list[Path]:
+    """Records of random games not picked by hand: 4-player games of both games (``arbiter play``), the
+    golden records, and one 6 nimmt! game whose later deals are chance lines."""
+    out = [RECORDS / n for n in ("good-take6-chance-3p.jsonl", "good-petersburg-first-2p.jsonl")]
+    for game, seed in (("take6", 11), ("petersburg", 12)):
+        record = tmp_path / f"{game}{seed}.jsonl"
+        argv = ["play", game, "--players", "4", "--seed", str(seed), "--quiet", "--record", str(record)]
+        assert main(argv) == 0
+        out.append(record)
+    return out
+
+
+def test_each_step_names_its_action_by_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every action's step names it by its text in the position before it, with its seat (a chance step's
+    without: a 6 nimmt! deal, T6-SETUP-5): the text reads back there as the record's action, the title
+    is ``Action N: TEXT`` (``(chance)`` for a chance line; cut at TITLE_TEXT characters), and the page's
+    data carries it beside the record's JSON."""
+    from engine.conformance.records.check import _start
+    from engine.conformance.records.format import ActionLine, Header, iter_record
+    from engine.viewer import TITLE_TEXT
+
+    kinds = set()
+    for record in _games(tmp_path):
+        replay = build_replay(record)
+        lines = iter_record(record)
+        header = next(lines)
+        assert isinstance(header, Header)
+        g, _kit, state = _start(header, record.name)
+        actions = [line for line in lines if isinstance(line, ActionLine)]
+        assert len(actions) == len(replay.steps) - 1
+        for line, step in zip(actions, replay.steps[1:], strict=True):
+            action = g.action_from_json(line.action)
+            assert step.text is not None and g.action_from_text(state, step.text) == action, step.text
+            assert step.text.startswith(f"P{line.player} ") == (line.player is not None)
+            how = " (chance)" if line.player is None else ""
+            shown = step.text if len(step.text) <= TITLE_TEXT else step.text[: TITLE_TEXT - 1] + "…"
+            assert step.title == f"Action {line.index}{how}: {shown}"
+            kinds.add(line.action["type"])
+            state = g.apply(state, action)
+        data = _page_data(replay_html(replay))  # a text the title ends with is read from the title
+        said = [s.get("text", s["title"].split(": ", 1)[1]) for s in data["steps"][1:]]
+        assert said == [s.text for s in replay.steps[1:]]
+        cut = any(len(s.text or "") > TITLE_TEXT for s in replay.steps)
+        assert any("text" in s for s in data["steps"]) == cut
+    assert {"select", "take_row", "deal", "buy", "pass"} <= kinds
+    capsys.readouterr()
+
+
+def test_a_refused_action_is_named_by_its_text() -> None:
+    """The refused step (T6-SELECT-1: a card not in hand) is titled by the action's text with its seat, and
+    the divergence's record side names it by text beside the record's JSON."""
+    replay = build_replay(RECORDS / "diverge-card-not-in-hand.jsonl")
+    step = replay.steps[-1]
+    assert step.text == "P0 4" and step.title == "Action 0 (refused): P0 4"
+    assert replay.divergence is not None
+    assert replay.divergence["record"] == """player 0: 'P0 4' {"type":"select","player":0,"card":4}"""

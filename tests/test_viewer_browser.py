@@ -109,6 +109,8 @@ def test_step_forward_and_back_through_a_take6_game(browser: Any, tmp_path: Path
         _click(browser, "#next")
         assert _text(browser, "#counter") == f"step {i} / {last}"
         assert _text(browser, "#step-title") == replay.steps[i].title
+        assert _text(browser, "#action b") == replay.steps[i].text  # the action's text, then its JSON
+        assert _text(browser, "#action span").startswith('{ "type": ')
         expected = [line.strip() for line in replay.steps[i].narration]
         assert _text(browser, "#narration").splitlines() == expected
         chips = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#chips a.clause")]
@@ -358,6 +360,23 @@ def test_no_step_overflows_sideways_at_any_width(
             assert texts == expected and counter == f"step 0 / {len(replay.steps) - 1}"
             if width == 360:
                 _shot(browser, tmp_path, f"viewer-{game}-narrow")
+    finally:
+        browser.set_window_size(1280, 900)
+
+
+def test_a_deals_text_wraps_at_the_narrowest_width(browser: Any, tmp_path: Path) -> None:
+    """A record whose later deals are chance lines (T6-SETUP-5): a deal's text, one long run, wraps in the
+    action line at 360 px at every step; the title shows it cut, the action line whole."""
+    record = RECORDS / "good-take6-chance-3p.jsonl"
+    replay = build_replay(record)
+    deal = next(i for i, s in enumerate(replay.steps) if s.action and s.action["type"] == "deal")
+    try:
+        browser.set_window_size(360, 900)
+        browser.get(_page(tmp_path, record).as_uri() + f"#step-{deal}")
+        assert _text(browser, "#action b").replace("\n", "") == replay.steps[deal].text
+        assert _text(browser, "#step-title").endswith("…")
+        found, _texts, _counter = browser.execute_script(_EVERY_STEP, _OVERFLOW)
+        assert not found, found[:5]
     finally:
         browser.set_window_size(1280, 900)
 

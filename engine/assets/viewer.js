@@ -61,8 +61,11 @@
     el("counter").textContent = `step ${current} / ${steps.length - 1}`;
     el("slider").value = current;
     el("step-title").textContent = s.title;
-    // spaced JSON, which wraps between its fields
-    el("action").textContent = s.action ? JSON.stringify(s.action, null, 1).replace(/\n\s*/g, " ") : "";
+    // the action's text (what `arbiter explain --action` takes here), then the record's JSON, spaced to wrap
+    // (the text is the title's end unless the page gives it: engine/viewer.py _page_data)
+    const text = s.text !== undefined ? s.text : s.title.slice(s.title.indexOf(": ") + 2);
+    const json = s.action ? esc(JSON.stringify(s.action, null, 1).replace(/\n\s*/g, " ")) : "";
+    el("action").innerHTML = s.action ? (text ? `<b>${breakable(text)}</b>` : "") + `<span>${json}</span>` : "";
     el("narration").innerHTML = s.narration.map((k) => narrated(lines[k])).join("");
     if (s.comment) el("narration").innerHTML += `<p class="comment">record comment: ${linkify(s.comment)}</p>`;
     // a ruling's chip is marked: the seeds disagree or are silent, or an option reads it the other way

@@ -30,7 +30,7 @@ from typing import Any
 
 from attrs import define, field
 
-from engine import cliargs
+from engine import cliargs, digits
 
 __all__ = ["Load", "main", "run_load"]
 
@@ -52,7 +52,7 @@ def _children() -> dict[int, list[int]]:
     """Each process's children (from /proc)."""
     parents: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
-        if entry.isdigit():
+        if digits.number(entry) is not None:
             try:
                 with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
                     ppid = int(fh.read().rsplit(")", 1)[1].split()[1])

@@ -7,6 +7,7 @@ a position; check an implementation's game record).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -50,15 +51,18 @@ def _settle_dispute(args: dict[str, str]) -> str:
     game = args["game"]
     title = get_game(game).title
     action = args.get("action")
+    if action and not action.lstrip().startswith("{"):
+        action = json.dumps(action, ensure_ascii=False)  # a text action, quoted as the argument's value
     steps = [
         f'Call legal_actions with game "{game}" and this position as position: who must act now, and every '
-        "legal action in the game's JSON form.",
+        "legal action by its text (and in the game's JSON form).",
         (
             f"Call explain_action with game \"{game}\", this position and action {action}: legal or not, the "
             "clause that refuses it, the derivation, and what would make it legal."
             if action
-            else "Call explain_action with each action the players disagree about (in the JSON form "
-            "legal_actions lists): legal or not, the clause that decides it, the derivation."
+            else "Call explain_action with each action the players disagree about (its text, as "
+            "legal_actions prints it, e.g. \"P1 7\" or \"buy Market lower\"): legal or not, the clause that "
+            "decides it, the derivation."
         ),
     ]
     if game == "petersburg":
@@ -88,7 +92,7 @@ def _check_implementation(args: dict[str, str]) -> str:
     position = (
         f'Call record_position with the record\'s game, path "{path}" and upto set to the divergence\'s '
         "index: the position before the diverging action; then call explain_action with that position "
-        "and the record's action, and legal_actions with it."
+        "and the record's action (the text the divergence quotes, or its JSON), and legal_actions with it."
         if path
         else "For the position before the diverging action, the record's own lines are the replay: the "
         "divergence names the action index and line."
@@ -160,7 +164,11 @@ def prompts() -> list[Prompt]:
                 PromptArgument("game", f"which game: {', '.join(game_names())}", True),
                 PromptArgument("position", POSITION_SCHEMA["description"], True),
                 PromptArgument("question", "what the players disagree about, in their words", True),
-                PromptArgument("action", "the disputed action in the game's JSON form (optional)"),
+                PromptArgument(
+                    "action",
+                    "the disputed action: its text ('P1 7', 'buy Market lower') or the game's JSON form "
+                    "(optional)",
+                ),
             ),
             _settle_dispute,
         ),

@@ -117,8 +117,14 @@ ACTIONS_OUTPUT: dict[str, Any] = {
             "description": "per seat (its number as text), its legal actions in the game's JSON form",
             "additionalProperties": {"type": "array", "items": {"type": "object"}},
         },
+        "texts": {
+            "type": "object",
+            "description": "per seat, the same actions in the same order by their short text, read against "
+            "this position (what explain_action takes: '33', 'P1 33', 'buy Market lower')",
+            "additionalProperties": _TEXTS,
+        },
     },
-    "required": ["to_act", "over", "actions"],
+    "required": ["to_act", "over", "actions", "texts"],
 }
 DIVERGENCE_OUTPUT: dict[str, Any] = {
     "type": "object",
@@ -131,8 +137,12 @@ DIVERGENCE_OUTPUT: dict[str, Any] = {
         "clauses": {**_TEXTS, "description": "the deciding clauses, the first decides"},
         "reason": _TEXT,
         "fact": {**_TEXT, "description": "the claimed fact that differs"},
-        "missing": {"type": "array", "items": {"type": "object"}},
-        "extra": {"type": "array", "items": {"type": "object"}},
+        "missing": {"type": "array", "items": {"type": "object"},
+                    "description": "a legal-set claim: each legal action the record leaves out (action: its "
+                    "JSON form, text: its text there, clause)"},
+        "extra": {"type": "array", "items": {"type": "object"},
+                  "description": "a legal-set claim: each action the record adds (action, text, clause, "
+                  "reason)"},
     },
     "required": ["kind", "index", "line", "record", "rules", "clauses", "reason"],
 }

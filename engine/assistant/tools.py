@@ -3,9 +3,9 @@
 A :class:`Tool` is a name, a description an assistant can act on, a JSON input schema and a handler; every
 handler calls the engine's own query functions (:func:`engine.query.ask`,
 :func:`engine.query.explain.explain`, :func:`engine.conformance.records.check.check_record`,
-:mod:`engine.svg`), so a tool's answer is the CLI's answer. :func:`call` validates the arguments against the
-schema first (an :class:`~engine.errors.InputError` names the bad field), then runs the handler; a rule the
-input breaks is reported with its clause id.
+:mod:`engine.svg`), so a tool's answer is the CLI's answer.  :func:`call` validates the arguments against
+the schema first (an :class:`~engine.errors.InputError` names the bad field), then runs the handler; a
+rule the input breaks is reported with its clause id.
 
 The tools, by purpose:
 
@@ -165,8 +165,33 @@ def _validate(tool: Tool, arguments: Mapping[str, Any]) -> dict[str, Any]:
             extra = [k for k in err.instance if k not in known] if isinstance(err.instance, dict) else []
             where = extra[0] if path == "arguments" and extra else path
             raise InputError(where, f"unknown argument of {tool.name} (known: {', '.join(known)})")
+        if err.validator == "anyOf":  # name the forms it may take, not "any of the given schemas"
+            got = err.instance
+            shown = json.dumps(got) if got is None or isinstance(got, bool) else jsonio.show(got)
+            raise InputError(path, f"expected {_forms(err.validator_value)}, got {shown}")
         raise InputError(path, err.message)
     return dict(arguments)
+
+
+_FORM = {"string": "a text", "object": "an object", "array": "a list", "integer": "an integer",
+         "number": "a number", "boolean": "true or false"}
+_ITEMS = {"string": "texts", "integer": "integers", "number": "numbers", "object": "objects"}
+
+
+def _forms(options: list[dict[str, Any]]) -> str:
+    """The forms an ``anyOf`` allows, in words.
+
+    >>> _forms([{"type": "array", "items": {"type": "integer"}}, {"type": "string"}])
+    'a list of integers or a text'
+    """
+    words = []
+    for option in options:
+        kind, items = option.get("type"), option.get("items", {}).get("type")
+        if kind == "array" and isinstance(items, str) and items in _ITEMS:
+            words.append(f"a list of {_ITEMS[items]}")
+        else:
+            words.append(_FORM.get(kind, "a value") if isinstance(kind, str) else "a value")
+    return " or ".join(words)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -233,11 +258,6 @@ def _explain(args: dict[str, Any]) -> ToolResult:
     return _answer_result(explain(args["game"], state, args["action"]))
 
 
-def _short(action: Mapping[str, Any]) -> str:
-    rest = ", ".join(f"{k}={v}" for k, v in action.items() if k not in ("type", "player") and v is not None)
-    return f"{action.get('type', '?')} {rest}".strip()
-
-
 def _legal_actions(args: dict[str, Any]) -> ToolResult:
     game = get_game(args["game"])
     state = position_of(args["game"], args["position"])
@@ -247,12 +267,14 @@ def _legal_actions(args: dict[str, Any]) -> ToolResult:
     for seat in seats:
         if not 0 <= seat < players:
             raise InputError("player", f"expected a seat 0..{players - 1}, got {seat}")
-    actions = {str(p): [game.action_to_json(a) for a in game.legal_actions(state, p)] for p in seats}
+    legal = {str(p): game.legal_actions(state, p) for p in seats}
+    actions = {p: [game.action_to_json(a) for a in acts] for p, acts in legal.items()}
+    texts = {p: [game.action_to_text(state, a) for a in acts] for p, acts in legal.items()}
     lines = [f"To act: {', '.join(f'P{p}' for p in acting) or 'nobody (the game is over)'}"]
-    for p, acts in actions.items():
-        shown = "; ".join(_short(a) for a in acts) or "none (this seat need not act now)"
-        lines.append(f"P{p}: {len(acts)} legal action(s): {shown}")
-    data = {"to_act": acting, "over": game.is_terminal(state), "actions": actions}
+    for p, shown in texts.items():
+        listed = "; ".join(shown) or "none (this seat need not act now)"
+        lines.append(f"P{p}: {len(shown)} legal action(s): {listed}")
+    data = {"to_act": acting, "over": game.is_terminal(state), "actions": actions, "texts": texts}
     return ToolResult("\n".join(lines), data)
 
 
@@ -400,17 +422,19 @@ def _text(words: str) -> str:
 
 EXPLAIN_HELP = _text("""
 Is this action legal in this position, and why. Give the game, the position (a notation line or the
-game's JSON state) and the action in the game's JSON form (6 nimmt!: {"type": "select", "player": 0,
-"card": 33} or {"type": "take_row", "player": 0, "row": 2}; Saint Petersburg: {"type": "buy", "player": 0,
-"card": "Market", "source": "upper"}, add "displace" for a trading card). Answers legal or not, the
-refusing clause, the derivation (the cost broken down, or the row the card goes to), the chain of clauses
-with their seed passages, what the engine then does, and for an illegal action what would make it legal.
-legal_actions shows a position's action forms.
+game's JSON state) and the action, as its short text (6 nimmt!: "33", "P0 33", "row 2"; Saint Petersburg:
+"buy Market", "buy Market lower", "Gold Smelter over Gold Miner", "hand Lumberjack", "pass"; a card by any
+of its names) or in the game's JSON form ({"type": "select", "player": 0, "card": 33}; {"type": "buy",
+"player": 0, "card": "Market", "source": "upper"}). A text naming several legal actions is refused,
+listing them. Answers legal or not, the refusing clause, the derivation (the cost broken down, or the row
+the card goes to), the chain of clauses with their seed passages, what the engine then does, and for an
+illegal action what would make it legal. legal_actions lists a position's actions by their texts.
 """)
 
 LEGAL_HELP = _text("""
-Every legal action of the seats that must act now (or of one seat) in a position, in the game's JSON form,
-ready to pass to explain_action. Also says who must act and whether the game is over.
+Every legal action of the seats that must act now (or of one seat) in a position: each by its short text
+(what explain_action takes, e.g. "P1 33" or "buy Market lower") and in the game's JSON form. Also says who
+must act and whether the game is over.
 """)
 COST_HELP = _text("""
 What a Saint Petersburg card costs a player here, and why: reads the player's play area and roubles from the
@@ -449,7 +473,15 @@ it with arguments taken from the question (ready only when it ran and restated t
 
 def _position_tools() -> list[Tool]:
     game_position = {"game": GAME_SCHEMA, "position": POSITION_SCHEMA}
-    action = {"type": "object", "description": "the action in the game's JSON form"}
+    action = {
+        "anyOf": [
+            {"type": "string", "description": "the action's text (docs/positions.md, 'Actions as text')"},
+            {"type": "object", "description": "the action in the game's JSON form"},
+        ],
+        "description": "the action: its short text, read against the position (6 nimmt! '33', 'P0 33', "
+        "'row 2'; Saint Petersburg 'buy Market lower', 'Gold Smelter over Gold Miner', 'pass'), or the "
+        "game's JSON form of it",
+    }
     card = {"type": "string", "description": "the card, by any of its names (en, de, ru)"}
     source = {
         "type": "string",

@@ -22,6 +22,8 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
+from engine import digits
+
 __all__ = ["FLAG", "field_for", "flag_words", "words_for"]
 
 FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
@@ -54,7 +56,7 @@ def _value(word: str, schema: Mapping[str, Any]) -> Any:
     text)."""
     kinds = [schema, *schema.get("anyOf", ())]
     numbers = word.replace(",", " ").split()
-    if numbers and all(n.isascii() and n.lstrip("-").isdigit() for n in numbers):
+    if numbers and all(digits.number(n, signed=True) is not None for n in numbers):
         if any(k.get("type") == "array" for k in kinds):
             return [int(n) for n in numbers]
         if len(numbers) == 1 and any(k.get("type") == "integer" for k in kinds):

@@ -63,7 +63,7 @@ def _run_rules(args: argparse.Namespace) -> int:
     if args.write_docs is not None:
         changed = rulesref.write_docs(Path(args.write_docs))
         done = ", ".join(changed) if changed else "already up to date"
-        print(f"docs written to {args.write_docs}: {done}")
+        print(jsonio.one_line(f"docs written to {args.write_docs}: {done}"))
         return 0
     if args.check_docs is not None:
         stale = rulesref.stale_pages(Path(args.check_docs))
@@ -124,7 +124,7 @@ def _register_rules(sub: Any) -> None:
 
 
 def _add_param(p: argparse.ArgumentParser, param: Param) -> None:
-    conv: Any = int if param.type is int else str
+    conv: Any = cliargs.integer(param.name) if param.type is int else str
     kwargs: dict[str, Any] = {"help": param.help}
     if param.type is bool:
         p.add_argument(f"--{param.name.replace('_', '-')}", dest=param.name, action="store_true",

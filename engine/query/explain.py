@@ -226,9 +226,12 @@ def explain(game: str, state: Any, action_given: Any) -> Answer:
     )
 
 
-def _refused_outright(g: Game, state: Any, action_json: Any, exc: RuleViolation) -> Answer:
+def _refused_outright(g: Game, state: Any, given: Any, exc: RuleViolation) -> Answer:
+    """The answer for an action refused before it is one (a deal of the wrong shape): there is no action
+    to name by its text, so the question quotes what was given."""
+    shown = jsonio.show(given) if isinstance(given, str) else _show(given)
     return Answer(
-        kind="explain", game=g.name, question=f"May this action be played: {_short(action_json)}?",
+        kind="explain", game=g.name, question=f"May this action be played: {shown}?",
         summary=f"illegal — {exc.clause}: {exc.message}",
         value={"legal": False, "player": None, "clause": exc.clause},
         steps=[Step.of(exc.clause, f"refused: {exc.message}")],
@@ -240,14 +243,6 @@ def _show(data: Any) -> str:
     import json
 
     return json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
-
-
-def _short(data: Any) -> str:
-    """An action's JSON form in a few words: ``buy card=Market, source=lower``."""
-    if not isinstance(data, dict):
-        return _show(data)
-    rest = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("type", "player") and v is not None)
-    return f"{data.get('type', '?')} {rest}".strip()
 
 
 def _legal_hint(g: Game, state: Any, player: int | None, limit: int = 8) -> str:

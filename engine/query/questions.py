@@ -23,8 +23,10 @@ from typing import Any
 
 from attrs import frozen
 
+from engine.digits import number, read_int
 from engine.errors import InputError
 from engine.game import facet_module, game_names
+from engine.jsonio import show
 from engine.query import rulesref, search
 from engine.query.model import Answer, Step
 
@@ -35,9 +37,11 @@ def _int_list(name: str, value: Any) -> list[int]:
     """A list of integers from a JSON list or from text such as ``"3 12 30"`` / ``"3,12,30"``."""
     if isinstance(value, str):
         parts = value.replace(",", " ").split()
-        if not parts or not all(p.lstrip("-").isdigit() for p in parts):
-            raise InputError(name, f"expected numbers separated by spaces or commas, got {value!r}")
-        return [int(p) for p in parts]
+        numbers = [number(p, signed=True) for p in parts]
+        if not parts or None in numbers:
+            raise InputError(name, "expected numbers (digits 0-9) separated by spaces or commas, got "
+                             + show(value))
+        return [n for n in numbers if n is not None]
     if isinstance(value, Sequence) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
         return list(value)
     raise InputError(name, f"expected a list of integers, got {value!r}")
@@ -73,9 +77,9 @@ class Param:
     def _one(self, question: str, value: Any) -> Any:
         if self.type is int:
             if isinstance(value, bool) or not isinstance(value, int):
-                if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-                    return int(value)
-                raise InputError(self.name, f"expected an integer, got {value!r}")
+                if isinstance(value, str):
+                    return read_int(value.strip(), self.name, signed=True, what="an integer")
+                raise InputError(self.name, f"expected an integer, got {show(value)}")
             return value
         if self.type is list:
             return _int_list(self.name, value)

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 
 from attrs import frozen
 
+from engine import digits
 from engine.game import facets, game_names
 from engine.query.faqdoc import read_faq
 from engine.spec import all_clauses, data_root, seed_document, seed_index
@@ -221,7 +222,7 @@ def match_expression(words: Iterable[str]) -> str:
     terms: list[str] = []
     for w in dict.fromkeys(words):
         quoted = '"' + w.replace('"', "") + '"'
-        prefix = len(w) >= 3 and not w.isascii() and not w.isdigit()
+        prefix = len(w) >= 3 and not w.isascii() and digits.number(w) is None
         terms.append(quoted + "*" if prefix else quoted)
     return " OR ".join(terms)
 
@@ -249,19 +250,25 @@ UNITS: dict[str, frozenset[str]] = {
 """What a number of a question counts, by the word beside it (after its run of numbers, else before)."""
 
 
+def _count(word: str) -> int | None:
+    """A word that is a number a question may give (ASCII digits, at most 4: a card, a score), else
+    ``None`` (a superscript or another script's digits are words, not numbers)."""
+    return digits.number(word, max_digits=4)
+
+
 def _runs(ws: Sequence[str]) -> list[list[int]]:
     """Positions of runs of numbers (``23 23``, ``40 12 and 70``), in order."""
     runs: list[list[int]] = []
     i = 0
     while i < len(ws):
-        if not (ws[i].isdigit() and len(ws[i]) <= 4):
+        if _count(ws[i]) is None:
             i += 1
             continue
         run = [i]
         j = i + 1
-        while j < len(ws) and ((ws[j].isdigit() and len(ws[j]) <= 4)
-                               or (ws[j] == "and" and j + 1 < len(ws) and ws[j + 1].isdigit())):
-            if ws[j].isdigit():
+        while j < len(ws) and (_count(ws[j]) is not None
+                               or (ws[j] == "and" and j + 1 < len(ws) and _count(ws[j + 1]) is not None)):
+            if _count(ws[j]) is not None:
                 run.append(j)
             j += 1
         runs.append(run)
@@ -288,7 +295,7 @@ def numbers(ws: Sequence[str]) -> list[tuple[int, int, str | None]]:
         if after == "nimmt" and ws[run[-1]] == "6":
             counted, after = run[:-1], "6"
         found = unit(after) or unit(before)
-        out.extend((i, int(ws[i]), found) for i in counted)
+        out.extend((i, digits.number(ws[i], max_digits=4) or 0, found) for i in counted)
     return out
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -307,9 +308,6 @@ def disputed_lines(clauses: Sequence[Clause], *, width: int) -> list[str]:
 # --------------------------------------------------------------------------------------------------
 # docs/rules/ — generated from spec/ only (so the pages change exactly when the spec does)
 
-DOCS_HEADER = (
-    "<!-- Written by `arbiter rules --write-docs docs/rules` from spec/; edit spec/, not this page. -->"
-)
 
 
 def _md_escape(text: str) -> str:
@@ -337,7 +335,7 @@ def _md_clause(c: Clause) -> list[str]:
 
 def _game_page(game: str, clauses: Sequence[Clause]) -> str:
     title = facets(game).title
-    out = [DOCS_HEADER, "", f"# {title} — rules by clause", ""]
+    out = ["", f"# {title} — rules by clause", ""]
     out.append(f"{len(clauses)} clauses; each cites the seed passage it rests on (see `seeds/README.md`). "
                f"Look one up with `arbiter rules ID`.")
     out.append("")
@@ -361,7 +359,7 @@ def _anchor(text: str) -> str:
 
 
 def _disputed_page(clauses: Sequence[Clause]) -> str:
-    out = [DOCS_HEADER, "", "# Where the seeds disagree or are silent", ""]
+    out = ["", "# Where the seeds disagree or are silent", ""]
     out.append("Every point on which the seed documents disagree, or say nothing, is a clause with a "
                "`ruling`: the engine's reading, why, and (where one exists) the variant or option that "
                "selects the other reading. The same table prints with `arbiter rules --disputed`.")
@@ -378,7 +376,7 @@ def _disputed_page(clauses: Sequence[Clause]) -> str:
 
 def _index_page(books: Mapping[str, Sequence[Clause]]) -> str:
     seeds = seed_index()
-    out = [DOCS_HEADER, "", "# Rules reference", ""]
+    out = ["", "# Rules reference", ""]
     out.append("The rules of both games as the engine runs them: one clause per rule, each with a stable id, "
                "our one-sentence wording and the seed passage it cites. These pages are written from `spec/` "
                "by `arbiter rules --write-docs docs/rules`; a test fails when they are stale.")
@@ -401,54 +399,61 @@ def _index_page(books: Mapping[str, Sequence[Clause]]) -> str:
 
 
 def docs_pages(books: Mapping[str, Sequence[Clause]] | None = None) -> dict[str, str]:
-    """The ``docs/rules/`` pages (file name → Markdown), written from the clause books only."""
+    """The ``docs/rules/`` pages (file name → Markdown), written from the clause books only, each sealed as
+    this command's page (:data:`engine.outputs.RULES_DOCS`: a first line saying how it is written, with
+    the seal that lets the command replace it later)."""
     if books is None:
         books = {g: list(load_clauses(g).values()) for g in games_with_clauses()}
     pages = {"README.md": _index_page(books)}
     for game, clauses in books.items():
         pages[f"{game}.md"] = _game_page(game, clauses)
     pages["disputed.md"] = _disputed_page([c for cs in books.values() for c in cs])
-    return pages
+    return {name: outputs.RULES_DOCS.mark(text) for name, text in pages.items()}
 
 
 def write_docs(folder: Path, pages: Mapping[str, str] | None = None) -> list[str]:
     """Write the pages into ``folder`` (created if needed), remove pages no longer generated; return what
-    changed.  A page is replaced, or removed, only when this command wrote it (its first line is the
-    marker): a file of the same name that it did not write stops it, naming the file, before anything is
-    written."""
-    pages = docs_pages() if pages is None else pages
-    folder.mkdir(parents=True, exist_ok=True)
-    kind = outputs.Kind("arbiter rules --write-docs", lambda head: head.startswith(DOCS_HEADER))
-    todo = [name for name, text in pages.items()
-            if not (folder / name).is_file() or (folder / name).read_text(encoding="utf-8") != text]
-    for name in todo:  # every page first: a page this command did not write stops it before any write
-        outputs.guard(folder / name, source="--write-docs", kind=kind)
-    changed = stale_pages(folder, pages)
-    for name in todo:
-        outputs.write(folder / name, pages[name], source="--write-docs", kind=kind)
-    for path in folder.glob("*.md"):
-        if path.name not in pages and _generated(path):
-            path.unlink()
+    changed.  A page is replaced, or removed, only when this command can prove it wrote it as it is (its
+    seal, :mod:`engine.outputs`): another file of the same name, or a page edited since, stops it, naming
+    the file, before anything is written; no link in the folder is followed."""
+    pages = docs_pages() if pages is None else {n: outputs.RULES_DOCS.mark(t) for n, t in pages.items()}
+    with outputs.Folder(folder, source="--write-docs", create=True) as out:
+        changed = stale_pages(folder, pages)
+        todo = [name for name, text in pages.items() if _page(out, name) != text]
+        for name in todo:  # every page first: a page this command did not write stops it before any write
+            out.check(name, kind=outputs.RULES_DOCS)
+        for name in todo:
+            out.write(name, pages[name], kind=outputs.RULES_DOCS)
+        for name in _retired(out, pages):
+            out.remove(name, kind=outputs.RULES_DOCS)
     return changed
 
 
-def _generated(path: Path) -> bool:
-    """True for a page this command wrote (its first line is the marker); other pages are never removed."""
-    with path.open("rb") as handle:
-        return handle.readline().startswith(DOCS_HEADER.encode())
+def _page(out: outputs.Folder, name: str) -> str | None:
+    """The text of the page ``name`` in the folder (``None``: none there, or not a regular file)."""
+    status = out.status(name)
+    if status is None or not stat.S_ISREG(status.st_mode):
+        return None
+    return out.read(name).decode("utf-8")
+
+
+def _retired(out: outputs.Folder, pages: Mapping[str, str]) -> list[str]:
+    """The pages in the folder this command wrote (proven by their seal) that it no longer generates;
+    other pages are never reported nor removed."""
+    return [name for name in out.names() if name.endswith(".md") and name not in pages
+            and out.refusal(name, kind=outputs.RULES_DOCS)[0] is None]
 
 
 def stale_pages(folder: Path, pages: Mapping[str, str] | None = None) -> list[str]:
     """Names of pages missing, different, or no longer generated in ``folder`` (``[]`` when fresh)."""
-    pages = docs_pages() if pages is None else pages
+    pages = docs_pages() if pages is None else {n: outputs.RULES_DOCS.mark(t) for n, t in pages.items()}
     out: list[str] = []
-    for name, text in pages.items():
-        path = folder / name
-        if not path.is_file():
-            out.append(f"{name} (missing)")
-        elif path.read_text(encoding="utf-8") != text:
-            out.append(f"{name} (out of date)")
-    if folder.is_dir():
-        extra = [p.name for p in sorted(folder.glob("*.md")) if p.name not in pages and _generated(p)]
-        out.extend(f"{name} (no longer generated)" for name in extra)
+    with outputs.Folder(folder, source="--check-docs") as docs:
+        for name, text in pages.items():
+            found = _page(docs, name)
+            if found is None:
+                out.append(f"{name} (missing)")
+            elif found != text:
+                out.append(f"{name} (out of date)")
+        out.extend(f"{name} (no longer generated)" for name in _retired(docs, pages))
     return out

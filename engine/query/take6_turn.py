@@ -18,8 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.digits import number
 from engine.errors import InputError, RuleViolation
 from engine.game import Game
+from engine.jsonio import show
 from engine.query.explain import Explanation
 from engine.query.model import Answer, Step
 from engine.query.take6_common import (
@@ -46,9 +48,9 @@ def _parse_choices(choose: Sequence[str], cards: Sequence[int]) -> dict[int, int
     out: dict[int, int] = {}
     for item in choose:
         card_s, sep, row_s = item.partition("=")
-        if not sep or not card_s.strip().isdigit() or not row_s.strip().isdigit():
-            raise InputError("choose", f"expected CARD=ROW (e.g. 3=0), got {item!r}")
-        card, row = int(card_s), int(row_s)
+        card, row = number(card_s.strip()), number(row_s.strip())
+        if not sep or card is None or row is None:
+            raise InputError("choose", f"expected CARD=ROW (e.g. 3=0, digits 0-9), got {show(item)}")
         if card not in cards:
             raise InputError("choose", f"card {card} is not among the revealed cards {list(cards)}")
         out[card] = row

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import digits
 from engine.action_input import (
     Matches,
     Reading,
@@ -110,7 +111,7 @@ def _readings(state: State, words: list[str]) -> list[Reading]:
             return [Reading(TakeRow, {**given, "row": number(args[0], "row", 0, PREBUILT_ROWS - 1)})]
         kind = Select if verb == "select" else Draft
         return [Reading(kind, {**given, "card": _card(args[0])})]
-    if len(rest) == 1 and verb.isascii() and verb.isdigit():
+    if len(rest) == 1 and digits.number(verb) is not None:
         kind = Draft if state.phase == "draft" else Select
         return [Reading(kind, {**given, "card": _card(verb)})]
     raise InputError(

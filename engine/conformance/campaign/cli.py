@@ -53,7 +53,7 @@ def format_report(report: FuzzReport, *, out: str | None) -> list[str]:
         lines.append(f"  (first found after {report.first.steps} actions, in a {report.first.setup.players}-"
                      f"player game; shrunk to {div.steps} actions, {div.setup.players} players)")
     lines.append("")
-    where = f"written to {out}" if out else "use --out FILE to save it"
+    where = f"written to {outputs.shown(out)}" if out else "use --out FILE to save it"
     lines.append(f"record ({where}; 'arbiter check' replays it):")
     lines.extend(dumps_line(line.to_json()) for line in div.to_record().lines())
     return lines

@@ -14,9 +14,14 @@ from typing import Any
 
 from attrs import evolve, field, frozen
 
+from engine.action_input import text_of_json
 from engine.conformance.campaign.setups.base import GameSetup
+from engine.conformance.kits.base import get_kit
 from engine.conformance.peers.protocol import canonical
 from engine.conformance.records.format import ActionLine, Header, Record, ResultLine
+from engine.errors import InputError, RuleViolation
+from engine.game import get_game
+from engine.jsonio import show
 
 __all__ = [
     "DIVERGENCE_KINDS",
@@ -197,8 +202,31 @@ class Divergence:
         for other in self.differences[1:]:
             lines.append(f"  also differs: {other.kind} ({other.about}): {other.message}")
         if self.trigger is not None:
-            lines.append(f"  action: seat {self.trigger[0]} {canonical(self.trigger[1])}")
+            lines.append(f"  action: {self.action_shown()}")
         return lines
+
+    def action_shown(self) -> str | None:
+        """The action the divergence happened on, for a person: ``seat 1: 'P1 4' {json}``, its text in the
+        reference's position there (replayed from the start: what ``arbiter explain --action`` takes) before
+        its canonical JSON; ``None`` when no action was being applied."""
+        if self.trigger is None:
+            return None
+        seat, value = self.trigger
+        text = None
+        game, kit = get_game(self.setup.game), get_kit(self.setup.game)
+        try:
+            if self.start is not None:
+                state = game.from_notation(self.start)
+            else:
+                state = game.new_game(self.setup.players, variant=self.setup.variant,
+                                      options=dict(self.setup.options),
+                                      setup=kit.setup_from_json(self.setup.setup))
+            for _seat, action in self.actions:
+                state = game.apply(state, game.action_from_json(action))
+            text = text_of_json(game, state, value, seat)
+        except (InputError, RuleViolation):  # a start the reference refuses: the JSON alone
+            pass
+        return f"seat {seat}: " + (canonical(value) if text is None else f"{show(text)} {canonical(value)}")
 
 
 def same_class_and_not_larger(div: Divergence, found: Sequence[Divergence]) -> bool:

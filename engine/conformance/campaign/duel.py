@@ -21,6 +21,7 @@ from typing import Any
 from attrs import evolve, frozen
 from hypothesis import strategies as st
 
+from engine.action_input import text_of_json
 from engine.conformance.attribution import Attribution, action_clauses, attribute, refusing
 from engine.conformance.campaign.divergence import (
     Difference,
@@ -50,6 +51,7 @@ from engine.conformance.peers.protocol import (
 )
 from engine.errors import InputError, RuleViolation
 from engine.game import get_game
+from engine.jsonio import show
 
 __all__ = [
     "FAILURE_KINDS",
@@ -486,7 +488,7 @@ class Duel:
                 _Pending(
                     "legal-extra",
                     text,
-                    f"the peer offers seat {seat} {text}, which the rules "
+                    f"the peer offers seat {seat} {self.said(seat, value)}, which the rules "
                     f"refuse ({why})" + (_others(len(extra) - 1, "more extra") if i == 0 else ""),
                     clauses,
                     trigger=(seat, value),
@@ -500,7 +502,7 @@ class Duel:
                 _Pending(
                     "legal-missing",
                     text,
-                    f"the peer does not offer seat {seat} {text}, which the "
+                    f"the peer does not offer seat {seat} {self.said(seat, value)}, which the "
                     "rules allow" + (_others(len(missing) - 1, "more missing") if i == 0 else ""),
                     self.action_clauses(value),
                     trigger=(seat, value),
@@ -509,6 +511,12 @@ class Duel:
                 )
             )
         return out
+
+    def said(self, seat: int, value: Any) -> str:
+        """``seat``'s action for a person: its text in the reference's position (what ``arbiter explain
+        --action`` takes there), quoted, then its canonical JSON (the JSON alone for no action)."""
+        text = text_of_json(self.game, self.state, value, seat)
+        return canonical(value) if text is None else f"{show(text)} {canonical(value)}"
 
     def why_illegal(self, seat: int, value: Any) -> tuple[str, tuple[str, ...] | Attribution]:
         try:
@@ -550,7 +558,7 @@ class Duel:
         if not isinstance(reply, Refusal):
             raise self.diverge(
                 "accepted-illegal",
-                f"the peer accepts an illegal action of seat {seat}: {why}",
+                f"the peer accepts an illegal action of seat {seat} ({self.said(seat, value)}): {why}",
                 trigger=(seat, value),
                 clauses=refusing(self.game, self.kit, self.state, action, why.clause),
                 evidence=(Seen("apply", self.state, action, shown=True),),
@@ -567,7 +575,8 @@ class Duel:
             offered = tuple(v for v in self.offered.get(seat, ()) if canonical(v) != canonical(value))
             refused = self.diverge(
                 "refused-legal",
-                f"the peer refuses a legal action of seat {seat}: {reply.error}: {reply.message}",
+                f"the peer refuses a legal action of seat {seat} ({self.said(seat, value)}): {reply.error}: "
+                f"{reply.message}",
                 trigger=(seat, value),
                 clauses=self.action_clauses(value),
                 legal=(seat, offered),

@@ -30,7 +30,7 @@ from engine.conformance.campaign.duel import FAILURE_KINDS
 from engine.conformance.campaign.positions import origin_size
 from engine.conformance.diagnosis.words import described as diagnosis_described
 from engine.conformance.diagnosis.words import lines as diagnosis_lines
-from engine.conformance.records.format import dumps_line, validator, write_record
+from engine.conformance.records.format import dumps_line, record_text, validator
 from engine.errors import InputError
 
 __all__ = [
@@ -304,47 +304,46 @@ def _slug(signature: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", signature).strip("_")
 
 
-CLASS_FILE = re.compile(r"\d{2,}-.+\.(?:first\.jsonl|jsonl|vector\.json)")
+CLASS_FILE = re.compile(r"[0-9]{2,}-.+\.(?:first\.jsonl|jsonl|vector\.json)")
 """The names a campaign gives the files of its classes (``01-take6-claim-....first.jsonl``)."""
+
+
+def _class_kind(name: str) -> outputs.Kind:
+    return outputs.VECTOR_CASE if name.endswith(".vector.json") else outputs.RECORD
 
 
 def check_out_dir(path: str | Path) -> Path:
     """Create ``path`` (a directory) if needed and make sure it can be written, before the run starts; a
-    file there that a class's file could be named like and this engine did not write is refused now, not
-    when the run is over."""
-    target = Path(path)
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-        probe = target / ".arbiter-write-test"
-        probe.write_text("", encoding="utf-8")
-        probe.unlink()
-        names = sorted(p.name for p in target.iterdir() if CLASS_FILE.fullmatch(p.name))
-    except OSError as exc:
-        raise InputError("--out", f"cannot write to {path}: {exc.strerror or exc}") from None
-    for name in names:
-        kind = outputs.VECTOR_CASE if name.endswith(".vector.json") else outputs.RECORD
-        outputs.guard(target / name, source="--out", kind=kind)
-    return target
+    file there that a class's file could be named like and this engine cannot prove it wrote (its seal,
+    :mod:`engine.outputs`) is refused now, not when the run is over.  Nothing in the folder is followed
+    through a link, written or removed."""
+    with outputs.Folder(path, source="--out", create=True) as folder:
+        folder.probe()
+        for name in folder.names():
+            if CLASS_FILE.fullmatch(name):
+                folder.check(name, kind=_class_kind(name))
+    return Path(path)
 
 
 def write_records(report: CampaignReport, out: str | Path) -> CampaignReport:
     """Write every class's records into ``out``; returns the report with the paths filled in."""
     target = check_out_dir(out)
     classes = []
-    for i, c in enumerate(report.classes, start=1):
-        stem = f"{i:02d}-{_slug(c.signature)}"
-        first_path = target / f"{stem}.first.jsonl"
-        write_record(first_path, c.first.to_record())
-        record = None
-        if c.shrunk is not None:
-            record = target / f"{stem}.jsonl"
-            write_record(record, c.shrunk.to_record())
-        vector = None
-        if c.vector is not None:
-            vector = target / f"{stem}.vector.json"
-            outputs.write(vector, dumps_line(dict(c.vector)) + "\n", source="--out", kind=outputs.VECTOR_CASE)
-        classes.append(evolve(c, record=str(record) if record else None, first_record=str(first_path),
-                              vector_path=str(vector) if vector else None))
+    with outputs.Folder(target, source="--out") as folder:
+        for i, c in enumerate(report.classes, start=1):
+            stem = f"{i:02d}-{_slug(c.signature)}"
+            first_path = target / f"{stem}.first.jsonl"
+            folder.write(first_path.name, record_text(c.first.to_record()), kind=outputs.RECORD)
+            record = None
+            if c.shrunk is not None:
+                record = target / f"{stem}.jsonl"
+                folder.write(record.name, record_text(c.shrunk.to_record()), kind=outputs.RECORD)
+            vector = None
+            if c.vector is not None:
+                vector = target / f"{stem}.vector.json"
+                folder.write(vector.name, dumps_line(dict(c.vector)) + "\n", kind=outputs.VECTOR_CASE)
+            classes.append(evolve(c, record=str(record) if record else None, first_record=str(first_path),
+                                  vector_path=str(vector) if vector else None))
     return evolve(report, classes=tuple(classes))
 
 
@@ -409,6 +408,9 @@ def summary_lines(report: CampaignReport) -> list[str]:
             if c.counterexample_note:
                 lines.append(f"    no counterexample from the diagnosis: {c.counterexample_note}")
             lines.append(f"    size:    {_size(c)}")
+            shown = c.best.action_shown()
+            if shown is not None:
+                lines.append(f"    action:  {shown}")
             if c.waived is not None:
                 lines.append(f"    waived:  {c.waived}")
             if c.record or c.first_record:
@@ -425,6 +427,9 @@ def summary_lines(report: CampaignReport) -> list[str]:
         if c.clause and len(c.best.clauses) > 1:
             lines.append(f"    context: {', '.join(c.best.clauses[1:])}")
         lines.append(f"    size:    {_size(c)}")
+        action = c.best.action_shown()
+        if action is not None:
+            lines.append(f"    action:  {action}")
         for other in c.best.differences[1:]:
             lines.append(f"    also:    {other.kind} ({other.about}): {other.message}")
         if c.waived is not None:
@@ -487,6 +492,9 @@ def to_markdown(report: CampaignReport) -> str:
                 f"- clauses: {', '.join(c.best.clauses) or '-'}",
                 f"- occurrences: {c.count}; size: {_size(c)}",
             ]
+            action = c.best.action_shown()
+            if action is not None:
+                out.append(f"- action: `{action}`")
             out += [f"- also differs: {d.kind} (`{d.about}`): {d.message}" for d in c.best.differences[1:]]
         if c.vector is not None:
             where = f" (`{c.vector_path}`)" if c.vector_path else ""

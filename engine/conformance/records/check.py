@@ -46,6 +46,7 @@ from typing import IO, Any, Literal
 import orjson
 from attrs import evolve, frozen
 
+from engine.action_input import text_of_json
 from engine.cliargs import cap_jobs
 from engine.conformance.attribution import fact_clauses, granting, refusing
 from engine.conformance.diagnosis.evidence import Seen
@@ -105,6 +106,9 @@ class Divergence:
     """A ``legal`` claim: the legal actions the record leaves out, each with the clause making it legal."""
     extra: tuple[tuple[Any, str, str], ...] = ()
     """A ``legal`` claim: the actions the record adds, each with the clause it breaks and why."""
+    texts: tuple[tuple[str | None, ...], tuple[str | None, ...]] = ((), ())
+    """The texts of ``missing`` and of ``extra`` in the position claimed (``game.action_to_text``; ``None``
+    for a value that is no action of the game), in their order."""
     also: tuple[Divergence, ...] = ()
     """The other differing facts of the same line (every one is recorded; this one is the first)."""
 
@@ -117,8 +121,11 @@ class Divergence:
         if self.fact is not None:
             out["fact"] = self.fact
         if self.fact == "legal":
-            out["missing"] = [{"action": a, "clause": c} for a, c in self.missing]
-            out["extra"] = [{"action": a, "clause": c or None, "reason": r} for a, c, r in self.extra]
+            said, added = _texts(self.texts[0], len(self.missing)), _texts(self.texts[1], len(self.extra))
+            out["missing"] = [{"action": a, "text": x, "clause": c}
+                              for (a, c), x in zip(self.missing, said, strict=True)]
+            out["extra"] = [{"action": a, "text": x, "clause": c or None, "reason": r}
+                            for (a, c, r), x in zip(self.extra, added, strict=True)]
         if self.also:
             out["also"] = [d.to_json() for d in self.also]
         return out
@@ -165,8 +172,25 @@ class CheckReport:
 # Checking one record
 
 
+def _texts(texts: tuple[str | None, ...], count: int) -> tuple[str | None, ...]:
+    return texts if len(texts) == count else (None,) * count
+
+
 def _show(value: Any) -> str:
     return dumps_line(value) if isinstance(value, dict) else json.dumps(value, ensure_ascii=False)
+
+
+def _named(game: Game, state: Any, value: Any, seat: int | None) -> str:
+    """``seat``'s action in a record, for a person: its text in ``state``, quoted, then the record's JSON
+    (``'P0 4' {"type":"select","player":0,"card":4}``); the JSON alone when it is no action of the game."""
+    text = text_of_json(game, state, value, seat)
+    return f"{show(text)} {_show(value)}" if text is not None else _show(value)
+
+
+def _listed(game: Game, state: Any, actions: list[Any]) -> str:
+    """At most :data:`LEGAL_SHOWN` actions by their texts in ``state``, and how many there are in all."""
+    shown = ", ".join(game.action_to_text(state, a) for a in actions[:LEGAL_SHOWN])
+    return shown + (f", ... ({len(actions)} in all)" if len(actions) > LEGAL_SHOWN else "")
 
 
 def _legal_summary(game: Game, state: Any, player: int | None = None) -> str:
@@ -177,18 +201,13 @@ def _legal_summary(game: Game, state: Any, player: int | None = None) -> str:
         if not game.is_terminal(state):
             chance = game.legal_actions(state)  # a game that lists its chance outcomes (a reveal)
             if chance:
-                shown = ", ".join(_show(game.action_to_json(a)) for a in chance[:LEGAL_SHOWN])
-                more = f", ... ({len(chance)} in all)" if len(chance) > LEGAL_SHOWN else ""
-                return f"legal now: only a chance line (player null): {shown}{more}"
+                return f"legal now: only a chance line (player null): {_listed(game, state, list(chance))}"
             return "legal now: only a chance line (player null) giving the round's deal"
         return "the game is over: no action is legal"
     seats = (player,) if player in acting else acting
     parts = []
     for seat in seats:
-        legal = game.legal_actions(state, seat)
-        shown = ", ".join(_show(game.action_to_json(a)) for a in legal[:LEGAL_SHOWN])
-        more = f", ... ({len(legal)} in all)" if len(legal) > LEGAL_SHOWN else ""
-        parts.append(f"player {seat}: {shown}{more}")
+        parts.append(f"player {seat}: {_listed(game, state, list(game.legal_actions(state, seat)))}")
     others = [seat for seat in acting if seat not in seats]
     tail = f" (also to act: {', '.join(f'player {seat}' for seat in others)})" if others else ""
     if player is not None and player not in acting:
@@ -268,8 +287,8 @@ def _compare_legal(game: Game, kit: GameKit, state: Any, claimed: Any, index: in
             extra.append((value, *_why_illegal(game, kit, state, value)))
         if not missing and not extra:
             continue
-        parts = [f"missing {_show(a)} ({c})" for a, c in missing]
-        parts += [f"extra {_show(a)} ({c}: {why})" if c else f"extra {_show(a)} ({why})"
+        parts = [f"missing {_named(game, state, a, seat)} ({c})" for a, c in missing]
+        parts += [f"extra {_named(game, state, a, seat)} ({f'{c}: ' if c else ''}{why})"
                   for a, c, why in extra]
         clauses = tuple(dict.fromkeys([c for _a, c in missing] + [c for _a, c, _w in extra if c]))
         found.append(Divergence(
@@ -280,6 +299,8 @@ def _compare_legal(game: Game, kit: GameKit, state: Any, claimed: Any, index: in
             clauses=clauses,
             reason=f"{after}, player {seat}'s legal set differs: {len(missing)} missing, {len(extra)} extra",
             missing=tuple(missing), extra=tuple(extra),
+            texts=(tuple(text_of_json(game, state, a, seat) for a, _c in missing),
+                   tuple(text_of_json(game, state, a, seat) for a, _c, _w in extra)),
         ))
     return found
 
@@ -561,7 +582,7 @@ def _step(game: Game, kit: GameKit, state: Any, line: ActionLine, label: str) ->
     except RuleViolation as exc:
         raise _Stop(Divergence(
             kind="illegal", index=line.index, line=line.line,
-            record=f"{_who(line)}: {_show(line.action)}",
+            record=f"{_who(line)}: {_named(game, state, line.action, line.player)}",
             rules=f"illegal: {exc.message}; {_legal_summary(game, state, line.player)}",
             clauses=(exc.clause,), reason=exc.message,
         )) from None

@@ -94,6 +94,7 @@ __all__ = [
     "json_path",
     "read_record",
     "record_game",
+    "record_text",
     "schema",
     "schema_error",
     "validator",
@@ -613,13 +614,18 @@ class RecordWriter:
         self._write(result.to_json())
 
 
+def record_text(record: Record) -> str:
+    """A whole record as the text of its file."""
+    text = io.StringIO()
+    write_record(text, record)
+    return text.getvalue()
+
+
 def write_record(target: str | Path | IO[str], record: Record) -> None:
-    """Write a whole record to a path or a text stream; an existing file is replaced only when it is a
-    record this engine wrote (:data:`engine.outputs.RECORD`)."""
+    """Write a whole record to a path or a text stream; an existing file is replaced only when this engine
+    can prove it wrote it (its seal, :data:`engine.outputs.RECORD`)."""
     if isinstance(target, str | Path):  # a file this engine did not write is not replaced (engine.outputs)
-        text = io.StringIO()
-        write_record(text, record)
-        outputs.write(target, text.getvalue(), source=str(target), kind=outputs.RECORD)
+        outputs.write(target, record_text(record), source=outputs.shown(target), kind=outputs.RECORD)
         return
     w = RecordWriter(target)
     w.header(record.header)

@@ -29,11 +29,12 @@ def _run_export(args: argparse.Namespace) -> int:
         raise InputError("--per-clause", f"expected 1 to 50 cases per clause and kind, got {args.per_clause}")
     start = time.perf_counter()
     counts = export_vectors(args.dir, games=args.game, per_clause=args.per_clause, force=args.force)
-    for name, n in counts.items():
-        print(f"{name:<12} {n:>6} cases   {Path(args.dir) / (name + '.jsonl')}")
-    print(f"{'perft':<12} {len([d for d in shipped_perft() if d['game'] in counts]):>6} positions"
-          f"   {Path(args.dir) / 'perft.jsonl'}")
-    print(f"written in {time.perf_counter() - start:.1f} s; schemas in {Path(args.dir) / 'schemas'}")
+    for name, n in counts.items():  # a newline in the folder's name stays \\n (jsonio.one_line)
+        print(jsonio.one_line(f"{name:<12} {n:>6} cases   {Path(args.dir) / (name + '.jsonl')}"))
+    print(jsonio.one_line(f"{'perft':<12} {len([d for d in shipped_perft() if d['game'] in counts]):>6} "
+                          f"positions   {Path(args.dir) / 'perft.jsonl'}"))
+    schemas = Path(args.dir) / "schemas"
+    print(jsonio.one_line(f"written in {time.perf_counter() - start:.1f} s; schemas in {schemas}"))
     return 0
 
 
@@ -98,7 +99,7 @@ def _run_perft(args: argparse.Namespace) -> int:
         path = Path(args.write)
         outputs.write(path, "".join(dumps_line(p.to_json()) + "\n" for p in positions), source="--write",
                       kind=outputs.PERFT_FILE, force=args.force)
-        print(f"wrote {len(positions)} positions to {path}")
+        print(jsonio.one_line(f"wrote {len(positions)} positions to {path}"))
         return 0
     shipped = {d["id"]: d["counts"] for d in shipped_perft()}
     bad = 0

@@ -8,7 +8,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from engine import jsonio
@@ -16,9 +16,9 @@ from engine.conformance.records.format import dumps_line, schema
 from engine.conformance.vectors.mine import generate_cases
 from engine.conformance.vectors.perft import shipped_perft
 from engine.conformance.vectors.suite import Case, hand_picked_cases, vector_problem
-from engine.errors import InputError, SpecError
+from engine.errors import SpecError
 from engine.game import game_names
-from engine.outputs import VECTORS_MANIFEST, guard, write
+from engine.outputs import SUITE_FILE, VECTORS_MANIFEST, Folder
 
 __all__ = ["FORMAT_VERSION", "all_cases", "export_vectors"]
 
@@ -42,80 +42,64 @@ def export_vectors(directory: str | Path, *, games: Iterable[str] | None = None,
     """Write the suite to ``directory``: ``<game>.jsonl``, ``perft.jsonl``, ``schemas/``, ``manifest.json``.
 
     Every case and perft line is validated against its schema before it is written.  Returns the number
-    of cases per game.  A file already in ``directory`` is replaced only when an earlier export wrote it
-    (its ``manifest.json`` lists it) or ``force`` says so; anything else is refused before a file is
-    written.
+    of cases per game.  A file already in ``directory`` is replaced only when an earlier export can be shown
+    to have written it as it is now (its sealed ``manifest.json`` lists it with its digest) or ``force`` says
+    so; anything else is refused before a file is written.  No link in the folder is followed
+    (:class:`engine.outputs.Folder`): a link in place of ``schemas/`` is refused.
     """
-    out = Path(directory)
     names = list(games or game_names())
     stems = ("record", "vector", "perft", *names)
     files = [f"{n}.jsonl" for n in names] + ["perft.jsonl"]
-    schemas = [f"schemas/{stem}.schema.json" for stem in stems]
-    writable = _check_replaceable(out, [*files, *schemas, "manifest.json"], force=force)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "schemas").mkdir(exist_ok=True)
-    except OSError as exc:
-        raise InputError(str(directory), f"cannot create: {exc.strerror or exc}") from None
+    schemas = [f"{stem}.schema.json" for stem in stems]
+    source = jsonio.show(str(directory))
+    with Folder(directory, source=source) as out, out.sub("schemas") as sub:  # every file first
+        listed = _earlier_digests(out, force)
+        for name in files:
+            out.check(name, kind=SUITE_FILE, force=force, digests=listed)
+        for name in schemas:
+            sub.check(name, kind=SUITE_FILE, force=force, digests=_under("schemas/", listed))
     counts: dict[str, int] = {}
-    for name in names:
-        cases = all_cases(name, per_clause=per_clause, games_per_config=games_per_config)
-        lines = []
-        for case in cases:
-            data = case.to_json()
-            problem = vector_problem(data)
-            if problem:
-                raise SpecError(f"vector {case.id}: {problem[0]}: {problem[1]}")
-            lines.append(dumps_line(data) + "\n")
-        writable(f"{name}.jsonl", "".join(lines))
-        counts[name] = len(cases)
-    writable("perft.jsonl", "".join(dumps_line(d) + "\n" for d in shipped_perft() if d["game"] in names))
-    for stem, path in zip(stems, schemas, strict=True):
-        writable(path, json.dumps(schema(stem), indent=2, ensure_ascii=False) + "\n")
-    manifest = {"format": "arbiter-vectors", "version": FORMAT_VERSION, "cases": counts,
-                "files": files, "schemas": schemas}
-    writable("manifest.json", json.dumps(manifest, indent=2) + "\n")
+    written: dict[str, str] = {}
+    with Folder(directory, source=source, create=True) as out, out.sub("schemas", create=True) as sub:
+        for name in names:
+            cases = all_cases(name, per_clause=per_clause, games_per_config=games_per_config)
+            lines = []
+            for case in cases:
+                data = case.to_json()
+                problem = vector_problem(data)
+                if problem:
+                    raise SpecError(f"vector {case.id}: {problem[0]}: {problem[1]}")
+                lines.append(dumps_line(data) + "\n")
+            file = f"{name}.jsonl"
+            written[file] = out.write(file, "".join(lines), kind=SUITE_FILE, force=force, digests=listed)
+            counts[name] = len(cases)
+        perft = "".join(dumps_line(d) + "\n" for d in shipped_perft() if d["game"] in names)
+        written["perft.jsonl"] = out.write("perft.jsonl", perft, kind=SUITE_FILE, force=force, digests=listed)
+        for stem, name in zip(stems, schemas, strict=True):
+            text = json.dumps(schema(stem), indent=2, ensure_ascii=False) + "\n"
+            written[f"schemas/{name}"] = sub.write(name, text, kind=SUITE_FILE, force=force,
+                                                   digests=_under("schemas/", listed))
+        manifest = {"format": "arbiter-vectors", "version": FORMAT_VERSION, "cases": counts, "files": files,
+                    "schemas": [f"schemas/{name}" for name in schemas], "digests": written}
+        out.write("manifest.json", json.dumps(manifest, indent=2) + "\n", kind=VECTORS_MANIFEST, force=force)
     return counts
 
 
-def _check_replaceable(out: Path, targets: list[str], *, force: bool) -> Callable[[str, str], None]:
-    """Refuse, before anything is written, a target in ``out`` that exists and is not the export's own: a
-    file an earlier export's ``manifest.json`` lists (its ``files`` and ``schemas``, and the manifest
-    itself); ``force`` replaces any regular file.  Returns the writer of one target."""
-    source = jsonio.show(str(out))
+def _earlier_digests(out: Folder, force: bool) -> dict[str, str]:
+    """The files an earlier export wrote here, with their SHA-256 digests, from its ``manifest.json`` when
+    that is proven the export's own (its seal); a manifest that is not is refused (``force``: replaced)."""
+    out.check("manifest.json", kind=VECTORS_MANIFEST, force=force)
+    if force or out.status("manifest.json") is None:
+        return {}
     try:
-        folder = out.is_dir()
-        exists = out.exists()
+        earlier = json.loads(out.read("manifest.json"))
     except (OSError, ValueError):
-        raise InputError(source, "cannot be written") from None
-    if exists and not folder:
-        raise InputError(source, "is not a folder")
-    ours: set[str] = set()
-    manifest = out / "manifest.json"
-    if folder and manifest.is_file():
-        guard(manifest, source=source, kind=VECTORS_MANIFEST, force=force)
-        try:
-            earlier = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            earlier = {}
-        if isinstance(earlier, dict):
-            listed = [*earlier.get("files", []), *earlier.get("schemas", [])]
-            ours = {"manifest.json", *(f for f in listed if isinstance(f, str))}
-            if not earlier.get("schemas"):  # an export of version 1 without the list: its schemas
-                ours |= {t for t in targets if t.startswith("schemas/")}
-    for target in targets:
-        path = out / target
-        if force or not (path.exists() or path.is_symlink()):
-            continue
-        if path.is_symlink() or not path.is_file():
-            raise InputError(source, f"{jsonio.show(target)} is a link or not a regular file; not replaced "
-                             "(--force replaces it)")
-        if target not in ours:
-            raise InputError(source, f"{jsonio.show(target)} exists and was not written by arbiter "
-                             "vectors export (--force replaces it)")
+        return {}
+    digests = earlier.get("digests") if isinstance(earlier, dict) else None
+    if not isinstance(digests, dict):
+        return {}
+    return {k: v for k, v in digests.items() if isinstance(k, str) and isinstance(v, str)}
 
-    def write_one(target: str, text: str) -> None:
-        write(out / target, text, source=source, kind=VECTORS_MANIFEST, force=True)
 
-    return write_one
-
+def _under(prefix: str, digests: Mapping[str, str]) -> dict[str, str]:
+    return {k[len(prefix) :]: v for k, v in digests.items() if k.startswith(prefix)}
