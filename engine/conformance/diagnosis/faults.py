@@ -75,7 +75,8 @@ FAULT_KINDS: Mapping[str, str] = {
 class Fault:
     """One fault model (see the module docstring).  ``target`` is a table address, a clause id or an option
     name; ``value`` the peer's apparent value (for ``swap``: the other address); ``shipped`` the reference's
-    value and ``clause`` the clause of the row or the ruling, both for reports."""
+    value (for ``swap``: both values, in the order of the two addresses) and ``clause`` the clause of the row
+    or the ruling, both for reports."""
 
     game: str
     kind: str
@@ -114,7 +115,11 @@ class Fault:
         >>> parse("petersburg:edit:phases/param/lower_row_discount/value=2").describe()
         'behaves as if phases.toml param lower_row_discount value were 2 (the rules: 1, SP-COST-3)'
         """
-        rules = f"the rules: {_show(self.shipped)}" if self.shipped is not None else "the rules"
+        shipped = self.shipped
+        if self.kind == "swap" and isinstance(shipped, list) and len(shipped) == 2:
+            rules = f"the rules: {_show(shipped[0])} and {_show(shipped[1])}"
+        else:
+            rules = f"the rules: {_show(shipped)}" if shipped is not None else "the rules"
         why = f" ({rules}, {self.clause})" if self.clause else f" ({rules})"
         if self.kind == "edit":
             return f"behaves as if {_place(self.target)} were {_show(self.value)}{why}"
@@ -201,9 +206,8 @@ def _completed(fault: Fault) -> Fault:
         return Fault(game, kind, fault.target, fault.value, default, clause_id)
     tables = Tables.shipped(game)
     if kind == "swap":
-        value = _read(tables, fault.target)
-        _read(tables, str(fault.value))
-        return Fault(game, kind, fault.target, fault.value, value, _row_clause(tables, fault.target))
+        both = [_read(tables, fault.target), _read(tables, str(fault.value))]
+        return Fault(game, kind, fault.target, fault.value, both, _row_clause(tables, fault.target))
     return Fault(game, kind, fault.target, fault.value, _read(tables, fault.target, optional=kind == "drop"),
                  _row_clause(tables, fault.target))
 

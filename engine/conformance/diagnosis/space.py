@@ -131,8 +131,8 @@ def _swaps(game: str, tables: Tables, spec: TableFaults, rows: list[Mapping[str,
                     continue
                 first, second = sorted((_address(tables, spec, ka, name), _address(tables, spec, kb, name)))
                 row = a if first.endswith(f"/{ka}/{name}") else b
-                mine = va if row is a else vb
-                yield Fault(game, "swap", first, second, mine, next(iter(_clauses(row)), ""))
+                both = [va, vb] if row is a else [vb, va]
+                yield Fault(game, "swap", first, second, both, next(iter(_clauses(row)), ""))
 
 
 def _readings(game: str, only: set[str] | None) -> Iterator[Fault]:
