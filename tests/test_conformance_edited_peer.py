@@ -153,7 +153,7 @@ def test_a_given_position_is_put_under_the_edit() -> None:
         ("petersburg:edit:cards/Tax Man/vp=x", "field 'vp' must be int"),
         ("take6:kind:x", "unknown kind"),
         ("chess:edit:x=1", "unknown game"),
-        ("petersburg:skip:SP-NOPE-1", "unknown clause"),
+        ("petersburg:skip:SP-NONE", "unknown clause"),
         ("take6:edit:setup/standard/row_capacity", "needs TARGET=VALUE"),
     ],
 )

@@ -21,8 +21,8 @@ them, the one that explains the most divergences (:mod:`engine.conformance.diagn
 >>> seen = Seen("after", s, buy, shown={"money": predict(peer, "petersburg", Seen("after", s, buy,
 ...     shown={"money": 0}))["money"]})
 >>> found = [fs[0].signature for fs in Diagnoser("petersburg").explain(seen, ())]
->>> found[0], "petersburg:edit:phases/param/lower_row_discount/value=2" in found  # one buy: two readings
-('petersburg:edit:cards/Lumberjack/cost=0', True)
+>>> found[0], "petersburg:edit:cards/Lumberjack/cost=0" in found  # one buy: two readings, the rule first
+('petersburg:edit:phases/param/lower_row_discount/value=2', True)
 """
 
 from __future__ import annotations
