@@ -225,12 +225,13 @@ def ruleset(
     v = book.meta["default_variant"] if variant is None else variant
     if v not in book.variants:
         raise IllegalSetup("SP-VARIANT-1", f"unknown variant {v!r} (known: {', '.join(book.variants)})")
-    unknown = sorted(set(skips) - set(SKIPPABLE))
-    if unknown:
-        raise IllegalSetup(
-            "SP-VARIANT-2", f"no step {unknown[0]} can be left out (only {', '.join(SKIPPABLE)})"
-        )
-    key = (v, normalize_options(options, book), frozenset(skips))
+    if skips:
+        unknown = sorted(set(skips) - set(SKIPPABLE))
+        if unknown:
+            raise IllegalSetup(
+                "SP-VARIANT-2", f"no step {unknown[0]} can be left out (only {', '.join(SKIPPABLE)})"
+            )
+    key = (v, normalize_options(options, book), skips if type(skips) is frozenset else frozenset(skips))
     found: Ruleset | None = book.rulesets.get(key)
     if found is None:
         found = book.rulesets[key] = Ruleset(v, key[1], book, key[2])

@@ -387,7 +387,7 @@ def check_record(source: str | Path | IO[str], *, name: str | None = None) -> Ch
             if isinstance(line, ActionLine):
                 before = state
                 where = f"{label} line {line.line}"
-                trail.at(before, None, line)
+                trail.current = (before, None, line)
                 try:
                     state = _step(game, kit, state, line, label)
                 except _Stop:
@@ -395,13 +395,13 @@ def check_record(source: str | Path | IO[str], *, name: str | None = None) -> Ch
                         check_claims(header.game, line.claims, where, version)
                     raise
                 actions += 1
-                trail.at(before, state, line)
                 if line.claims:
+                    trail.current = (before, state, line)
                     step = (before, game.action_from_json(line.action), state)
                     claims += _compare_claims(kit, state, line.claims, line.index, line=line.line,
                                               where=where, game=game, step=step,
                                               variant=header.variant, version=version)
-                trail.agreed()
+                trail.steps.append((before, state, line))  # it agreed: the evidence a diagnosis reads
             elif isinstance(line, ResultLine):
                 trail.result(line)
                 claims += _compare_result(game, kit, state, line, header.variant)
@@ -432,17 +432,9 @@ class _Trail:
 
     def __init__(self, keep: int = TRAIL) -> None:
         self.steps: deque[tuple[Any, Any, ActionLine]] = deque(maxlen=keep)
+        """The last steps that agreed with the rules: ``(before, after, line)``."""
         self.current: tuple[Any, Any, ActionLine | ResultLine] | None = None
-
-    def at(self, before: Any, after: Any, line: ActionLine) -> None:
-        """The step at hand: ``line`` from ``before`` (``after`` once the rules accepted it)."""
-        self.current = (before, after, line)
-
-    def agreed(self) -> None:
-        """The step at hand agreed with the rules (its action and its claims)."""
-        if self.current is not None and isinstance(self.current[2], ActionLine):
-            self.steps.append(self.current)  # type: ignore[arg-type]
-        self.current = None
+        """The step at hand: ``(before, after or None while the action is checked, line)``."""
 
     def result(self, line: ResultLine) -> None:
         """The record's result line, about the position the last step reached."""
