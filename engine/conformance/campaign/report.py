@@ -376,6 +376,19 @@ def _headline(report: CampaignReport) -> str:
     )
 
 
+def _where(c: DivergenceClass) -> list[str]:
+    """A class's action, waiver, record and vector lines of the summary."""
+    action = c.best.action_shown()
+    out = [f"    action:  {action}"] if action is not None else []
+    if c.waived is not None:
+        out.append(f"    waived:  {c.waived}")
+    if c.record or c.first_record:
+        out.append(f"    record:  {c.record or c.first_record}")
+    if c.vector_path:
+        out.append(f"    vector:  {c.vector_path}")
+    return out
+
+
 def summary_lines(report: CampaignReport) -> list[str]:
     """The readable summary of a campaign."""
     lines = [f"peer: {report.peer or '(unnamed)'}", _headline(report)]
@@ -408,15 +421,7 @@ def summary_lines(report: CampaignReport) -> list[str]:
             if c.counterexample_note:
                 lines.append(f"    no counterexample from the diagnosis: {c.counterexample_note}")
             lines.append(f"    size:    {_size(c)}")
-            shown = c.best.action_shown()
-            if shown is not None:
-                lines.append(f"    action:  {shown}")
-            if c.waived is not None:
-                lines.append(f"    waived:  {c.waived}")
-            if c.record or c.first_record:
-                lines.append(f"    record:  {c.record or c.first_record}")
-            if c.vector_path:
-                lines.append(f"    vector:  {c.vector_path}")
+            lines += _where(c)
             continue
         lines.append(f"    kind:    {c.kind}: {c.best.message}")
         if c.clause and "|" in c.clause:
@@ -427,17 +432,9 @@ def summary_lines(report: CampaignReport) -> list[str]:
         if c.clause and len(c.best.clauses) > 1:
             lines.append(f"    context: {', '.join(c.best.clauses[1:])}")
         lines.append(f"    size:    {_size(c)}")
-        action = c.best.action_shown()
-        if action is not None:
-            lines.append(f"    action:  {action}")
         for other in c.best.differences[1:]:
             lines.append(f"    also:    {other.kind} ({other.about}): {other.message}")
-        if c.waived is not None:
-            lines.append(f"    waived:  {c.waived}")
-        if c.record or c.first_record:
-            lines.append(f"    record:  {c.record or c.first_record}")
-        if c.vector_path:
-            lines.append(f"    vector:  {c.vector_path}")
+        lines += _where(c)
     return lines
 
 

@@ -167,12 +167,17 @@ class KitBase:
         return tuple(c for topic in self.fact_topics.get(fact, ()) for c in self._by_topic.get(topic, ()))
 
     def derive(self, game: Any, before: Any, action: Any) -> tuple[Step, ...]:
-        """No derivations (a game that has them says so): attribution falls back to ``deciding``."""
-        return ()
+        """The engine's own derivation of the step (``GAME.derive``); ``()`` for a game without derivations
+        (attribution then falls back to ``deciding``)."""
+        derive = getattr(game, "derive", None)
+        return tuple(derive(before, action)) if derive is not None else ()
 
     def why(self, game: Any, state: Any, action: Any) -> Step | None:
-        """No legality derivation: a missing action names ``legal_clause``."""
-        return None
+        """The checked tier's derivation of an action's legality (``GAME.why``); ``None`` for a game without
+        one (a missing action then names ``legal_clause``)."""
+        why = getattr(game, "why", None)
+        root: Step | None = why(state, action) if why is not None else None
+        return root
 
     def contradicted(self, derivation: tuple[Step, ...], fact: str, ours: Mapping[str, Any],
                      theirs: Mapping[str, Any]) -> tuple[Step, ...]:

@@ -275,16 +275,6 @@ class Take6Kit(KitBase):
 
     # -- derivations -------------------------------------------------------------------------------
 
-    def derive(self, game: Any, before: Any, action: Any) -> tuple[Step, ...]:
-        """The engine's own derivation of the step (``GAME.derive``)."""
-        steps: tuple[Step, ...] = game.derive(before, action)
-        return steps
-
-    def why(self, game: Any, state: Any, action: Any) -> Step | None:
-        """The checked tier's derivation of an action's legality (``GAME.why``)."""
-        root: Step = game.why(state, action)
-        return root
-
     def contradicted(self, derivation: tuple[Step, ...], fact: str, ours: Mapping[str, Any],
                      theirs: Mapping[str, Any]) -> tuple[Step, ...]:
         """The steps the peer's facts contradict, in causal order (see :func:`contradicted_steps`)."""
