@@ -258,7 +258,7 @@ class Duel:
     def trial(self, trial: Trial) -> Any:
         """Show the peer a discriminating position: put it there, apply the trial's action, read the fact
         (scores counted from that position); ``None`` when it refuses.  The peer is put back afterwards."""
-        carried = self.carried
+        carried, placed = self.carried, self.placed
         try:
             here = self.state
             self.state = trial.state
@@ -279,7 +279,7 @@ class Duel:
             return self.peer_claims(report).get(trial.fact)
         finally:
             self.resync()
-            self.carried = carried
+            self.carried, self.placed = carried, placed  # the position compared is the one it was
 
     def action_clauses(self, value: Any, violated: str | None = None) -> tuple[str, ...]:
         """The clauses behind a divergence on one action (JSON form)."""
