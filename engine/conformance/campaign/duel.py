@@ -417,10 +417,10 @@ class Duel:
         first = _leading(found)
         found = [first, *(p for p in found if p is not first)]
         claims: dict[str, Any] = {}
-        evidence: dict[Seen, None] = {}
+        evidence: list[Seen] = []
         for p in found:
             claims.update(p.claims or {})
-            evidence.update(dict.fromkeys(p.seen))
+            evidence += [s for s in p.seen if not any(s is e for e in evidence)]  # a start's is a dict: no hash
         differences = tuple(
             Difference(p.kind, p.about, p.message, _named(p.clauses)) for p in found
         )
