@@ -166,7 +166,8 @@ def register(sub: Any) -> None:
                    help="diagnosis: code mutants of the rule modules drawn (default 8)")
     p.add_argument("--max-steps", type=cliargs.count("--max-steps"), default=None,
                    help="diagnosis: actions per game at most (default 300)")
-    p.add_argument("--seed", type=cliargs.seed("--seed"), default=None, help="diagnosis: the draw's seed (default 1)")
+    p.add_argument("--seed", type=cliargs.seed("--seed"), default=None,
+                   help="diagnosis: the draw's seed (default 1)")
     p.add_argument("--questions", metavar="FILE", default=None,
                    help="search: the question set (default tests/data/search-questions.toml)")
     p.set_defaults(run=run)

@@ -420,7 +420,8 @@ class Duel:
         evidence: list[Seen] = []
         for p in found:
             claims.update(p.claims or {})
-            evidence += [s for s in p.seen if not any(s is e for e in evidence)]  # a start's is a dict: no hash
+            # once each (by identity: a start's evidence holds a dict, which has no hash)
+            evidence += [s for s in p.seen if not any(s is e for e in evidence)]
         differences = tuple(
             Difference(p.kind, p.about, p.message, _named(p.clauses)) for p in found
         )

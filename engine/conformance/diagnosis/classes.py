@@ -86,7 +86,8 @@ def _merged(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[Di
         first.setdefault(c.signature, c)
         by.setdefault(c.signature, []).extend(c.members)
     return [
-        DiagnosedClass(sig, c.faults, tuple(k for k in order if k in set(by[sig]))) for sig, c in first.items()
+        DiagnosedClass(sig, c.faults, tuple(k for k in order if k in set(by[sig])))
+        for sig, c in first.items()
     ]
 
 
@@ -108,8 +109,8 @@ def _consolidated(
                 continue
             b = min(into, key=lambda c: (-size[c.signature], simplicity(c.faults)))
             members = set(a.members) | set(b.members)
-            out = [DiagnosedClass(b.signature, b.faults, tuple(k for k in order if k in members)) if c is b else c
-                   for c in out if c is not a]
+            joined = DiagnosedClass(b.signature, b.faults, tuple(k for k in order if k in members))
+            out = [joined if c is b else c for c in out if c is not a]
             changed = True
             break
     return out

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import functools
 import random
 import re
@@ -198,16 +199,14 @@ class Witness(EditedPeer):
                 parsed = None
             if parsed is not None:
                 self.visits.apply(reference.name, self.reference, parsed)
-                try:
+                with contextlib.suppress(ArbiterError):  # a probe the reference refuses: the position stays
                     self.reference = reference.apply(self.reference, parsed)
-                except ArbiterError:
-                    pass  # a probe the reference refuses: the position stays
         super().do_apply(player, action)
 
 
 @frozen
 class MakeWitness:
-    """Makes a :class:`Witness` (a picklable maker, like :class:`~engine.conformance.peers.edited.MakeEdited`)."""
+    """Makes a :class:`Witness` (picklable, like :class:`~engine.conformance.peers.edited.MakeEdited`)."""
 
     edits: tuple[str, ...]
     token: str
@@ -418,8 +417,9 @@ def one_edit(signature: str, *, positions: bool, games: int = 8, seed: int = 0, 
     return _with(trial, how or "miss", "" if how else "another diagnosis, which behaves otherwise")
 
 
-def two_edits(signatures: Sequence[str], *, positions: bool, games: int = 8, seed: int = 0, max_steps: int = 300
-              ) -> Trial:
+def two_edits(
+    signatures: Sequence[str], *, positions: bool, games: int = 8, seed: int = 0, max_steps: int = 300
+) -> Trial:
     """A campaign against the reference under two faults of one game: a hit is one class per fault that
     shows (taking it away changes what the peer does on the visited positions: not an edit the games never
     reach, nor one the other masks), each exact or equivalent to its fault (one showing: or to the pair)."""
@@ -433,7 +433,8 @@ def two_edits(signatures: Sequence[str], *, positions: bool, games: int = 8, see
     showing = [f for f in faults if behaviour.of([g for g in faults if g != f]) != pair]
     expected = tuple(f.signature for f in showing)
     if not showing:
-        return _with(trial, "miss", "neither edit changes what the other does alone, yet the pair shows", expected)
+        return _with(trial, "miss", "neither edit changes what the other does alone, yet the pair shows",
+                     expected)
     if len(found) != len(showing):
         return _with(trial, "miss", f"{len(found)} classes for {len(showing)} edits showing", expected)
     left = list(showing)
@@ -528,8 +529,8 @@ def mutant(m: Mutant, work: Path, *, games: int = 8, seed: int = 0, max_steps: i
     expected = line_clauses(m.path, source, m.line, game)
     drawn = (m.describe(),)
     if not expected:
-        return Trial("code mutants", game, drawn, positions, "no clause", "the line's function and module name "
-                     "no clause")
+        return Trial("code mutants", game, drawn, positions, "no clause",
+                     "the line's function and module name no clause")
     target = work / m.path
     target.write_text(m.build(), encoding="utf-8")
     command = ("env", f"PYTHONPATH={work}", "PYTHONDONTWRITEBYTECODE=1", sys.executable, "-m",
@@ -655,7 +656,8 @@ def summary(trials: Sequence[Trial]) -> list[str]:
     """The printed figures: a line per draw and mode (drawn, counted, hits, rate, target; exact and
     equivalent among the hits; silent, unplayable and unjudgeable apart), the campaigns' time, the median
     diagnosis CPU per class; then every miss with its classes, and what was set apart."""
-    out = [f"{'draw':<13} {'positions':<9} {'drawn':>5} {'counted':>7} {'hits':>5} {'rate':>7} {'target':>6}  "
+    out = [f"{'draw':<13} {'positions':<9} {'drawn':>5} {'counted':>7} {'hits':>5} {'rate':>7} {'target':>6}"
+           "  "
            f"{'exact':>5} {'equiv':>5}  " + " ".join(f"{o:>{max(6, len(o))}}" for o in APART)]
     for draw, positions, mine in _rows(trials):
         counted = [t for t in mine if t.counted]
@@ -665,17 +667,18 @@ def summary(trials: Sequence[Trial]) -> list[str]:
         out.append(f"{draw:<13} {'with' if positions else 'without':<9} {len(mine):>5} {len(counted):>7} "
                    f"{hits:>5} {rate:>7} {TARGETS[draw] * 100:>5.0f}%  {n['exact'] + n['named']:>5} "
                    f"{n['equivalent']:>5}  " + " ".join(f"{n[o]:>{max(6, len(o))}}" for o in APART))
-    for draw in TARGETS:
+    for draw, target in TARGETS.items():
         counted = [t for t in trials if t.draw == draw and t.counted]
         if counted and len({t.positions for t in trials if t.draw == draw}) > 1:
             hits = sum(t.hit for t in counted)
             out.append(f"{draw:<13} {'both':<9} {'':>5} {len(counted):>7} {hits:>5} "
-                       f"{100 * hits / len(counted):>6.1f}% {TARGETS[draw] * 100:>5.0f}%")
+                       f"{100 * hits / len(counted):>6.1f}% {target * 100:>5.0f}%")
     ran = [t for t in trials if t.classes or t.outcome == "silent"]
     per_class = sorted(t.diagnosis / len(t.classes) for t in ran if t.classes)
     if ran:
         out.append(f"campaigns: {len(ran)}, CPU {sum(t.cpu for t in ran):.0f} s (median "
-                   f"{statistics.median(t.cpu for t in ran):.1f} s), wall clock {sum(t.wall for t in ran):.0f} s; "
+                   f"{statistics.median(t.cpu for t in ran):.1f} s), wall clock "
+                   f"{sum(t.wall for t in ran):.0f} s; "
                    f"diagnosis CPU {sum(t.diagnosis for t in ran):.0f} s of it")
     if per_class:
         out.append(f"diagnosis CPU per class: median {statistics.median(per_class) * 1000:.0f} ms (quartiles "
@@ -750,8 +753,9 @@ def bench(args: argparse.Namespace) -> int:
         value = getattr(args, name, None)
         return DEFAULTS[name] if value is None else int(value)
 
-    return report(faults=given("faults"), pairs=given("pairs"), mutants=given("mutants"), games=given("games"),
-                  seed=int(getattr(args, "seed", None) or 1), max_steps=given("max_steps"),
+    return report(faults=given("faults"), pairs=given("pairs"), mutants=given("mutants"),
+                  games=given("games"), seed=int(getattr(args, "seed", None) or 1),
+                  max_steps=given("max_steps"),
                   verbose=not getattr(args, "quiet", False))
 
 
@@ -762,8 +766,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_arguments(parser)
     parser.add_argument("--quiet", action="store_true", help="no line per trial on stderr")
     args = parser.parse_args(argv)
-    return report(faults=args.faults, pairs=args.pairs, mutants=args.mutants, games=args.games, seed=args.seed,
-                  max_steps=args.max_steps, verbose=not args.quiet)
+    return report(faults=args.faults, pairs=args.pairs, mutants=args.mutants, games=args.games,
+                  seed=args.seed, max_steps=args.max_steps, verbose=not args.quiet)
 
 
 if __name__ == "__main__":

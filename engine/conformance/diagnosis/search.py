@@ -22,7 +22,7 @@ them, the one that explains the most divergences (:mod:`engine.conformance.diagn
 ...     shown={"money": 0}))["money"]})
 >>> found = [fs[0].signature for fs in Diagnoser("petersburg").explain(seen, ())]
 >>> found[0], "petersburg:edit:phases/param/lower_row_discount/value=2" in found  # one buy: two readings
-('petersburg:edit:cards/Lumberjack/cost=0', True)
+('petersburg:edit:phases/param/lower_row_discount/value=2', True)
 """
 
 from __future__ import annotations
@@ -54,8 +54,9 @@ KNOWN = 256
 """How many single faults found so far a diagnoser tries first on the next divergence."""
 
 KNOWN_PAIRS = 10
-"""How many of the single faults found so far (the most used) are paired for a divergence none of them explains alone
-(two defects acting in one step: their effects add up there, or cancel where the peer agreed)."""
+"""How many of the single faults found so far (the most used) are paired for a divergence none of them
+explains alone (two defects acting in one step: their effects add up there, or cancel where the peer
+agreed)."""
 
 SEARCHES = 3
 """How many full searches a diagnoser makes for divergences of one signature (``game:kind:clause:...``)
@@ -288,7 +289,9 @@ class Diagnoser:
         out: list[tuple[Fault, ...]] = []
         for a, b in itertools.combinations(recent, 2):
             pair = tuple(sorted((a, b)))
-            if not _clash(a, b) and self._score(pair, seens, references)[1] and not self.refuted(pair, agreed):
+            if _clash(a, b) or not self._score(pair, seens, references)[1]:
+                continue
+            if not self.refuted(pair, agreed):
                 out.append(pair)
         return out
 
