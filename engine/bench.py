@@ -159,11 +159,11 @@ def register(sub: Any) -> None:
                    help=f"fuzz: games per campaign (default {FUZZ_GAMES}); diagnosis: games per campaign "
                    "(default 8)")
     p.add_argument("--faults", type=cliargs.count("--faults", lo=0), default=None,
-                   help="diagnosis: single edits drawn, the games in turn (default 24)")
+                   help="diagnosis: single edits drawn, the games in turn (default 40)")
     p.add_argument("--pairs", type=cliargs.count("--pairs", lo=0), default=None,
-                   help="diagnosis: pairs of edits drawn (default 8)")
+                   help="diagnosis: pairs of edits drawn (default 16)")
     p.add_argument("--mutants", type=cliargs.count("--mutants", lo=0), default=None,
-                   help="diagnosis: code mutants of the rule modules drawn (default 8)")
+                   help="diagnosis: code mutants of the rule modules drawn (default 60)")
     p.add_argument("--max-steps", type=cliargs.count("--max-steps"), default=None,
                    help="diagnosis: actions per game at most (default 300)")
     p.add_argument("--seed", type=cliargs.seed("--seed"), default=None,

@@ -2,39 +2,43 @@
 ``arbiter bench diagnosis`` (or ``python -m engine.conformance.diagnosis.rates``).
 
 Three seeded draws, each run through real campaigns (:func:`~engine.conformance.campaign.runner.run_campaign`
-with one job, no shrinking; every divergence diagnosed where its game was played, classes by diagnosis):
+with one job, no shrinking, a fresh diagnoser; every divergence diagnosed where its game was played, classes
+by diagnosis):
 
 * **one edit**: faults drawn from the whole fault space (:func:`~engine.conformance.diagnosis.space.
   fault_space`) of each game in turn; the reference under that fault (:mod:`engine.conformance.peers.edited`)
   plays a campaign of ``--games`` games of its game with positions and another without.  A campaign is a
   *hit* when it gives exactly one class, explained, whose diagnosis is the fault drawn (*exact*) or a set of
   faults that behaves identically on every position the campaign visited (*equivalent*: see below);
-* **two edits**: two faults of one game with different targets, in one peer.  A hit is one class per edit
-  that shows on its own (each exact or equivalent to its edit): two classes, or one when the other edit
-  changes nothing on its own on the positions the campaign visited;
+* **two edits**: two faults of one game with different targets, in one peer, with and without positions.
+  A hit is one class per edit that *shows* (taking it away changes what the peer does on the positions the
+  campaign visited: an edit the games never reach, or one the other edit masks, does not), each exact or
+  equivalent to its edit (one showing: or to the pair);
 * **code mutants**: mutants of the rule modules (:mod:`engine.mutation.code` on the interpreter files
   :data:`RULE_FILES`), each applied to a scratch copy of the engine and run as a subprocess peer
   (``python -m engine.conformance.peers.reference`` from that copy), in a campaign with positions.  A hit is
-  one class that names a clause of the mutated line (:func:`line_clauses`): an explained class names the
-  clauses of its faults (the rows they edit, every clause a row cites; a reading's or a skipped step's own
+  one class that names a clause of the mutated line (:func:`line_clauses`: the clause ids its function
+  writes, else its module's docstring): an explained class names the clauses of its faults
+  (:func:`fault_clauses`: every clause the rows they edit cite; a reading's or a skipped step's own
   clause), an unexplained one its deciding clause.
 
-A campaign that finds no divergence is **silent** (the draw changes nothing the games reached) and a fault
-whose tables do not load, or whose rules cannot set up a game, is **unplayable** (for a mutant: the peer
-does not start); both are reported apart and not counted.  A mutant whose line names no clause (in its
-function, nor in its module's docstring for a module-level line) cannot be judged and is reported apart too.
+Set apart, not counted: a campaign that finds no divergence (**silent**: the draw changes nothing the games
+reached); tables that do not load, or a peer that refuses set-ups or does not start (**unplayable**: a
+refused set-up carries no evidence to diagnose); a peer that crashes, hangs or answers garbage in play
+(**crash**: no rule's step to name); a mutated line whose function and module name no clause (**no
+clause**: nothing to judge its class by; its classes are printed).
 
 *Behaving identically on every position the campaign visited*: the campaign's peer is an
 :class:`~engine.conformance.peers.edited.EditedPeer` that also follows the reference (:class:`Witness`) and
-writes down every position it is put in or reaches and every action it is asked to apply.  Two fault sets
-behave identically there when, at every such position, their rules predict the same legal set for every
-seat to act, the same acceptance or refusal of the action and the same facts after it
-(:func:`~engine.conformance.diagnosis.evidence.predict`), and the same facts at every game's start.
+writes down every comparison the campaign asks of it: each game's start, each legal set asked for, each
+action asked to apply.  Two fault sets behave identically there when their rules predict the same at every
+one of them (:func:`~engine.conformance.diagnosis.evidence.predict`): the same facts at each start, the same
+legal set, the same acceptance or refusal of each action and the same facts after it.
 
-Printed: per draw and mode, drawn / counted / hits / rate against the issue's target, silent and unplayable
-apart; the campaigns' CPU and wall-clock time; the **median diagnosis CPU time per class** (a campaign's
-CPU in :meth:`~engine.conformance.diagnosis.search.Diagnoser.diagnose` over its classes); then every miss
-with its classes.
+Printed: per draw and mode, drawn / counted / hits / rate against the issue's target, exact and equivalent
+hits, and what was set apart; the campaigns' CPU and wall-clock time; the **median diagnosis CPU time per
+class** (a campaign's CPU in :meth:`~engine.conformance.diagnosis.search.Diagnoser.diagnose` over its
+classes); then every miss with its classes, and every trial set apart with why.
 
 >>> trial = one_edit("take6:edit:setup/standard/row_capacity=4", positions=False, games=4, seed=1)
 >>> trial.outcome, [c.signature for c in trial.classes]
@@ -45,7 +49,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import contextlib
 import functools
 import random
 import re
@@ -54,7 +57,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -65,20 +68,19 @@ from engine.conformance.campaign import batches
 from engine.conformance.campaign.duel import FAILURE_KINDS
 from engine.conformance.campaign.report import CampaignReport
 from engine.conformance.campaign.runner import run_campaign
-from engine.conformance.diagnosis.evidence import Seen, predict
+from engine.conformance.diagnosis.evidence import Seen
 from engine.conformance.diagnosis.faults import Fault, World, parse, row_key
 from engine.conformance.diagnosis.search import Diagnoser
 from engine.conformance.diagnosis.space import fault_space
+from engine.conformance.diagnosis.visits import VISITS, Behaviour, MakeWitness, Visits
 from engine.conformance.kits.base import get_kit
-from engine.conformance.peers.edited import EditedPeer
 from engine.conformance.peers.launch import PeerFactory, in_process, subprocess_peer
 from engine.conformance.peers.protocol import PeerFailure
 from engine.errors import ArbiterError, InputError
-from engine.game import game_names, get_game
+from engine.game import game_names
 from engine.mutation.code import code_mutants
 from engine.mutation.driver import CODE, NOT_RULES, ROOT
 from engine.mutation.mutant import Mutant
-from engine.positions import load_position
 from engine.spec import Tables, load_clauses
 
 __all__ = [
@@ -87,7 +89,6 @@ __all__ = [
     "TARGETS",
     "Found",
     "Trial",
-    "Witness",
     "draw_mutants",
     "draw_pairs",
     "draw_singles",
@@ -103,7 +104,7 @@ __all__ = [
 TARGETS = {"one edit": 0.95, "two edits": 0.85, "code mutants": 0.80}
 """The issue's targets: the share of counted draws the diagnosis must name right."""
 
-DEFAULTS = {"faults": 24, "pairs": 8, "mutants": 8, "games": 8, "max_steps": 300}
+DEFAULTS = {"faults": 40, "pairs": 16, "mutants": 60, "games": 8, "max_steps": 300}
 """The default draw: about ten to fifteen minutes on two cores."""
 
 PRESENTATION = ("action_text.py", "codec.py", "narration.py", "notation.py", "observation.py", "position.py",
@@ -123,123 +124,6 @@ APART = ("silent", "unplayable", "crash", "no clause")
 """Outcomes set apart from the rates: nothing seen, tables that do not load or set-ups refused (a peer that
 does not start), a peer failing in play (a crash, a hang, garbage: no rule's step to name), a mutated line
 naming no clause."""
-
-
-# ------------------------------------------------------------------------------------------ what was visited
-
-
-class Visits:
-    """What a campaign's peer was asked, as comparisons of the reference's positions (:class:`Seen`, without
-    what the peer showed): each game's start, each legal set asked for, each action asked to apply (its
-    acceptance and the facts after it)."""
-
-    def __init__(self) -> None:
-        self.seens: list[Seen] = []
-        self._legal: set[tuple[int, int]] = set()
-
-    def start(self, game: str, start: Mapping[str, Any]) -> None:
-        """A game started with ``new_game(**start)``."""
-        self.seens.append(Seen("start", None, dict(start), shown=_keys(game)))
-
-    def legal(self, state: Any, seat: int) -> None:
-        """``seat``'s legal set asked for at ``state`` (once per position and seat)."""
-        if (id(state), seat) not in self._legal:
-            self._legal.add((id(state), seat))
-            self.seens.append(Seen("legal", state, None, seat))
-
-    def apply(self, game: str, state: Any, action: Any) -> None:
-        """``action`` asked to apply at ``state``."""
-        self.seens.append(Seen("after", state, action, shown=_keys(game)))
-
-
-@functools.cache
-def _keys(game: str) -> Mapping[str, None]:
-    return dict.fromkeys(("over", "to_act", "winners", *get_kit(game).fact_names))
-
-
-_VISITS: dict[str, Visits] = {}
-"""Token -> what the witness peers of one campaign were asked (the campaign runs in this process)."""
-
-
-class Witness(EditedPeer):
-    """The reference under ``edits`` (an :class:`EditedPeer`) that also keeps the reference's own position
-    beside its edited one, and writes down each comparison the campaign asks of it there in the
-    :class:`Visits` of ``token``.  It answers exactly as the edited peer does."""
-
-    def __init__(self, edits: Sequence[str], token: str) -> None:
-        super().__init__(edits)
-        self.visits = _VISITS.setdefault(token, Visits())
-        self.reference: Any = None
-        self.rules: Any = None
-
-    def do_new(self, game: str, variant: str, players: int, options: Mapping[str, Any], setup: Any) -> None:
-        super().do_new(game, variant, players, options, setup)
-        start = {"players": players, "variant": variant, "options": dict(options),
-                 "setup": get_kit(game).setup_from_json(setup)}
-        self.visits.start(game, start)
-        self.rules = get_game(game)
-        self.reference = self.rules.new_game(**start)
-
-    def do_position(self, game: str, notation: str, state: Mapping[str, Any]) -> None:
-        super().do_position(game, notation, state)
-        self.rules = get_game(game)
-        self.reference = self.rules.state_from_json(dict(state)) if state else load_position(game, notation)
-
-    def legal(self, player: int) -> list[Any]:
-        if self.reference is not None:
-            self.visits.legal(self.reference, player)
-        return super().legal(player)
-
-    def do_apply(self, player: int, action: Any) -> None:
-        reference = self.rules
-        if self.reference is not None and reference is not None:
-            try:
-                parsed = reference.action_from_json(action)
-            except ArbiterError:
-                parsed = None
-            if parsed is not None:
-                self.visits.apply(reference.name, self.reference, parsed)
-                with contextlib.suppress(ArbiterError):  # a probe the reference refuses: the position stays
-                    self.reference = reference.apply(self.reference, parsed)
-        super().do_apply(player, action)
-
-
-@frozen
-class MakeWitness:
-    """Makes a :class:`Witness` (picklable, like :class:`~engine.conformance.peers.edited.MakeEdited`)."""
-
-    edits: tuple[str, ...]
-    token: str
-
-    def __call__(self) -> Witness:
-        return Witness(self.edits, self.token)
-
-
-class Behaviour:
-    """What the rules under each fault set predict at every visited comparison, each world computed once."""
-
-    def __init__(self, game: str, visits: Visits) -> None:
-        self.game = game
-        self.seens = tuple(visits.seens)
-        self._cache: dict[tuple[str, ...], tuple[Any, ...] | None] = {}
-
-    def of(self, faults: Sequence[Fault | str]) -> tuple[Any, ...] | None:
-        """The predictions under ``faults`` (``None``: their rules cannot be built)."""
-        fs = tuple(sorted({f if isinstance(f, Fault) else parse(f) for f in faults}))
-        key = tuple(f.signature for f in fs)
-        if key not in self._cache:
-            try:
-                world: World | None = World(self.game, fs) if fs else None
-            except ArbiterError:
-                self._cache[key] = None
-                return None
-            self._cache[key] = tuple(predict(world, self.game, s) for s in self.seens)
-        return self._cache[key]
-
-    def same(self, a: Sequence[Fault | str], b: Sequence[Fault | str]) -> bool:
-        """Whether ``a`` and ``b`` behave identically on every visited comparison."""
-        pa, pb = self.of(a), self.of(b)
-        return pa is not None and pa == pb
 
 
 # ------------------------------------------------------------------------------------------ trials
@@ -368,13 +252,13 @@ def _edited_campaign(draw: str, game: str, faults: Sequence[Fault], *, positions
     if why:
         return Trial(draw, game, drawn, positions, "unplayable", why), None, ()
     token = f"{draw}:{seed}:{positions}:{'+'.join(drawn)}"
-    _VISITS.pop(token, None)
+    VISITS.pop(token, None)
     began = time.process_time()
     try:
         report, diagnosis = _campaign(in_process(MakeWitness(drawn, token)), game, positions=positions,
                                       games=games, seed=seed, max_steps=max_steps)
     finally:
-        visits = _VISITS.pop(token, Visits())
+        visits = VISITS.pop(token, Visits())
     cpu = time.process_time() - began
     found = _found(game, report)
     base = Trial(draw, game, drawn, positions, "", classes=found, cpu=cpu, wall=report.seconds,
@@ -523,14 +407,12 @@ def _row_clauses(game: str, target: str) -> tuple[str, ...]:
 def mutant(m: Mutant, work: Path, *, games: int = 8, seed: int = 0, max_steps: int = 300,
            positions: bool = True, timeout: float = 5.0) -> Trial:
     """A campaign against the reference engine of scratch copy ``work`` with mutant ``m`` applied, as a
-    subprocess peer: a hit is one class naming a clause of the mutated line (:func:`line_clauses`)."""
+    subprocess peer: a hit is one class naming a clause of the mutated line (:func:`line_clauses`); a line
+    naming none is ``no clause`` (set apart, its classes kept) once the campaign shows a rule divergence."""
     game = m.games()[0]
     source = (ROOT / m.path).read_text(encoding="utf-8")
     expected = line_clauses(m.path, source, m.line, game)
     drawn = (m.describe(),)
-    if not expected:
-        return Trial("code mutants", game, drawn, positions, "no clause",
-                     "the line's function and module name no clause")
     target = work / m.path
     target.write_text(m.build(), encoding="utf-8")
     command = ("env", f"PYTHONPATH={work}", "PYTHONDONTWRITEBYTECODE=1", sys.executable, "-m",
@@ -550,6 +432,9 @@ def mutant(m: Mutant, work: Path, *, games: int = 8, seed: int = 0, max_steps: i
     outcome, why = _apart(found)
     if outcome:
         return _with(trial, outcome, why, expected)
+    if not expected:  # a rule divergence, but no clause to judge its class by
+        shown = "one class" if len(found) == 1 else f"{len(found)} classes"
+        return _with(trial, "no clause", f"the line's function and module name no clause ({shown})")
     if len(found) != 1:
         return _with(trial, "miss", f"{len(found)} classes", expected)
     if set(found[0].clauses) & set(expected):
@@ -684,6 +569,7 @@ def summary(trials: Sequence[Trial]) -> list[str]:
         out.append(f"diagnosis CPU per class: median {statistics.median(per_class) * 1000:.0f} ms (quartiles "
                    f"{_quartile(per_class, 1) * 1000:.0f}-{_quartile(per_class, 3) * 1000:.0f} ms, most "
                    f"{per_class[-1] * 1000:.0f} ms) over {len(per_class)} campaigns")
+    out.extend(_mutant_lines([t for t in trials if t.draw == "code mutants"]))
     misses = [t for t in trials if t.outcome == "miss"]
     out.append(f"misses: {len(misses)}")
     for t in misses:
@@ -691,8 +577,31 @@ def summary(trials: Sequence[Trial]) -> list[str]:
     apart = [t for t in trials if not t.counted]
     if apart:
         out.append(f"set apart: {len(apart)}")
-        out.extend(f"  {t.outcome}: {t.draw}, {'with' if t.positions else 'without'} positions: "
-                   f"{' + '.join(t.drawn)}: {t.why}" for t in apart)
+        for t in apart:
+            out.append(f"  {t.outcome}: {t.draw}, {'with' if t.positions else 'without'} positions: "
+                       f"{' + '.join(t.drawn)}: {t.why}")
+            if t.outcome == "no clause":
+                out.extend(f"    class: {c.show()}" for c in t.classes)
+    return out
+
+
+def _mutant_lines(mutants: Sequence[Trial]) -> list[str]:
+    """The code mutants' figures beside the rate: counting the peers that crash or refuse set-ups as misses,
+    and how the mutants whose line names no clause came out."""
+    if not mutants:
+        return []
+    failing = [t for t in mutants if t.counted or (t.outcome in ("crash", "unplayable") and t.classes)]
+    hits = sum(t.hit for t in failing)
+    out = []
+    if failing:
+        out.append(f"code mutants, a crash or a refused set-up counted as a miss: {hits}/{len(failing)} "
+                   f"({100 * hits / len(failing):.1f}%)")
+    unjudged = [t for t in mutants if t.outcome == "no clause"]
+    if unjudged:
+        one = [t for t in unjudged if len(t.classes) == 1]
+        explained = sum(bool(t.classes[0].faults) for t in one)
+        out.append(f"code mutants whose line names no clause: {len(unjudged)} showed a rule divergence, "
+                   f"{len(one)} as one class ({explained} of them explained)")
     return out
 
 
