@@ -12,6 +12,10 @@
   (:mod:`engine.query.bench_search`; ``--questions FILE`` for another set).
 * ``arbiter bench mcp``: ``arbiter mcp`` under load, 40 drawings at scale 8 and 40 rule lookups: answer
   times, memory (:mod:`engine.assistant.bench`; needs the ``mcp`` extra).
+* ``arbiter bench diagnosis``: how often a campaign's diagnosis names the defect of a generated peer (one
+  edit of the rules, two at once, a code mutant of a rule module), with the median diagnosis CPU per class
+  (:mod:`engine.conformance.diagnosis.rates`; ``--faults``, ``--pairs``, ``--mutants``, ``--games``,
+  ``--seed``, ``--max-steps``).  Rates, not speed: each draw runs once.
 
 Every line is measured ``--repeat`` times on the same work and prints the **median CPU time** of a run with
 its spread (``±`` half the range, relative to the median) and the rate per core (work / median CPU time).
@@ -35,8 +39,11 @@ from engine.errors import InputError
 from engine.game import Game, facets, game_names, get_game
 from engine.measure import Runs, calibrate, cpu_runs, header, line
 
-SUITES = ("check", "fuzz", "envs", "search", "mcp")
+SUITES = ("check", "fuzz", "envs", "search", "mcp", "diagnosis")
 """Benchmarks that are not a game."""
+
+FUZZ_GAMES = 48
+"""``bench fuzz``: games per campaign unless ``--games`` says."""
 
 
 def measure(
@@ -93,6 +100,11 @@ def run(args: argparse.Namespace) -> int:
     if args.game == "mcp":
         code = importlib.import_module("engine.assistant.bench").main([])
         return code
+    if args.game == "diagnosis":
+        code = importlib.import_module("engine.conformance.diagnosis.rates").bench(args)
+        return code
+    if args.games is None:
+        args.games = FUZZ_GAMES
     if args.game in SUITES:
         return bench_conformance.run(args)
     game = get_game(args.game)
@@ -121,20 +133,21 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "bench",
         help="speed figures (median CPU time over repeated runs): games, check, fuzz, envs; search recall; "
-        "mcp under load",
+        "mcp under load; the diagnosis's rates",
         description="Speed figures, as median CPU time over repeated runs with the spread: a game's "
         "playouts (GAME), record checking (check), fuzz campaigns (fuzz), the PettingZoo environments "
         "beside the bare engine loop (envs, needs the pettingzoo extra), the plain-language search's "
         "recall over its question set with its speed (search), or the assistant's answer times under load "
-        "(mcp, needs the mcp extra; more options: python -m engine.assistant.bench --help).",
+        "(mcp, needs the mcp extra; more options: python -m engine.assistant.bench --help), or how often a "
+        "campaign's diagnosis names the defect of generated peers (diagnosis).",
     )
     choices: Sequence[str] = (*game_names(), *SUITES)
     p.add_argument(
         "game",
         choices=choices,
-        metavar="GAME|check|fuzz|envs|search|mcp",
+        metavar="GAME|check|fuzz|envs|search|mcp|diagnosis",
         help=f"a game ({', '.join(game_names())}), or check, fuzz, envs (the PettingZoo environments), "
-        "search (the plain-language search's recall), mcp (the assistant under load)",
+        "search (the plain-language search's recall), mcp (the assistant under load), diagnosis (its rates)",
     )
     p.add_argument("--players", type=cliargs.count("--players", hi=cliargs.MAX_SEAT + 1), action="append",
                    help="player count (repeatable)")
@@ -142,9 +155,19 @@ def register(sub: Any) -> None:
                    help="CPU seconds per line, all runs (default 3)")
     p.add_argument("--repeat", type=cliargs.count("--repeat"), default=5, help="runs per line (default 5)")
     p.add_argument("--variant", default=None, help="a game's variant (default: the standard game)")
-    p.add_argument(
-        "--games", type=cliargs.count("--games"), default=48, help="fuzz: games per campaign (default 48)"
-    )
+    p.add_argument("--games", type=cliargs.count("--games"), default=None,
+                   help=f"fuzz: games per campaign (default {FUZZ_GAMES}); diagnosis: games per campaign "
+                   "(default 8)")
+    p.add_argument("--faults", type=cliargs.count("--faults", lo=0), default=None,
+                   help="diagnosis: single edits drawn, the games in turn (default 40)")
+    p.add_argument("--pairs", type=cliargs.count("--pairs", lo=0), default=None,
+                   help="diagnosis: pairs of edits drawn (default 16)")
+    p.add_argument("--mutants", type=cliargs.count("--mutants", lo=0), default=None,
+                   help="diagnosis: code mutants of the rule modules drawn (default 60)")
+    p.add_argument("--max-steps", type=cliargs.count("--max-steps"), default=None,
+                   help="diagnosis: actions per game at most (default 300)")
+    p.add_argument("--seed", type=cliargs.seed("--seed"), default=None,
+                   help="diagnosis: the draw's seed (default 1)")
     p.add_argument("--questions", metavar="FILE", default=None,
                    help="search: the question set (default tests/data/search-questions.toml)")
     p.set_defaults(run=run)

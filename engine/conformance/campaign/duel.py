@@ -260,7 +260,7 @@ class Duel:
     def trial(self, trial: Trial) -> Any:
         """Show the peer a discriminating position: put it there, apply the trial's action, read the fact
         (scores counted from that position); ``None`` when it refuses.  The peer is put back afterwards."""
-        carried = self.carried
+        carried, placed = self.carried, self.placed
         try:
             here = self.state
             self.state = trial.state
@@ -281,7 +281,7 @@ class Duel:
             return self.peer_claims(report).get(trial.fact)
         finally:
             self.resync()
-            self.carried = carried
+            self.carried, self.placed = carried, placed  # the position compared is the one it was
 
     def action_clauses(self, value: Any, violated: str | None = None) -> tuple[str, ...]:
         """The clauses behind a divergence on one action (JSON form)."""
@@ -419,10 +419,11 @@ class Duel:
         first = _leading(found)
         found = [first, *(p for p in found if p is not first)]
         claims: dict[str, Any] = {}
-        evidence: dict[Seen, None] = {}
+        evidence: list[Seen] = []
         for p in found:
             claims.update(p.claims or {})
-            evidence.update(dict.fromkeys(p.seen))
+            # once each (by identity: a start's evidence holds a dict, which has no hash)
+            evidence += [s for s in p.seen if not any(s is e for e in evidence)]
         differences = tuple(
             Difference(p.kind, p.about, p.message, _named(p.clauses)) for p in found
         )

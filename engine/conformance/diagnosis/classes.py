@@ -56,17 +56,69 @@ class DiagnosedClass:
 
 def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[DiagnosedClass]:
     """Two defects acting in one step: a class whose faults are each the diagnosis of a class of its own
-    joins the class of its first fault (the step shows both; it is no third defect)."""
+    joins the class of its first fault (the step shows both; it is no third defect); a class whose faults
+    are all but one such diagnoses is the class of that one (a defect seen only beside another)."""
     single = {c.faults[0]: i for i, c in enumerate(classes) if len(c.faults) == 1}
     out = list(classes)
     for i, c in enumerate(classes):
-        if len(c.faults) > 1 and all(f in single for f in c.faults):
-            j = single[c.faults[0]]
-            keep = out[j]
-            members = set(keep.members) | set(c.members)
-            out[j] = DiagnosedClass(keep.signature, keep.faults, tuple(k for k in order if k in members))
-            out[i] = DiagnosedClass("", (), ())
-    return [c for c in out if c.signature]
+        if len(c.faults) < 2:
+            continue
+        others = [f for f in c.faults if f not in single]
+        if len(others) > 1:
+            continue
+        if others:  # the one fault not diagnosed alone: its own class, gathering every such step
+            single[others[0]] = i
+            out[i] = DiagnosedClass(signature_of(others), tuple(others), c.members)
+            continue
+        j = single[c.faults[0]]
+        keep = out[j]
+        members = set(keep.members) | set(c.members)
+        out[j] = DiagnosedClass(keep.signature, keep.faults, tuple(k for k in order if k in members))
+        out[i] = DiagnosedClass("", (), ())
+    return _merged([c for c in out if c.signature], order)
+
+
+def _merged(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[DiagnosedClass]:
+    """Classes of one signature as one (the first's place)."""
+    by: dict[str, list[Hashable]] = {}
+    first: dict[str, DiagnosedClass] = {}
+    for c in classes:
+        first.setdefault(c.signature, c)
+        by.setdefault(c.signature, []).extend(c.members)
+    return [
+        DiagnosedClass(sig, c.faults, tuple(k for k in order if k in set(by[sig])))
+        for sig, c in first.items()
+    ]
+
+
+def _consolidated(
+    classes: list[DiagnosedClass], sets: Mapping[K, set[tuple[Fault, ...]]], order: Sequence[Hashable],
+    weight: Mapping[K, int],
+) -> list[DiagnosedClass]:
+    """A class whose every divergence another class's diagnosis explains too joins that class (the greedy
+    choice broke a tie the wrong way: a swap of two cards' VP and an edit of one of them explain alike
+    every step the other card does not score, until a step it does makes the swap a class of its own)."""
+    out = list(classes)
+    changed = True
+    while changed:
+        changed = False
+        size = {c.signature: sum(weight.get(k, 1) for k in _keys(c, sets)) for c in out}
+        for a in sorted(out, key=lambda c: size[c.signature]):  # the smallest first
+            into = [b for b in out if b is not a and all(b.faults in sets.get(k, ()) for k in _keys(a, sets))]
+            if not into:
+                continue
+            b = min(into, key=lambda c: (-size[c.signature], simplicity(c.faults)))
+            members = set(a.members) | set(b.members)
+            joined = DiagnosedClass(b.signature, b.faults, tuple(k for k in order if k in members))
+            out = [joined if c is b else c for c in out if c is not a]
+            changed = True
+            break
+    return out
+
+
+def _keys(c: DiagnosedClass, sets: Mapping[K, Any]) -> list[K]:
+    """``c``'s members as keys of ``sets``."""
+    return [k for k in sets if k in set(c.members)]
 
 
 def _supported(
@@ -126,6 +178,8 @@ def cover(
             del left[k]
         out.append(DiagnosedClass(signature_of(best), best, members))
     out = _joint(out, order)
+    out = _consolidated(out, {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items()},
+                        order, weight)
     weak = _supported(out, unexplained, weight, explanations)
     out = [c for c in out if not set(c.members) <= weak]
     grouped: dict[str, list[K]] = {}

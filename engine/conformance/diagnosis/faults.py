@@ -385,8 +385,15 @@ class World:
         return self.game.adopt(state, **extra)  # type: ignore[attr-defined]
 
     def new_game(self, players: int, **kwargs: Any) -> Any:
-        """A new game under these rules (the options the faults name override the given ones)."""
-        options = {**dict(kwargs.pop("options", None) or {}), **self.options}
+        """A new game under these rules (the options the faults name override the given ones, in the
+        variants they apply to: a kids' option leaves a standard game as it is)."""
+        variant = kwargs.get("variant") or self.game.variants[0]
+        known: Any = getattr(self.game, "book", None)
+        applying = {
+            k: v for k, v in self.options.items()
+            if known is None or variant in (getattr(known.options.get(k), "variants", None) or (variant,))
+        }
+        options = {**dict(kwargs.pop("options", None) or {}), **applying}
         state = self.game.new_game(players, options=options, **kwargs)
         return self.adopt(state) if self.skips else state
 

@@ -48,3 +48,6 @@ class FaultPlan:
     domains: Mapping[str, tuple[Any, ...]] = field(factory=dict)
     skips: Mapping[str, tuple[str, ...]] = field(factory=dict)
     """Clause -> the edit signatures that leave its step out (``()``: a runtime skip)."""
+    aliases: Mapping[str, str] = field(factory=dict)
+    """A name a derivation may give a row other than its key -> the key (an edition's name of a card:
+    a second-edition derivation names the Abbot, the row is the Pope's)."""

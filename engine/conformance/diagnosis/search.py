@@ -53,6 +53,11 @@ WORLDS = 4096
 KNOWN = 256
 """How many single faults found so far a diagnoser tries first on the next divergence."""
 
+KNOWN_PAIRS = 10
+"""How many of the single faults found so far (the most used) are paired for a divergence none of them
+explains alone (two defects acting in one step: their effects add up there, or cancel where the peer
+agreed)."""
+
 SEARCHES = 3
 """How many full searches a diagnoser makes for divergences of one signature (``game:kind:clause:...``)
 that the faults found so far do not explain: a defect no fault models, seen a hundred times, costs three."""
@@ -83,6 +88,9 @@ class Diagnoser:
         faults of rows that cite one: the deciding step's own rule before a card the step also names)."""
         self.searches: dict[str, int] = {}
         """Full searches made per divergence signature."""
+        self.uses: dict[Fault, int] = {}
+        """How many divergences each single fault found so far explained (:meth:`known_pairs` pairs the
+        most used)."""
         self._refuted: dict[tuple[tuple[Fault, ...], int], bool] = {}
         """``refuted`` answers for the agreed list :attr:`_against` (by its length)."""
         self._against: Sequence[Seen] = ()
@@ -147,6 +155,13 @@ class Diagnoser:
         for action in actions:
             with contextlib.suppress(ArbiterError):
                 _strings(game.action_to_json(action), names)
+        # every step reads its variant's row (how cards are placed, which deck, which set-up); a start, the
+        # rows of its variant and player count (the set-up's money, hands, rows)
+        if seen.state is not None:
+            with contextlib.suppress(*advisory):
+                names.add(game.variant_of(seen.state))
+        elif isinstance(seen.action, Mapping):
+            _strings([seen.action.get("variant") or game.variants[0], seen.action.get("players")], names)
         return clauses, names
 
     def candidates(self, seen: Seen, reference: Any) -> list[Fault]:
@@ -226,7 +241,10 @@ class Diagnoser:
         """:meth:`explain`, trying first the single faults that explained earlier divergences: where some of
         them explain this one too (unrefuted), they are its diagnosis and the search is spared (one defect
         seen many times costs one search); else the search, whose single answers are remembered.  At most
-        :data:`SEARCHES` searches are made for divergences of one ``signature`` (the divergence's own)."""
+        :data:`SEARCHES` searches are made for divergences of one ``signature`` (the divergence's own).
+        Where no fault found before explains it alone, pairs of them (:data:`KNOWN_PAIRS` most used) come
+        before what the search finds: two defects already diagnosed, acting in one step, are likelier than
+        a value seen wrong only there or two values that happen to add up there."""
         seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
         references = [predict(None, self.name, s) for s in seens]
         hits = [
@@ -235,19 +253,47 @@ class Diagnoser:
         if hits:
             for fs in hits:
                 self.known.move_to_end(fs)
+                self.uses[fs[0]] = self.uses.get(fs[0], 0) + 1
             self.read_clauses = {c for s in seens for c in self.read(s)[0]}
             return self.ranked(hits)
-        if self.searches.get(signature, 0) >= SEARCHES:
-            return ()
-        self.searches[signature] = self.searches.get(signature, 0) + 1
-        found = self.explain(seens, agreed)
-        for fs in found:
-            if len(fs) == 1:
-                self.known[fs] = None
-                self.known.move_to_end(fs)
-        while len(self.known) > KNOWN:
-            self.known.popitem(last=False)
+        found: tuple[tuple[Fault, ...], ...] = ()
+        if self.searches.get(signature, 0) < SEARCHES:
+            self.searches[signature] = self.searches.get(signature, 0) + 1
+            found = self.explain(seens, agreed)
+            pairs = self.known_pairs(seens, references, agreed) if found else []
+            if pairs:  # two defects diagnosed before, acting in one step, before a value seen only here
+                self.read_clauses = {c for s in seens for c in self.read(s)[0]}
+                return self.ranked(pairs)
+            for fs in found:
+                if len(fs) == 1:
+                    self.known[fs] = None
+                    self.known.move_to_end(fs)
+                    self.uses[fs[0]] = self.uses.get(fs[0], 0) + 1
+            while len(self.known) > KNOWN:
+                self.uses.pop(self.known.popitem(last=False)[0][0], None)
+        if not found or len(found[0]) > 1:
+            pairs = self.known_pairs(seens, references, agreed)
+            if pairs:
+                self.read_clauses = {c for s in seens for c in self.read(s)[0]}
+                return self.ranked(pairs)
         return found
+
+    def known_pairs(
+        self, seens: Sequence[Seen], references: Sequence[Any], agreed: Sequence[Seen]
+    ) -> list[tuple[Fault, ...]]:
+        """The pairs of the :data:`KNOWN_PAIRS` single faults found so far that explained the most
+        divergences (the most recent of those explaining as many) that explain ``seens``, refuted by no
+        ``agreed`` step."""
+        singles = [fs[0] for fs in reversed(self.known) if len(fs) == 1]
+        recent = sorted(singles, key=lambda f: -self.uses.get(f, 0))[:KNOWN_PAIRS]
+        out: list[tuple[Fault, ...]] = []
+        for a, b in itertools.combinations(recent, 2):
+            pair = tuple(sorted((a, b)))
+            if _clash(a, b) or not self._score(pair, seens, references)[1]:
+                continue
+            if not self.refuted(pair, agreed):
+                out.append(pair)
+        return out
 
     def _score(
         self, faults: Sequence[Fault], seens: Sequence[Seen], references: Sequence[Any]

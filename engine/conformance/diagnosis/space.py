@@ -180,30 +180,42 @@ def fault_space(game: str) -> tuple[Fault, ...]:
     return tuple(out.values())
 
 
+def _hits(spec: TableFaults, rows: list[Mapping[str, Any]], clauses: set[str], names: set[str]) -> list[bool]:
+    """Which of ``rows`` a derivation that read ``clauses`` and named ``names`` read."""
+    citing: dict[str, int] = {}
+    for row in rows:
+        for c in _clauses(row):
+            citing[c] = citing.get(c, 0) + 1
+    hit = [
+        any(c in clauses and citing[c] <= SPECIFIC for c in _clauses(row))
+        or row_key(spec, row) in names
+        or row_key(spec, row).split("@")[0] in names
+        for row in rows
+    ]
+    if spec.ordered and any(hit):  # the rows above the last one read were read too: none matched
+        last = max(i for i, h in enumerate(hit) if h)
+        hit = [True] * (last + 1) + hit[last + 1 :]
+    return hit
+
+
 def candidates(game: str, clauses: set[str], names: set[str], deltas: set[int]) -> list[Fault]:
     """The faults of ``game`` touching a derivation that read ``clauses`` and named ``names``, with the
-    integer values a step away, of the same column, or the shipped value moved by each of ``deltas``."""
+    integer values a step away, of the same column, or the shipped value moved by each of ``deltas``.  A row
+    read reads the rows it names too (a variant's deck, set-up and end)."""
     tables = Tables.shipped(game)
     plan = _plan(game)
+    names = names | {plan.aliases[n] for n in names if n in plan.aliases}  # an edition's name: the row's key
+    arrays = [(spec, list(tables.doc(spec.file)[spec.array])) for spec in plan.tables]
+    named = set(names)
+    for spec, rows in arrays:
+        for row, read in zip(rows, _hits(spec, rows, clauses, names), strict=True):
+            if read:
+                named.update(v for v in row.values() if isinstance(v, str))
     out: dict[str, Fault] = {}
     steps = {d for d in deltas if 0 < abs(d) <= 40}
-    for spec in plan.tables:
-        rows = list(tables.doc(spec.file)[spec.array])
-        citing: dict[str, int] = {}
-        for row in rows:
-            for c in _clauses(row):
-                citing[c] = citing.get(c, 0) + 1
+    for spec, rows in arrays:
         touched: set[str] = set()
-        hit = [
-            any(c in clauses and citing[c] <= SPECIFIC for c in _clauses(row))
-            or row_key(spec, row) in names
-            or row_key(spec, row).split("@")[0] in names
-            for row in rows
-        ]
-        if spec.ordered and any(hit):  # the rows above the last one read were read too: none matched
-            last = max(i for i, h in enumerate(hit) if h)
-            hit = [True] * (last + 1) + hit[last + 1 :]
-        for row, read in zip(rows, hit, strict=True):
+        for row, read in zip(rows, _hits(spec, rows, clauses, named), strict=True):
             if read:
                 touched.add(row_key(spec, row))
                 for f in _row_faults(game, tables, plan, spec, row, rows, steps):

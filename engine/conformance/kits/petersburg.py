@@ -121,8 +121,11 @@ def _fault_plan() -> FaultPlan:
     first workers.  A step an effect's handler takes is left out by dropping every effect of that kind
     (``skip``: the Carpenter Workshop's and the Gold Smelter's colour reduction, SP-COST-4); a turned
     Observatory's lost income (SP-OBS-5) by the ruleset's skip."""
+    from engine.petersburg import GAME
     from engine.petersburg.catalog import CARDS
+    from engine.petersburg.ruleset import ruleset
 
+    aliases = {c.name: c.key for edition in GAME.variants for c in ruleset(edition).cards if c.name != c.key}
     skips: dict[str, tuple[str, ...]] = {"SP-OBS-5": ()}
     for handler in HANDLERS.values():
         holders = [c.key for c in CARDS if c.effect == handler.kind]
@@ -144,6 +147,7 @@ def _fault_plan() -> FaultPlan:
         domains={"colour": COLOURS, "count_colour": COLOURS, "phase": PHASE_NAMES,
                  "variety_colour.value": COLOURS, "match": ("any", "symbol")},
         skips=skips,
+        aliases=aliases,
     )
 
 

@@ -1,0 +1,193 @@
+"""The diagnosis on implementations nobody hand-wrote (issue 25 item 5, diagnosis/rates.py): a small seeded
+draw of random edits from the whole fault space of both games, run as peers through real campaigns with and
+without positions, is diagnosed right (one class per edit that shows, each the edit drawn or one behaving
+identically on every position the campaign visited) at the issue's rates: 95 % for one edit, 85 % for two at
+once; a code mutant of a rule module run as a subprocess peer gives one class naming the clause its line
+computes.  The larger draw's figures: ``arbiter bench diagnosis``.
+
+Also the weaknesses that draw found, each fixed and checked here on the case that showed it: a comparison
+losing its evidence to the attribution trials it made (duel.py), a variant's row never a candidate
+(search.py), a second-edition card name never matching its row (space.py, the kit's aliases), a game
+option applied to a variant it does not apply to (faults.py), two diagnosed defects acting in one step
+(search.py's known pairs, classes.py).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.bench import register
+from engine.conformance.diagnosis import rates
+from engine.conformance.diagnosis.classes import cover
+from engine.conformance.diagnosis.faults import World, parse
+from engine.conformance.diagnosis.space import candidates
+from engine.mutation.code import code_mutants
+from engine.mutation.driver import ROOT
+
+GAMES = 6
+"""Games per campaign in these tests (the benchmark's default is 8)."""
+
+MAX_STEPS = 200
+
+
+def rate(trials: list[rates.Trial]) -> tuple[float, list[rates.Trial]]:
+    """The share of counted trials that hit, and the misses."""
+    counted = [t for t in trials if t.counted]
+    assert counted, [t.outcome for t in trials]
+    misses = [t for t in counted if not t.hit]
+    return 1 - len(misses) / len(counted), misses
+
+
+def described(misses: list[rates.Trial]) -> str:
+    return "\n".join(line for t in misses for line in rates._described(t))
+
+
+def test_one_edit_drawn_from_the_fault_space_is_diagnosed_as_itself() -> None:
+    """Ten faults drawn from both games' fault spaces (seeded), each the only defect of an edited peer, with
+    and without positions: at least 95 % of the campaigns that show it give exactly one class, explained,
+    whose diagnosis is the fault or behaves identically on every position visited."""
+    faults = rates.draw_singles(10, seed=1)
+    assert {f.game for f in faults} == {"take6", "petersburg"}
+    trials = [
+        rates.one_edit(f.signature, positions=positions, games=GAMES, seed=100 + i, max_steps=MAX_STEPS)
+        for i, f in enumerate(faults)
+        for positions in (True, False)
+    ]
+    share, misses = rate(trials)
+    assert sum(t.counted for t in trials) >= 12, [(t.drawn, t.outcome) for t in trials]
+    assert share >= 0.95, described(misses)
+
+
+def test_two_edits_at_once_give_one_class_each() -> None:
+    """Four pairs of faults of one game with different targets, each pair in one peer, with and without
+    positions: at least 85 % give one class per edit that shows, each that edit or one behaving as it."""
+    pairs = rates.draw_pairs(4, seed=1)
+    trials = [
+        rates.two_edits([a.signature, b.signature], positions=positions, games=GAMES, seed=200 + i,
+                        max_steps=MAX_STEPS)
+        for i, (a, b) in enumerate(pairs)
+        for positions in (True, False)
+    ]
+    share, misses = rate(trials)
+    assert share >= 0.85, described(misses)
+
+
+def test_draws_are_seeded_and_pairs_change_different_values() -> None:
+    """The same seed draws the same faults; a pair never edits one value twice (nor a row and its field)."""
+    assert rates.draw_singles(6, 3) == rates.draw_singles(6, 3)
+    for a, b in rates.draw_pairs(30, 3):
+        assert a.game == b.game
+        assert rates._distinct(a, b), (a.signature, b.signature)
+    assert not rates._distinct(parse("take6:drop:bullheads/T6-BULL-1"),
+                               parse("take6:edit:bullheads/T6-BULL-1/bullheads=5"))
+
+
+@pytest.fixture(scope="module")
+def scratch() -> Iterator[Path]:
+    work = rates._scratch()
+    yield work
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def test_a_code_mutant_run_as_a_subprocess_peer_gives_one_class_naming_its_clause(scratch: Path) -> None:
+    """The lower-row discount added instead of taken off (engine/petersburg/costs.py), run as
+    ``python -m engine.conformance.peers.reference`` from a scratch copy: one class, naming SP-COST-3, the
+    clause of the step that line computes; the scratch copy is left as it was."""
+    path = "engine/petersburg/costs.py"
+    source = (ROOT / path).read_text(encoding="utf-8")
+    mutant = next(m for m in code_mutants(path, source) if m.describe().endswith(
+        "cost -= rs.lower_discount -> cost += rs.lower_discount"))
+    assert "SP-COST-3" in rates.line_clauses(path, source, mutant.line, "petersburg")
+    trial = rates.mutant(mutant, scratch, games=4, seed=1, max_steps=MAX_STEPS)
+    assert trial.outcome == "named", described([trial])
+    assert len(trial.classes) == 1 and "SP-COST-3" in trial.classes[0].clauses
+    assert (scratch / path).read_text(encoding="utf-8") == source
+
+
+def test_the_clauses_of_a_line_and_of_a_fault() -> None:
+    """A line's clauses are those its function names (a range ``SP-COST-1..7`` counts each), else the module
+    docstring's; a fault's are those of the rows it edits (both rows of a swap) or its own clause."""
+    src = '"""Costs (SP-COST-1..3)."""\nX = 1\ndef f(a):\n    return a + 1\n'
+    assert rates.line_clauses("engine/petersburg/x.py", src, 4, "petersburg") == (
+        "SP-COST-1", "SP-COST-2", "SP-COST-3")
+    discount = parse("petersburg:edit:phases/param/lower_row_discount/value=2")
+    assert rates.fault_clauses(discount) == ("SP-COST-3",)
+    assert rates.fault_clauses(parse("take6:reading:T6-PRO-3")) == ("T6-PRO-3",)
+    swap = parse("take6:swap:bullheads/T6-BULL-2/bullheads,bullheads/T6-BULL-3/bullheads")
+    assert set(rates.fault_clauses(swap)) == {"T6-BULL-2", "T6-BULL-3"}
+
+
+def test_rule_files_are_the_interpreters() -> None:
+    """The mutants are drawn from the rule modules, never the text, JSON or drawing code."""
+    assert "engine/petersburg/costs.py" in rates.RULE_FILES
+    assert "engine/take6/placement.py" in rates.RULE_FILES
+    text = ("codec.py", "notation.py", "drawing.py", "narration.py")
+    assert not any(f.endswith(text) for f in rates.RULE_FILES)
+
+
+# ------------------------------------------------------------------------------------------ the fixes
+
+
+def test_a_comparison_keeps_its_evidence_after_attribution_trials() -> None:
+    """duel.py: the attribution of a score difference shows the peer discriminating positions and puts it
+    back; the comparison being made is still one of a step taken, with its evidence.  (It lost it: a bullhead
+    edit with positions gave its class plus an unexplained one per such score.)"""
+    trial = rates.one_edit("take6:edit:bullheads/T6-BULL-2/bullheads=4", positions=True, games=8, seed=3)
+    assert trial.outcome == "exact", described([trial])
+
+
+def test_a_variants_own_row_is_a_candidate() -> None:
+    """search.py: every step reads its variant's row; a standard game placing cards before a row's first
+    card is diagnosed as the standard variant's placement (it was unexplained: the row cites T6-VAR-1 only,
+    which no placement step names)."""
+    trial = rates.one_edit("take6:edit:variants/standard/placement=ends_and_starts", positions=False, games=8,
+                           seed=3)
+    assert trial.outcome == "exact", described([trial])
+
+
+def test_a_second_edition_name_touches_the_cards_row() -> None:
+    """space.py: a second-edition derivation names the Abbot, whose row is the Pope's (the kit's aliases);
+    a difference there has the Pope's faults among its candidates."""
+    found = {f.signature for f in candidates("petersburg", set(), {"Abbot"}, set())}
+    assert "petersburg:edit:cards/Pope/roubles=0" in found
+
+
+def test_an_option_leaves_the_variants_it_does_not_apply_to_alone() -> None:
+    """faults.py: the kids' pile reading (T6-KIDS-5) changes a kids game only; a standard game under it
+    starts as the reference's."""
+    world = World("take6", [parse("take6:reading:T6-KIDS-5")])
+    assert world.new_game(3, seed=1, variant="standard") is not None
+
+
+def test_two_diagnosed_defects_in_one_step_are_their_two_classes() -> None:
+    """search.py, classes.py: bullheads of 55 moved to 11 and multiples of 5 read as multiples of 4, in one
+    peer: where both act in one step (their effects add up, or cancel where the peer agreed), the pair of the
+    faults found before explains it, and the campaign gives the two classes (it gave six)."""
+    trial = rates.two_edits(["take6:edit:bullheads/T6-BULL-1/n=11", "take6:edit:bullheads/T6-BULL-4/n=4"],
+                            positions=True, games=8, seed=25006)
+    assert trial.outcome in ("exact", "equivalent"), described([trial])
+
+
+def test_a_step_of_a_diagnosed_defect_and_another_is_the_others_class() -> None:
+    """classes.py: divergences explained only by {A, B}, where A is a class of its own, make B's class."""
+    a, b = parse("take6:edit:bullheads/T6-BULL-1/n=11"), parse("take6:edit:bullheads/T6-BULL-4/n=4")
+    classes = cover({"d1": ((a,),), "d2": ((a, b),), "d3": ((a, b),)}, {})
+    found = sorted((c.signature, c.members) for c in classes)
+    assert found == [(a.signature, ("d1",)), (b.signature, ("d2", "d3"))]
+
+
+def test_bench_declares_the_draws_defaults() -> None:
+    """``arbiter bench diagnosis`` states the defaults the benchmark uses."""
+    import argparse
+
+    sub = argparse.ArgumentParser().add_subparsers()
+    register(sub)
+    text = sub.choices["bench"].format_help()
+    for name, value in rates.DEFAULTS.items():
+        flag = "--" + name.replace("_", "-")
+        assert flag in text
+        assert f"(default {value})" in " ".join(text.split()), name
