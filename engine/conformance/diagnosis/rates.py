@@ -210,7 +210,8 @@ def _campaign(factory: PeerFactory, game: str, *, positions: bool, games: int, s
     return report, timed.cpu
 
 
-def _found(game: str, report: CampaignReport) -> tuple[Found, ...]:
+def _found(report: CampaignReport) -> tuple[Found, ...]:
+    """The report's classes as the rates read them."""
     out = []
     for c in report.classes:
         if c.faults:
@@ -260,7 +261,7 @@ def _edited_campaign(draw: str, game: str, faults: Sequence[Fault], *, positions
     finally:
         visits = VISITS.pop(token, Visits())
     cpu = time.process_time() - began
-    found = _found(game, report)
+    found = _found(report)
     base = Trial(draw, game, drawn, positions, "", classes=found, cpu=cpu, wall=report.seconds,
                  diagnosis=diagnosis)
     outcome, why = _apart(found)
@@ -426,7 +427,7 @@ def mutant(m: Mutant, work: Path, *, games: int = 8, seed: int = 0, max_steps: i
                      expected=expected)
     finally:
         target.write_text(source, encoding="utf-8")
-    found = _found(game, report)
+    found = _found(report)
     trial = Trial("code mutants", game, drawn, positions, "", "", found, time.process_time() - began,
                   report.seconds, diagnosis, expected)
     outcome, why = _apart(found)
