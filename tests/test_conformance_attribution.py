@@ -215,3 +215,24 @@ def test_petersburg_check_names_the_same_first_clause_as_fuzz() -> None:
     report = sp_campaign({"smelter"})
     checked = replay(report.classes[0].first)
     assert checked.divergence is not None and checked.divergence.clauses[0] == "SP-COST-4"
+
+
+def test_a_score_difference_at_the_games_end_is_decided_by_final_scoring() -> None:
+    """SP-END-4..7 score the end; the last trading phase's "no scoring" step (SP-SCORE-5) concludes that
+    nothing is scored, so it never decides a difference in VP (a code mutant of the final scoring was
+    named after it)."""
+    import random
+
+    pgame = get_game("petersburg")
+    kit = get_kit("petersburg")
+    rng = random.Random(3)
+    state = pgame.new_game(2, seed=3)
+    while True:
+        action = rng.choice(list(pgame.legal_actions(state)))
+        after = pgame.apply(state, action)
+        if pgame.is_terminal(after):
+            break
+        state = after
+    clauses = kit.deciding(pgame, "scores", (state, action, after), "first")
+    assert clauses and clauses[0].startswith("SP-END-"), clauses
+    assert "SP-SCORE-5" not in clauses

@@ -108,6 +108,18 @@ def test_a_code_mutant_run_as_a_subprocess_peer_gives_one_class_naming_its_claus
     assert (scratch / path).read_text(encoding="utf-8") == source
 
 
+def test_a_code_mutant_whose_peer_offers_no_game_of_the_draw_is_unplayable(scratch: Path) -> None:
+    """A mutant of take6/rules.py under which the peer's hello offers Saint Petersburg only: the trial is
+    set apart as unplayable (the draw goes on), not an error ending the whole benchmark."""
+    path = "engine/take6/rules.py"
+    source = (ROOT / path).read_text(encoding="utf-8")
+    mutant = next(m for m in code_mutants(path, source) if m.describe().endswith(
+        "found is None -> found is not None"))
+    trial = rates.mutant(mutant, scratch, games=2, seed=1, max_steps=MAX_STEPS)
+    assert trial.outcome == "unplayable" and "offers no game" in trial.why, trial.why
+    assert (scratch / path).read_text(encoding="utf-8") == source
+
+
 def test_the_clauses_of_a_line_and_of_a_fault() -> None:
     """A line's clauses are those its function names (a range ``SP-COST-1..7`` counts each), else the module
     docstring's; a fault's are those of the rows it edits (both rows of a swap) or its own clause."""

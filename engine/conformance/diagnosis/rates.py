@@ -425,6 +425,9 @@ def mutant(m: Mutant, work: Path, *, games: int = 8, seed: int = 0, max_steps: i
     except PeerFailure as exc:
         return Trial("code mutants", game, drawn, positions, "unplayable", f"the peer does not start: {exc}",
                      expected=expected)
+    except InputError as exc:  # the mutant's hello offers no game or variant of the draw's
+        return Trial("code mutants", game, drawn, positions, "unplayable", f"the peer offers no game: {exc}",
+                     expected=expected)
     finally:
         target.write_text(source, encoding="utf-8")
     found = _found(report)
@@ -597,6 +600,12 @@ def _mutant_lines(mutants: Sequence[Trial]) -> list[str]:
     if failing:
         out.append(f"code mutants, a crash or a refused set-up counted as a miss: {hits}/{len(failing)} "
                    f"({100 * hits / len(failing):.1f}%)")
+    counted = [t for t in mutants if t.counted and t.classes]
+    if counted:  # beside the rate, not instead of it: residue classes of one defect are still misses
+        largest = sum(bool(set(max(t.classes, key=lambda c: c.count).clauses) & set(t.expected))
+                      for t in counted)
+        out.append(f"code mutants whose largest class names the line's clause: {largest}/{len(counted)} "
+                   f"({100 * largest / len(counted):.1f}%)")
     unjudged = [t for t in mutants if t.outcome == "no clause"]
     if unjudged:
         one = [t for t in unjudged if len(t.classes) == 1]

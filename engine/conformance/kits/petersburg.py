@@ -285,14 +285,18 @@ class PetersburgKit(KitBase):
         b, action, a = step
         if fact == "money" and isinstance(action, Buy | Play):
             return self._money_clauses(b, action, a, claimed)
-        narrated = [c for root in self.derive(game, b, action) for c in root.clauses()]
+        roots = self.derive(game, b, action)
+        narrated = list(dict.fromkeys(c for root in roots for c in root.clauses()))
         if fact == "hands" and isinstance(action, Take | Play):
             return (LEGAL_CLAUSES[type(action)], "SP-HAND-2")
         if fact == "scores" and isinstance(action, PubBuy):
             return ("SP-PUB-1",)
         if fact in ("money", "scores", "over", "to_act", "phase", "round", "upper", "lower", "stacks"):
             topics = set(self.fact_topics.get(fact, ()))
-            mine = [c for c in narrated if c in self._book and self._book[c].topic in topics]
+            # a step concluding that nothing is scored (SP-SCORE-5) decides no difference in money or VP
+            quiet = {"no-scoring"} if fact in ("money", "scores") else set()
+            counted = dict.fromkeys(s.clause for root in roots for s in root.walk() if s.says not in quiet)
+            mine = [c for c in counted if c in self._book and self._book[c].topic in topics]
             return tuple(mine or narrated)
         return ()
 
@@ -383,7 +387,8 @@ class PetersburgKit(KitBase):
             kind = resolve_card(action.card)
             if kind is not None and b.rules.cards[kind].stack == "trading":
                 tags.append("SP-HAND-5")
-        narrated = [c for root in self.derive(game, b, action) for c in root.clauses()]
+        roots = self.derive(game, b, action)
+        narrated = list(dict.fromkeys(c for root in roots for c in root.clauses()))
         tags += narrated
         scored = [PHASE_NAMES.index(ph) for ph, c in SCORING.items() if c in narrated]
         for phase in scored:
