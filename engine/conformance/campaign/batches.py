@@ -21,7 +21,7 @@ import multiprocessing.util
 import random
 import signal
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from attrs import evolve, field, frozen
@@ -71,6 +71,9 @@ class CampaignSpec:
     its game (the peer is put back on the reference's position) and classes shrink as positions."""
     diagnose: bool = True
     """Diagnose every divergence (:mod:`engine.conformance.diagnosis`): classes by diagnosis."""
+    campaign: str = ""
+    """The campaign's own id: what a process's diagnoser learns (the faults found so far) serves this
+    campaign only, so a campaign's classes never depend on the campaigns run before it in a process."""
 
     def batch_seed(self, batch: int) -> int:
         """The Hypothesis seed of batch ``batch``: a function of the campaign seed and the index only."""
@@ -171,7 +174,7 @@ class _Games:
         for div in found:
             explanations: tuple[tuple[str, ...], ...] = ()
             if self.spec.diagnose and div.evidence:
-                diagnoser = _DIAGNOSERS.setdefault(game, Diagnoser(game))
+                diagnoser = diagnoser_for(game, self.spec.campaign)
                 found_sets = diagnoser.diagnose(div.evidence, agreed, div.signature)
                 explanations = tuple(tuple(f.signature for f in fs) for fs in found_sets)
             out.append(evolve(div, evidence=(), explanations=explanations))
@@ -188,8 +191,24 @@ class _Games:
 _KEPT: dict[Any, list[Transport]] = {}
 """Peers kept between the batches one process plays (a worker process, or the main one), by factory."""
 
-_DIAGNOSERS: dict[str, Diagnoser] = {}
-"""One diagnoser per game in each process (it keeps the worlds it built and the faults found so far)."""
+_DIAGNOSERS: dict[tuple[str, str], Diagnoser] = {}
+"""One diagnoser per game and campaign in each process (it keeps the worlds it built and the faults found
+so far); only the current campaign's are kept."""
+
+new_diagnoser: Callable[[str], Diagnoser] = Diagnoser
+"""Makes a campaign's diagnoser of a game (the diagnosis benchmark puts a timed one here)."""
+
+
+def diagnoser_for(game: str, campaign: str) -> Diagnoser:
+    """The diagnoser of ``game`` for ``campaign`` in this process: a fresh one for a new campaign (those of
+    earlier campaigns are dropped)."""
+    key = (game, campaign)
+    diagnoser = _DIAGNOSERS.get(key)
+    if diagnoser is None:
+        for old in [k for k in _DIAGNOSERS if k[1] != campaign]:
+            del _DIAGNOSERS[old]
+        diagnoser = _DIAGNOSERS[key] = new_diagnoser(game)
+    return diagnoser
 
 
 def class_key(div: Divergence) -> str:

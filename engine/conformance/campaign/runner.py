@@ -34,6 +34,7 @@ import hashlib
 import math
 import random
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -134,6 +135,7 @@ def run_campaign(
         reuse,
         positions and "position" in hello.capabilities,
         diagnose,
+        uuid.uuid4().hex,
     )
     n_jobs = cap_jobs(jobs, math.ceil(games / BATCH) if games is not None else available_cores())
     executor: Executor

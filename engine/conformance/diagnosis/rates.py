@@ -200,13 +200,12 @@ def _campaign(factory: PeerFactory, game: str, *, positions: bool, games: int, s
     fresh ``arbiter fuzz`` process has (the faults an earlier campaign found are not tried first); the
     report and the CPU seconds its diagnosis took."""
     timed = _TimedDiagnoser(game)
-    batches._DIAGNOSERS.clear()
-    batches._DIAGNOSERS[game] = timed
+    batches.new_diagnoser = lambda _game: timed
     try:
         report = run_campaign(factory, games=games, jobs=1, seed=seed, game_names=[game], positions=positions,
                               max_steps=max_steps, shrink=False)
     finally:
-        batches._DIAGNOSERS.clear()
+        batches.new_diagnoser = Diagnoser
     return report, timed.cpu
 
 

@@ -162,6 +162,18 @@ class KitBase:
         """No chance steps (a game that has them says so)."""
         return None
 
+    unordered: tuple[str, ...] = ()
+    """The facts that are lists of per-seat lists in no order (hands, areas): :meth:`normalise` sorts them."""
+
+    def normalise(self, fact: str, value: Any) -> Any:
+        """Claims spell the :attr:`unordered` facts in any order; the facts sort them."""
+        if fact in self.unordered and isinstance(value, list) and all(isinstance(h, list) for h in value):
+            try:
+                return [sorted(h) for h in value]
+            except TypeError:
+                return value
+        return value
+
     def fact_clauses(self, fact: str) -> tuple[str, ...]:
         """The clauses of the topics that decide ``fact``."""
         return tuple(c for topic in self.fact_topics.get(fact, ()) for c in self._by_topic.get(topic, ()))

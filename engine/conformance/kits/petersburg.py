@@ -164,6 +164,7 @@ class PetersburgKit(KitBase):
     fact_names = FACT_NAMES
     faults = _fault_plan()
     fact_topics = FACT_TOPICS
+    unordered = ("hands", "areas")  # hands and areas are claimed in any order
     game_over_clause = "SP-END-1"
 
 
@@ -228,16 +229,6 @@ class PetersburgKit(KitBase):
             "drawn": s.cards("drawn")[0] if s.drawn >= 0 else None,
             "over": s.over,
         }
-
-    def normalise(self, fact: str, value: Any) -> Any:
-        """Claims spell hands and areas in any order; the facts sort them."""
-        if fact in ("hands", "areas") and isinstance(value, list) and all(isinstance(h, list) for h in value):
-            try:
-                return [sorted(h) for h in value]
-            except TypeError:
-                return value
-        return value
-
 
     # -- names -------------------------------------------------------------------------------------
 

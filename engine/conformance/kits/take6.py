@@ -102,6 +102,7 @@ class Take6Kit(KitBase):
     name = "take6"
     fact_names = FACT_NAMES
     fact_topics = FACT_TOPICS
+    unordered = ("hands", "taken")  # hands and taken cards are claimed in any order
     faults = FaultPlan(
         tables=(
             TableFaults("bullheads.toml", "rule", "clause", fields=("bullheads", "n"), swaps=("bullheads",),
@@ -217,15 +218,6 @@ class Take6Kit(KitBase):
             "pool": list(s.stock),
             "over": s.phase == "over",
         }
-
-    def normalise(self, fact: str, value: Any) -> Any:
-        """Claims spell hands and taken cards in any order; the facts sort them."""
-        if fact in ("hands", "taken") and isinstance(value, list) and all(isinstance(h, list) for h in value):
-            try:
-                return [sorted(h) for h in value]
-            except TypeError:
-                return value
-        return value
 
     # -- names -------------------------------------------------------------------------------------
 
