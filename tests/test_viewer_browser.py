@@ -385,6 +385,7 @@ def test_the_opening_position_wraps_in_a_box_with_a_copy_button(browser: Any, tm
     """The start's notation (SP-SETUP-1's position, one long run of text) is shown whole in a box as wide
     as its panel, wrapped after its separators; its button copies it."""
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.wait import WebDriverWait
 
     record = RECORDS / "good-petersburg-first-2p.jsonl"
     notation = next(
@@ -400,4 +401,7 @@ def test_the_opening_position_wraps_in_a_box_with_a_copy_button(browser: Any, tm
     assert box.rect["width"] <= panel.rect["width"]
     button = browser.find_element(By.CSS_SELECTOR, "#narration .long button.copy")
     button.click()
-    assert button.text == "copied"
+    # the copy is done when the clipboard's promise settles: wait for it (the label "copied" shows for
+    # 1.5 s only, so reading it at once raced with both the promise and the label's return)
+    WebDriverWait(browser, 10, poll_frequency=0.05).until(
+        lambda _d: button.get_attribute("data-copies") == "1")

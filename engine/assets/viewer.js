@@ -41,7 +41,11 @@
   };
   const copy = (button) => {
     const code = button.parentNode.querySelector("code");
-    const done = () => { button.textContent = "copied"; setTimeout(() => { button.textContent = "copy"; }, 1500); };
+    const done = () => {
+      button.dataset.copies = String(Number(button.dataset.copies || 0) + 1);  // stays: what a test can wait on
+      button.textContent = "copied";
+      setTimeout(() => { button.textContent = "copy"; }, 1500);
+    };
     const select = () => {
       const range = document.createRange();
       range.selectNodeContents(code);
