@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from refusals import refused
 
 from engine.cli import main
 from engine.conformance.vectors.perft import perft_counts, shipped_perft
@@ -26,21 +27,6 @@ from engine.play import parse_options
 ROOT = Path(__file__).resolve().parent.parent
 RECORD = ROOT / "docs" / "examples" / "take6-record.jsonl"
 SP_STATE = ROOT / "docs" / "examples" / "petersburg-state.json"
-
-
-def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """Run ``arbiter ARGV`` in-process; assert exit 2 with exactly one error line; return that line (an
-    argument argparse refuses exits the same way)."""
-    try:
-        code = main(list(argv))
-    except SystemExit as stop:
-        code = int(stop.code or 0)
-    err = capsys.readouterr().err
-    assert code == 2, err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("arbiter: error: "), err
-    assert "Traceback" not in err
-    return lines[0]
 
 
 HUGE = "1" * 4400

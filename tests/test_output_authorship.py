@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from refusals import refused
 
 from engine import outputs
 from engine.cli import main
@@ -21,16 +22,6 @@ from engine.errors import InputError
 RECORD = Path(__file__).resolve().parent / "data" / "records" / "good-take6-unfinished.jsonl"
 POSITION = "standard 2 select 3.10/22/40.41.45/90 23.8.60/7.9.70 - - 12/0"
 PEER = f"{sys.executable} -m engine.conformance.peers.reference"
-
-
-def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """Run ``arbiter ARGV``; assert exit 2 with one error line; return the line."""
-    code = main(list(argv))
-    err = capsys.readouterr().err
-    assert code == 2, err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("arbiter: error: "), err
-    return lines[0]
 
 
 # --------------------------------------------------------------------------------------------------

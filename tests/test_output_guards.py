@@ -9,19 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from refusals import refused
 
 from engine.assistant.tools import ROOT_ONLY, tools
 from engine.cli import main
-
-
-def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """Run ``arbiter ARGV``; assert exit 2 with one error line and no traceback; return the line."""
-    code = main(list(argv))
-    err = capsys.readouterr().err
-    assert code == 2, err
-    lines = err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("arbiter: error: "), err
-    return lines[0]
 
 
 def test_vectors_export_keeps_a_file_it_did_not_write(

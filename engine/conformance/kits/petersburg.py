@@ -59,7 +59,7 @@ from engine.petersburg import (
     can_displace,
     cost_breakdown,
 )
-from engine.petersburg.catalog import COLOURS, PARAMS, PHASES, STACKS
+from engine.petersburg.catalog import COLOURS, PHASES, STACKS
 from engine.petersburg.effects import HANDLERS
 from engine.petersburg.model import State
 from engine.petersburg.names import resolve_card
@@ -69,9 +69,6 @@ __all__ = ["KIT", "PetersburgKit", "contradicted_steps"]
 PHASE_NAMES = tuple(p.name for p in PHASES)
 FACT_NAMES = ("to_act", "round", "phase", "money", "scores", "hands", "areas", "upper", "lower", "stacks",
               "markers", "drawn", "over")
-SCORING = {"worker": "SP-SCORE-1", "building": "SP-SCORE-2", "aristocrat": "SP-SCORE-3"}
-PHASE_COLOURS = ("green", "blue", "red", "")
-MIN_COST = PARAMS["minimum_cost"]
 
 FACT_TOPICS: Mapping[str, tuple[str, ...]] = {
     "to_act": ("turn", "phases", "effects"),
@@ -381,17 +378,19 @@ class PetersburgKit(KitBase):
         roots = self.derive(game, b, action)
         narrated = list(dict.fromkeys(c for root in roots for c in root.clauses()))
         tags += narrated
-        scored = [PHASE_NAMES.index(ph) for ph, c in SCORING.items() if c in narrated]
-        for phase in scored:
+        # the phases whose scoring (phases.toml: its clause, the colour it scores) the step applied
+        for phase in b.rules.book.phases:
+            if phase.scores < 0 or phase.clause not in narrated:
+                continue
             tags.append("SP-SCORE-4")
-            colour = PHASE_COLOURS[phase]
+            colour = COLOURS[phase.scores]
             for area in b.areas:
                 for k in area:
                     card = b.rules.cards[k]
                     if card.effect == "per_card_income" and card.colour == colour:
                         tags.append(card.clause)
-            if phase == 1 and any(b.turned):
-                tags.append("SP-OBS-5")
+            if any(b.rules.cards[k].colour == colour for turned in b.turned for k in turned):
+                tags.append("SP-OBS-5")  # a turned card of the colour scored scores nothing this round
         if a.phase_index != b.phase_index or a.round != b.round:
             tags += ["SP-PHASE-3"]
         if a.round != b.round:
@@ -461,12 +460,13 @@ def _price_steps(price: Step, diff: int) -> tuple[Step, ...]:
     minimum = next((s for s in children if s.clause == "SP-COST-6"), None)
     cost = int(price.data.get("cost", 0))
     theirs = cost - diff
-    if diff > 0 and minimum is not None and minimum.says == "minimum" and theirs < MIN_COST:
+    least = int(minimum.data["minimum"]) if minimum is not None else 0  # the minimum the step applied
+    if diff > 0 and minimum is not None and minimum.says == "minimum" and theirs < least:
         return (minimum,)
     raw = int(minimum.data["raw"]) if minimum is not None else cost
     if diff < 0:
         found = tuple(s for s in children if s.says in ("reduction", "displaced-value")
-                      and max(MIN_COST, raw + int(s.data.get("amount", 0))) == theirs)
+                      and max(least, raw + int(s.data.get("amount", 0))) == theirs)
         if found:
             return found
     return (price,)
