@@ -6,6 +6,8 @@
 * The progress line counts classes as the summary does (a candidate set a position discriminated is one
   class in both).
 * A ``|``-joined candidate set stays one cell of a Markdown table, and each candidate's wording is given.
+* Divergences nothing explains are one class per game and deciding clause, whatever their kind, fact or
+  card; the peer's own failures keep their signatures, and so does a divergence a waiver names.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from engine.conformance.campaign.divergence import Divergence
-from engine.conformance.campaign.grouping import group
+from engine.conformance.campaign.grouping import Waiver, group
 from engine.conformance.campaign.report import (
     CampaignReport,
     DivergenceClass,
@@ -123,3 +125,39 @@ def test_a_candidate_set_is_one_table_cell_and_carries_every_wording() -> None:
         assert f"> **{clause}**: {book[clause].text}" in markdown
         assert f"{clause}: {book[clause].text}" in "\n".join(summary_lines(report))
         assert f"{clause}: {book[clause].text}" in report.to_json()["classes"][0]["clause_text"]
+
+
+def _divergence(kind: str, clause: str, detail: str = "", subject: str = "") -> Divergence:
+    trigger = (0, {"type": detail, "player": 0}) if detail else None
+    claims = {"money": [20, 25]} if kind == "claim" else None
+    return Divergence(kind, f"{kind} differs", GameSetup("petersburg", "first", 2, None), (),
+                      peer_claims=claims, clauses=(clause,) if clause else (), subject=subject,
+                      trigger=trigger)
+
+
+def test_unexplained_divergences_are_one_class_per_deciding_clause() -> None:
+    """One defect seen in several ways (a money claim on two cards, a buy missing, a buy refused, all
+    decided by SP-COST-1) is one class, ``petersburg:unexplained:SP-COST-1``, the kinds listed; another
+    clause is another class; a crash keeps its own signature; a divergence a waiver names stays a class of
+    its own, waived."""
+    found = [
+        _divergence("claim", "SP-COST-1", subject="Pope"),
+        _divergence("claim", "SP-COST-1", subject="Abbot"),
+        _divergence("legal-missing", "SP-COST-1", "buy"),
+        _divergence("refused-legal", "SP-COST-1", "buy"),
+        _divergence("legal-missing", "SP-HAND-4", "play"),
+        _divergence("crash", "", "apply"),
+    ]
+    assert len({d.signature for d in found}) == 6
+    result = BatchResult(0, 6, 60, 0, 0, tuple(enumerate(found)), counts={d.signature: 1 for d in found})
+    classes = {c.signature: c for c in group({0: result}, ())}
+    assert set(classes) == {"petersburg:unexplained:SP-COST-1", "petersburg:unexplained:SP-HAND-4",
+                            found[-1].signature}
+    assert found[-1].signature.startswith("petersburg:crash:")
+    cost = classes["petersburg:unexplained:SP-COST-1"]
+    assert cost.count == 4 and cost.kinds == ("claim", "legal-missing", "refused-legal")
+    assert cost.first.signature == found[0].signature and cost.clause == "SP-COST-1"
+    waived = {c.signature: c for c in group({0: result}, (Waiver("*:refused-legal:*", "known"),))}
+    assert waived["petersburg:refused-legal:SP-COST-1:buy"].waived == "known"
+    assert waived["petersburg:unexplained:SP-COST-1"].count == 3
+    assert waived["petersburg:unexplained:SP-COST-1"].waived is None

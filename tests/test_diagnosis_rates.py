@@ -133,6 +133,25 @@ def test_the_clauses_of_a_line_and_of_a_fault() -> None:
     assert set(rates.fault_clauses(swap)) == {"T6-BULL-2", "T6-BULL-3"}
 
 
+def test_a_line_also_names_what_it_calls_and_the_options_it_reads() -> None:
+    """A line computes the steps of the functions it calls (their docstrings' clauses: the hand limit's
+    SP-HAND-2 for ``hand_limit(...)`` in ``legal_actions``) and of the options and parameters its strings
+    name (``'professional_tie'``: T6-PRO-3); a fault leaving out or changing a card's effect names every
+    rule of that effect (the Observatory's SP-OBS-1..6)."""
+    path = "engine/petersburg/legal.py"
+    source = (ROOT / path).read_text(encoding="utf-8")
+    line = next(i for i, text in enumerate(source.splitlines(), 1)
+                if "len(hand) < hand_limit(rs, area)" in text)
+    assert "SP-HAND-2" in rates.line_clauses(path, source, line, "petersburg")
+    src = "def f(options):\n    'The set-up (T6-SETUP-1).'\n    return options.get('professional_tie')\n"
+    assert rates.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1", "T6-PRO-3")
+    src = "def f(options):\n    'The set-up (T6-SETUP-1).'\n    return options.get('standard')\n"
+    assert rates.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1",)
+    observatory = rates.fault_clauses(parse("petersburg:drop:cards/Observatory/effect"))
+    assert observatory == tuple(f"SP-OBS-{n}" for n in range(1, 7))
+    assert rates.fault_clauses(parse("petersburg:edit:cards/Market/cost=4")) == ("SP-CARD-2",)
+
+
 def test_rule_files_are_the_interpreters() -> None:
     """The mutants are drawn from the rule modules, never the text, JSON or drawing code."""
     assert "engine/petersburg/costs.py" in rates.RULE_FILES

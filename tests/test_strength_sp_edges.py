@@ -327,24 +327,27 @@ def test_a_notation_error_quotes_the_token_that_holds_the_field(line: str, token
 
 
 def test_the_income_of_a_scoring_is_derived_card_by_card() -> None:
-    """SP-SCORE-2, SP-MARI-1, SP-OBS-5: a building scoring derives each seat's income from each blue card
-    under the phase's clause, a per-card income under the card's own rule (1 rouble per red card for the
-    Mariinskij Theater), and a turned Observatory's point taken back under SP-OBS-5."""
+    """SP-SCORE-2, SP-SCORE-4, SP-MARI-1, SP-OBS-5: a building scoring (SP-SCORE-2) derives each seat's
+    income from each blue card's printed income under SP-SCORE-4, a per-card income under the card's own
+    rule (1 rouble per red card for the Mariinskij Theater), and a turned Observatory's point taken back
+    under SP-OBS-5."""
     s = position(players=2, phase="building", turn=1, passes=1,
                  areas=[["Mariinskij Theater", "Author", "Observatory", "Market"], ["Market"]],
                  turned=[["Observatory"], []])
     steps = [st for d in GAME.derive(s, Pass(1)) for st in d.walk() if st.says in ("income", "card-income")]
     got = [(st.clause, st.data.get("card"), st.data["roubles"], st.data["vp"]) for st in steps]
     assert got == [
-        ("SP-SCORE-2", None, 1, 1),
-        ("SP-SCORE-2", "Market", 0, 1),
-        ("SP-SCORE-2", "Observatory", 0, 1),
-        ("SP-SCORE-2", "Mariinskij Theater", 0, 0),
+        ("SP-SCORE-4", None, 1, 1),
+        ("SP-SCORE-4", "Market", 0, 1),
+        ("SP-SCORE-4", "Observatory", 0, 1),
+        ("SP-SCORE-4", "Mariinskij Theater", 0, 0),
         ("SP-MARI-1", "Mariinskij Theater", 1, 0),
         ("SP-OBS-5", "Observatory", 0, -1),
-        ("SP-SCORE-2", None, 0, 1),
-        ("SP-SCORE-2", "Market", 0, 1),
+        ("SP-SCORE-4", None, 0, 1),
+        ("SP-SCORE-4", "Market", 0, 1),
     ]
+    scorings = [st.clause for d in GAME.derive(s, Pass(1)) for st in d.walk() if st.says == "scoring"]
+    assert scorings == ["SP-SCORE-2"]
 
 
 def _derived(state: Any, action: Any) -> list[tuple[str, str]]:

@@ -79,7 +79,7 @@ def action_key(k: int, src: int, t: int = -1) -> int:
 
 
 def hand_limit(rs: Ruleset, area: tuple[int, ...]) -> int:
-    """The hand limit of a player with this area: 3, or more with a hand_limit effect (SP-WAREHOUSE-1)."""
+    """A hand limit with this area: 3 (SP-HAND-2), more with a hand_limit effect (SP-WAREHOUSE-1)."""
     limit = rs.hand_base
     for k in rs.hand_limit_kinds:
         if k in area:

@@ -11,7 +11,7 @@ they return.
 from __future__ import annotations
 
 from engine.derivation import Trace
-from engine.petersburg.catalog import PHASES, VARIETY
+from engine.petersburg.catalog import VARIETY
 from engine.petersburg.model import State
 
 __all__ = ["VARIETY_CAP", "final_breakdown", "phase_income", "standings", "tiebreak_money"]
@@ -22,15 +22,15 @@ VARIETY_CAP = len(VARIETY) - 1
 
 def phase_income(state: State, colour: int, trace: Trace | None = None) -> tuple[tuple[int, int], ...]:
     """Per seat, the roubles and VP its cards of ``colour`` (a colour id) score now: each card's printed
-    income, plus a per-card income for every owned card of its counted colour (SP-MARI-1); a turned
-    Observatory scores nothing this round (SP-OBS-5).  With ``trace``, one ``income`` step per seat whose
-    children are each card's (``card-income``, under the phase's scoring clause or the card's own)."""
+    income (SP-SCORE-4), plus a per-card income for every owned card of its counted colour (SP-MARI-1); a
+    turned Observatory scores nothing this round (SP-OBS-5).  With ``trace``, one ``income`` step per seat
+    (SP-SCORE-4: what its cards indicate) whose children are each card's (``card-income``: SP-SCORE-4 for
+    a printed income, the card's own clause for a per-card one, SP-OBS-5 for a turned card).  The phase's
+    scoring clause (SP-SCORE-1..3: which colour scores) is the caller's step around them."""
     rs = state.rules
     out = []
-    clause = ""
+    clause = "SP-SCORE-4"  # a card's printed income, and a seat's total
     cards: list[tuple[str, str, int, int]] = []
-    if trace is not None:
-        clause = next((ph.clause for ph in PHASES if ph.scores == colour), "SP-SCORE-4")
     for p in range(state.players):
         area = state.areas[p]
         r = v = 0

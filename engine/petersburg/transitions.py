@@ -336,7 +336,8 @@ directly)."""
 
 
 def _score(s: State, colour: int, trace: Trace | None = None) -> State:
-    """The phase's scoring: each seat's income of ``colour`` added (SP-SCORE-1..3); the passes are over."""
+    """The phase's scoring (SP-SCORE-1..3): each seat's income (SP-SCORE-4) of ``colour`` added; the passes
+    are over."""
     if trace is not None:
         phase = PHASES[s.phase_index]
         with trace.step(phase.clause, "scoring", {"phase": phase.name}, note=f"the {phase.name} scoring"):

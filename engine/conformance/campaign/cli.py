@@ -274,8 +274,9 @@ def register(sub: Any) -> None:
                    help="campaign: do not use the peer's 'position' capability (every divergence then ends "
                    "its game, as with a peer without it)")
     p.add_argument("--no-diagnosis", action="store_true",
-                   help="campaign: do not diagnose the divergences (classes by signature, as before: "
-                   "faster on a peer with many defects no fault of the rule tables explains)")
+                   help="campaign: do not diagnose the divergences (classes by deciding clause, as for "
+                   "unexplained ones: faster on a peer with many defects no fault of the rule tables "
+                   "explains)")
     p.add_argument("--reuse", action="store_true",
                    help="keep a peer that played a game properly for the next one (faster; default: a fresh "
                    "process per game)")

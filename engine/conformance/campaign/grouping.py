@@ -3,9 +3,12 @@ goes.
 
 Classes are by diagnosis: every divergence one set of faults explains is one class
 (:func:`~engine.conformance.diagnosis.classes.cover`), the largest first; the divergences nothing explains
-are grouped by signature (``game:kind:deciding clause:detail``), a candidate-set signature another position
-discriminated joining that class.  **Waivers** set known, accepted differences aside: a TOML file of
-signatures (shell-style patterns; a diagnosis's signature or a divergence's own) with a reason each::
+are grouped by their game and deciding clause (:func:`unexplained_class`: ``petersburg:unexplained:SP-BUY-1``,
+whatever their kind, the fact that differs or the card involved: one defect seen in several ways is one
+class), a candidate-set clause another position discriminated joining that class.  The peer's own failures
+(a crash, a timeout, garbage) and refused set-ups keep their own signatures.  **Waivers** set known,
+accepted differences aside: a TOML file of signatures (shell-style patterns; a diagnosis's signature, an
+unexplained class's or a divergence's own) with a reason each::
 
     [[waiver]]
     signature = "petersburg:legal-extra:SP-PUB-2:pub"
@@ -27,12 +30,17 @@ from attrs import frozen
 
 from engine.conformance.campaign.batches import BatchResult, class_key
 from engine.conformance.campaign.divergence import Divergence
+from engine.conformance.campaign.duel import FAILURE_KINDS
 from engine.conformance.campaign.report import DivergenceClass
 from engine.conformance.diagnosis.classes import cover
 from engine.conformance.diagnosis.faults import parse
 from engine.errors import InputError
 
-__all__ = ["CampaignProgress", "Waiver", "group", "load_waivers", "waiver_for"]
+__all__ = ["CampaignProgress", "Waiver", "group", "load_waivers", "unexplained_class", "waiver_for"]
+
+APART_KINDS = (*FAILURE_KINDS, "setup")
+"""Kinds whose divergences keep their own signature when unexplained: the peer's failures and refused
+set-ups show no rule's step."""
 
 @frozen
 class Waiver:
@@ -115,6 +123,22 @@ def _discriminated(sig: str, signatures: Iterable[str]) -> str:
     return best
 
 
+def unexplained_class(signature: str) -> str:
+    """The class of a divergence nothing explains: its game and deciding clause (or candidate set), whatever
+    its kind, detail and subject (``game:unexplained:clause``); a failure of the peer or a refused set-up
+    keeps its signature.
+
+    >>> unexplained_class("petersburg:legal-missing:SP-BUY-1:buy")
+    'petersburg:unexplained:SP-BUY-1'
+    >>> unexplained_class("take6:crash:-:apply")
+    'take6:crash:-:apply'
+    """
+    parts = signature.split(":")
+    if len(parts) < 3 or parts[1] in APART_KINDS:
+        return signature
+    return f"{parts[0]}:unexplained:{parts[2]}"
+
+
 def group(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> tuple[DivergenceClass, ...]:
     """Group every divergence into classes: by diagnosis, every divergence one set of faults explains in one
     class (:func:`~engine.conformance.diagnosis.classes.cover`), the largest first; the divergences nothing
@@ -134,7 +158,8 @@ def group(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> tupl
     merged: dict[str, str] = {}
     plain = [c.signature for c in found if not c.explained]
     for sig in plain:  # a candidate set another position discriminated: one class (_discriminated)
-        merged[sig] = _discriminated(sig, plain)
+        # a signature a waiver names keeps its class (waived); the others: one class per deciding clause
+        merged[sig] = sig if waiver_for(sig, waivers) else unexplained_class(_discriminated(sig, plain))
     grouped: dict[str, list[tuple[int, int, str]]] = {}
     faults: dict[str, tuple[str, ...]] = {}
     for c in found:
@@ -143,7 +168,8 @@ def group(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> tupl
         faults[sig] = tuple(f.signature for f in c.faults)
     out = []
     for sig, members in grouped.items():
-        own = [k for k in members if entries[k][0].signature == sig]  # not a candidate set merged in
+        own = [k for k in members  # not a candidate set merged in
+               if sig in (entries[k][0].signature, unexplained_class(entries[k][0].signature))]
         first = min(own or members)
         count = sum(weights[k] for k in members)
         div = entries[first][0]

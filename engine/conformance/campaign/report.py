@@ -481,7 +481,8 @@ def to_markdown(report: CampaignReport) -> str:
                 + (f" (none from the diagnosis: {c.counterexample_note})" if c.counterexample_note else ""),
             ]
         else:
-            out += ["", f"## {i}. Unexplained {c.kind}: {c.clause or 'no clause'} (`{c.signature}`)", ""]
+            kinds = ", ".join(c.kinds or (c.kind,))
+            out += ["", f"## {i}. Unexplained: {c.clause or 'no clause'} ({kinds}; `{c.signature}`)", ""]
             for clause, text in _wordings(game, c.clause) if c.clause else ():
                 out += [f"> **{clause}**: {text}", ""]
             out += [

@@ -142,7 +142,7 @@ class Found:
 
     def show(self) -> str:
         """``signature (N: kinds)``, marked when unexplained."""
-        mark = "" if self.faults else "unexplained "
+        mark = "" if self.faults or ":unexplained:" in self.signature else "unexplained "
         return f"{mark}{self.signature} ({self.count}: {', '.join(self.kinds)})"
 
 
@@ -353,11 +353,16 @@ def line_clauses(path: str, source: str, line: int, game: str) -> tuple[str, ...
     """The clauses a line of a rule module computes a step of: every clause id written in the innermost
     function around it that names any (its code, comments and docstring: the clauses of its
     ``trace.add``/``trace.step`` calls and ``Reduction`` values, ``# SP-COST-3`` notes), else in the
-    module's docstring (a module-level line, or a helper that names none).
+    module's docstring (a module-level line, or a helper that names none); then those the docstrings of
+    the functions the line calls name (a call of ``hand_limit(...)`` computes the hand limit's step), and
+    those of the options and parameters its strings name (``'professional_tie'``: that option's clause).
 
     >>> src = 'def f(a):\\n    # T6-PLACE-2: the lowest row\\n    return a < 2\\n'
     >>> line_clauses("engine/take6/x.py", src, 3, "take6")
     ('T6-PLACE-2',)
+    >>> src = "def g():\\n    'Rows (T6-PRO-1).'\\n\\ndef f(a):\\n    'T6-PLACE-2.'\\n    return g() < a\\n"
+    >>> line_clauses("engine/take6/x.py", src, 6, "take6")
+    ('T6-PLACE-2', 'T6-PRO-1')
     """
     known = load_clauses(game).ids()
     lines = source.splitlines()
@@ -367,24 +372,112 @@ def line_clauses(path: str, source: str, line: int, game: str) -> tuple[str, ...
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         and node.lineno <= line <= (node.end_lineno or node.lineno)
     ]
+    own: list[str] = []
     for node in sorted(enclosing, key=lambda n: -n.lineno):  # innermost first
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        found = _clause_ids("\n".join(lines[first - 1:node.end_lineno]), known)
-        if found:
-            return tuple(found)
-    return tuple(_clause_ids(ast.get_docstring(tree) or "", known))
+        own = _clause_ids("\n".join(lines[first - 1:node.end_lineno]), known)
+        if own:
+            break
+    if not own:
+        own = _clause_ids(ast.get_docstring(tree) or "", known)
+    smallest = _statement(tree, line)
+    called = [c for name in _calls_on(smallest) for c in _clause_ids(_docstring_of(tree, name), known)]
+    named = [c for text in _literals(smallest) for c in _named_rows(game).get(text, ())]
+    return tuple(dict.fromkeys([*own, *called, *named]))
+
+
+def _statement(tree: ast.Module, line: int) -> ast.AST | None:
+    """The smallest statement holding ``line`` (of a compound statement, its head: an ``if``'s or
+    ``while``'s test, a ``for``'s iterable)."""
+    scope: list[ast.AST] = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.If | ast.While):
+            scope.append(n.test)
+        elif isinstance(n, ast.For):
+            scope.append(n.iter)
+        elif isinstance(n, ast.stmt) and not isinstance(
+                n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.With | ast.Try):
+            scope.append(n)
+    scope = [n for n in scope if getattr(n, "lineno", 0) <= line <= (getattr(n, "end_lineno", 0) or 0)]
+    return min(scope, key=lambda n: (getattr(n, "end_lineno", 0) or 0) - getattr(n, "lineno", 0),
+               default=None)
+
+
+def _calls_on(node: ast.AST | None) -> list[str]:
+    """The names of the plain functions ``node`` calls (``f(x)``, not methods)."""
+    if node is None:
+        return []
+    return [c.func.id for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)]
+
+
+def _literals(node: ast.AST | None) -> list[str]:
+    """The string constants of ``node``."""
+    if node is None:
+        return []
+    return [c.value for c in ast.walk(node) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+
+
+@functools.cache
+def _named_rows(game: str) -> dict[str, tuple[str, ...]]:
+    """Name -> clauses of every option and parameter row of the game's shipped tables (a line reading
+    ``option_map.get('professional_tie')`` computes the step of that option's clause)."""
+    tables = Tables.shipped(game)
+    out: dict[str, tuple[str, ...]] = {}
+    for doc in tables.docs.values():
+        for array, rows in doc.items():
+            if array not in ("option", "param") or not isinstance(rows, list):
+                continue
+            for row in rows:
+                if isinstance(row, dict) and isinstance(row.get("name"), str):
+                    many = row.get("clauses") or ()
+                    found = tuple(c for c in (row.get("clause"), *many) if isinstance(c, str))
+                    if found:
+                        out[row["name"]] = tuple(dict.fromkeys((*out.get(row["name"], ()), *found)))
+    return out
+
+
+def _docstring_of(tree: ast.Module, name: str) -> str:
+    """The docstring of function ``name`` as the module sees it: its own top-level one, or one imported
+    from another engine module (``from engine.x import name``); ``""`` otherwise."""
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return ast.get_docstring(node) or ""
+        if (isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("engine.")
+                and any((a.asname or a.name) == name for a in node.names)):
+            real = next(a.name for a in node.names if (a.asname or a.name) == name)
+            path = ROOT / (node.module.replace(".", "/") + ".py")
+            if path.is_file():
+                other = ast.parse(path.read_text(encoding="utf-8"))
+                return next((ast.get_docstring(d) or "" for d in other.body
+                             if isinstance(d, ast.FunctionDef) and d.name == real), "")
+    return ""
 
 
 def fault_clauses(fault: Fault) -> tuple[str, ...]:
     """The clauses a fault names: every clause the rows it edits cite (a swap: both rows), else its own
-    (a reading's ruling, a skipped step, an option's clause)."""
+    (a reading's ruling, a skipped step, an option's clause); a card's effect left out or changed names
+    the rules of that effect too (its clause's numbered family).
+
+    >>> fault_clauses(parse("petersburg:drop:cards/Observatory/effect"))
+    ('SP-OBS-1', 'SP-OBS-2', 'SP-OBS-3', 'SP-OBS-4', 'SP-OBS-5', 'SP-OBS-6')
+    """
     out = [fault.clause] if fault.clause else []
     if fault.kind in ("edit", "drop", "swap"):
         for target in (fault.target, str(fault.value)) if fault.kind == "swap" else (fault.target,):
             out += _row_clauses(fault.game, target)
     elif fault.kind in ("reading", "skip"):
         out.append(fault.target)
+    if fault.kind in ("edit", "drop") and fault.target.split("/")[-1].split(".")[0] == "effect":
+        # a card's effect left out or changed: every rule of that effect (SP-OBS-1 .. SP-OBS-6)
+        known = load_clauses(fault.game).ids()
+        families = {c.rsplit("-", 1)[0] for c in out if c}
+        out += sorted((c for c in known if c.rsplit("-", 1)[0] in families), key=_clause_order)
     return tuple(dict.fromkeys(c for c in out if c))
+
+
+def _clause_order(clause: str) -> tuple[str, int]:
+    head, _, n = clause.rpartition("-")
+    return (head, int(n) if n.isdigit() else 0)
 
 
 @functools.cache
