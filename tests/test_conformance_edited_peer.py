@@ -201,3 +201,29 @@ def test_the_peer_runs_as_a_process() -> None:
     report = run_campaign(subprocess_peer(command, timeout=30.0, cwd=str(ROOT)), games=2, jobs=1, seed=1,
                           shrink=False, game_names=["take6"], variants=["standard"])
     assert report.classes
+
+
+def test_a_campaigns_diagnoses_do_not_depend_on_the_number_of_jobs() -> None:
+    """Determinism (issue 25): each worker process diagnoses with a diagnoser of its own, yet a campaign
+    against a generated defective peer (two faults of one game drawn from its fault space, seeded, the
+    first pair whose tables load and whose campaign finds a divergence) gives the same classes, counts and
+    diagnoses with one job and with two."""
+    rng = random.Random("jobs")
+    compared = []
+    for name in ("take6", "petersburg"):
+        space = fault_space(name)
+        for _ in range(30):
+            edits = sorted({rng.choice(space).signature for _ in range(2)})
+            try:
+                factory = edited_peer(edits)
+            except ArbiterError:  # tables that do not load: another draw
+                continue
+            runs = [run_campaign(factory, games=8, jobs=jobs, seed=3, shrink=False, game_names=[name],
+                                 max_steps=200)
+                    for jobs in (1, 2)]
+            one, two = ([(c.signature, c.count, c.faults) for c in r.classes] for r in runs)
+            if one:
+                assert one == two, (edits, one, two)
+                compared.append((edits, one))
+                break
+    assert len(compared) == 2, compared

@@ -117,9 +117,10 @@ def _settings(examples: int, phases: Sequence[Phase]) -> Any:
 class _Games:
     """One batch's games on a kept or fresh peer: the body of the Hypothesis test, with the counters."""
 
-    def __init__(self, spec: CampaignSpec, count: int) -> None:
+    def __init__(self, spec: CampaignSpec, count: int, batch: int = 0) -> None:
         self.spec = spec
         self.count = count
+        self.batch = batch
         self.strategy = setups(spec.offered, None, spec.max_steps, spec.counts)
         # a peer that played properly serves the next batches of this process too (``new`` resets it)
         self.kept: list[Transport] = _KEPT.setdefault(spec.peer, []) if spec.reuse else []
@@ -174,7 +175,7 @@ class _Games:
         for div in found:
             explanations: tuple[tuple[str, ...], ...] = ()
             if self.spec.diagnose and div.evidence:
-                diagnoser = diagnoser_for(game, self.spec.campaign)
+                diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
                 found_sets = diagnoser.diagnose(div.evidence, agreed, div.signature)
                 explanations = tuple(tuple(f.signature for f in fs) for fs in found_sets)
             out.append(evolve(div, evidence=(), explanations=explanations))
@@ -191,24 +192,29 @@ class _Games:
 _KEPT: dict[Any, list[Transport]] = {}
 """Peers kept between the batches one process plays (a worker process, or the main one), by factory."""
 
-_DIAGNOSERS: dict[tuple[str, str], Diagnoser] = {}
-"""One diagnoser per game and campaign in each process (it keeps the worlds it built and the faults found
-so far); only the current campaign's are kept."""
+_DIAGNOSERS: dict[tuple[str, str], tuple[int, Diagnoser]] = {}
+"""One diagnoser per game and campaign in each process, with the batch it last served (it keeps the worlds
+it built; the faults found so far only within a batch); only the current campaign's are kept."""
 
 new_diagnoser: Callable[[str], Diagnoser] = Diagnoser
 """Makes a campaign's diagnoser of a game (the diagnosis benchmark puts a timed one here)."""
 
 
-def diagnoser_for(game: str, campaign: str) -> Diagnoser:
+def diagnoser_for(game: str, campaign: str, batch: int = 0) -> Diagnoser:
     """The diagnoser of ``game`` for ``campaign`` in this process: a fresh one for a new campaign (those of
-    earlier campaigns are dropped)."""
+    earlier campaigns are dropped); for another batch than the last it served, the same one with the faults
+    found before forgotten (:meth:`~engine.conformance.diagnosis.search.Diagnoser.forget`), so what a batch
+    finds does not depend on which process played it."""
     key = (game, campaign)
-    diagnoser = _DIAGNOSERS.get(key)
-    if diagnoser is None:
+    held = _DIAGNOSERS.get(key)
+    if held is None:
         for old in [k for k in _DIAGNOSERS if k[1] != campaign]:
             del _DIAGNOSERS[old]
-        diagnoser = _DIAGNOSERS[key] = new_diagnoser(game)
-    return diagnoser
+        held = _DIAGNOSERS[key] = (batch, new_diagnoser(game))
+    elif held[0] != batch:
+        held[1].forget()
+        held = _DIAGNOSERS[key] = (batch, held[1])
+    return held[1]
 
 
 def class_key(div: Divergence) -> str:
@@ -237,7 +243,7 @@ def worker_init() -> None:
 def play_batch(spec: CampaignSpec, batch: int, count: int, deadline: float | None = None) -> BatchResult:
     """Play batch ``batch`` (``count`` games; none started after the wall-clock ``deadline``)."""
     cpu = time.process_time()
-    runner = _Games(spec, count)
+    runner = _Games(spec, count, batch)
     found: list[tuple[int, Divergence]] = []
 
     def body(data: st.DataObject) -> None:

@@ -424,6 +424,8 @@ def summary_lines(report: CampaignReport) -> list[str]:
             lines += _where(c)
             continue
         lines.append(f"    kind:    {c.kind}: {c.best.message}")
+        if len(c.kinds) > 1:
+            lines.append(f"    kinds:   {', '.join(c.kinds)} (one deciding clause)")
         if c.clause and "|" in c.clause:
             lines.append(f"    clause:  {c.clause} (candidates, each explaining the difference as well)")
             lines += [f"             {clause}: {text}" for clause, text in _wordings(game, c.clause)]

@@ -95,6 +95,15 @@ class Diagnoser:
         """``refuted`` answers for the agreed list :attr:`_against` (by its length)."""
         self._against: Sequence[Seen] = ()
 
+    def forget(self) -> None:
+        """Forget the faults found so far and the searches made (keep the worlds built: they depend on the
+        faults alone).  A campaign calls it at each batch's start, so a divergence's diagnosis depends only
+        on its batch's games, never on which batches the same process diagnosed before: the classes are the
+        same with any number of jobs."""
+        self.known.clear()
+        self.uses.clear()
+        self.searches.clear()
+
     # -- worlds -------------------------------------------------------------------------------------------
 
     def world(self, faults: Iterable[Fault]) -> World | None:
