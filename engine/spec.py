@@ -255,17 +255,39 @@ def check_rows(
                 if problem:
                     raise SpecError(f"{where}: field {f.name!r}: {problem}")
             if f.clause_ref and ids is not None:
-                refs = value if isinstance(value, list) else [value]
+                refs = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) \
+                    else [value]
                 for ref in refs:
                     if ref not in ids:
                         raise SpecError(f"{where}: field {f.name!r} names unknown clause {ref!r}")
             clean[f.name] = value
+        _check_field_clauses(where, clean, known)
         if key is not None:
             if clean[key] in seen:
                 raise SpecError(f"{where}: duplicate {key} {clean[key]!r}")
             seen.add(clean[key])
         out.append(clean)
     return tuple(out)
+
+
+FIELD_CLAUSES = "field_clauses"
+"""A row's optional map from its fields to the clause each states, among the row's ``clauses`` (a set-up
+row cites the player count, the deal and the rows, but its ``row_capacity`` is the 6th-card rule's: a fault
+changing that field names T6-PLACE-2, not the row's first clause)."""
+
+
+def _check_field_clauses(where: str, row: Mapping[str, Any], known: Mapping[str, Field]) -> None:
+    """A row's ``field_clauses``: each key a field of the table, each value one of the row's clauses."""
+    given = row.get(FIELD_CLAUSES)
+    if not given:
+        return
+    cited = row.get("clauses") or [row.get("clause")]
+    for name, clause in given.items():
+        if name not in known or name in (FIELD_CLAUSES, "clauses", "clause"):
+            raise SpecError(f"{where}: field {FIELD_CLAUSES!r}: {name!r} is no field of the table")
+        if not isinstance(clause, str) or clause not in cited:
+            raise SpecError(f"{where}: field {FIELD_CLAUSES!r}: {name} = {clause!r} is not one of the row's "
+                            f"clauses ({', '.join(str(c) for c in cited)})")
 
 
 def load_table(

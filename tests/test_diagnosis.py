@@ -26,11 +26,11 @@ from engine.conformance.peers.launch import in_process
 from engine.conformance.peers.multi import MultiDefectPeer
 from engine.conformance.records.check import check_record, format_report
 from engine.conformance.records.format import schema, write_record
-from engine.errors import InputError
+from engine.errors import InputError, SpecError
 from engine.game import get_game
 from engine.petersburg import Buy, cost_breakdown
 from engine.petersburg.ruleset import ruleset
-from engine.spec import Tables
+from engine.spec import Field, Tables, check_rows
 from engine.take6.rules import SHIPPED, rules_for
 
 LOWER = "petersburg:edit:phases/param/lower_row_discount/value=2"
@@ -234,3 +234,25 @@ def test_a_fault_is_described_in_the_specs_words() -> None:
     assert text["skip"].startswith("does not apply SP-OBS-5")
     assert text["option"].startswith("plays option kids_piles=strict")
     assert isinstance(parse(LOWER), Fault)
+
+
+def test_a_fault_names_the_clause_its_field_states() -> None:
+    """A set-up row cites the player count (T6-SETUP-1), the deal, the rows and the 6th-card rule; its
+    ``field_clauses`` say which one each field states, so a row capacity of 4 is diagnosed under
+    T6-PLACE-2 and the rows under T6-SETUP-3 (before, every field named the row's first clause, the player
+    count); a field the map leaves out names the first.  The table loader refuses a map naming a field the
+    table does not have or a clause the row does not cite."""
+    assert parse("take6:edit:setup/standard/row_capacity=4").clause == "T6-PLACE-2"
+    assert parse("take6:edit:setup/standard/rows=3").clause == "T6-SETUP-3"
+    assert parse("take6:edit:end/threshold/winner=\"highest\"").clause == "T6-END-2"
+    assert parse("take6:edit:end/threshold/threshold=50").clause == "T6-END-1"
+    capacity = {f.clause for f in fault_space("take6") if f.target == "setup/standard/row_capacity"}
+    assert capacity == {"T6-PLACE-2"}
+    rows = [{"n": 1, "clauses": ["T6-SETUP-1"], "field_clauses": {"m": "T6-SETUP-1"}}]
+    fields = [Field("n", int), Field("clauses", list, clause_ref=True),
+              Field("field_clauses", dict, required=False, clause_ref=True)]
+    with pytest.raises(SpecError, match="'m' is no field of the table"):
+        check_rows("demo", rows, fields, clause_ids={"T6-SETUP-1", "T6-PLACE-2"})
+    rows = [{"n": 1, "clauses": ["T6-SETUP-1"], "field_clauses": {"n": "T6-PLACE-2"}}]
+    with pytest.raises(SpecError, match="not one of the row's clauses"):
+        check_rows("demo", rows, fields, clause_ids={"T6-SETUP-1", "T6-PLACE-2"})

@@ -38,7 +38,7 @@ from attrs import field, frozen
 
 from engine.errors import IllegalSetup, SpecError
 from engine.jsonio import show
-from engine.spec import Field, Tables, load_clauses, load_table
+from engine.spec import FIELD_CLAUSES, Field, Tables, load_clauses, load_table
 
 __all__ = [
     "BULLHEADS",
@@ -206,6 +206,10 @@ def _bullhead_table(
 # deck.toml, setup.toml, end.toml, variants.toml, options.toml
 
 
+_FIELD_CLAUSES = Field(FIELD_CLAUSES, dict, required=False, clause_ref=True)
+"""A row's map from a field to the clause of the row it states (what a fault changing that field names)."""
+
+
 def _load_named(tables: Tables, filename: str, array: str, fields: list[Field]) -> dict[str, dict[str, Any]]:
     rows = load_table(GAME, filename, array, [Field("name", str), *fields], key="name", tables=tables)
     return {r["name"]: r for r in rows}
@@ -248,6 +252,7 @@ def _load_setups(tables: Tables) -> dict[str, dict[str, Any]]:
             Field("max_players", int, check=_positive),
             Field("shrink_piles", bool),
             Field("clauses", list, check=_clause_list, clause_ref=True),
+            _FIELD_CLAUSES,
         ],
     )
     _check_row_bound(setups)
@@ -284,6 +289,7 @@ def _load_ends(tables: Tables) -> dict[str, dict[str, Any]]:
             Field("winner", str, check=_one_of(WINNER_KINDS)),
             Field("ties", str, check=_one_of(TIE_KINDS)),
             Field("clauses", list, check=_clause_list, clause_ref=True),
+            _FIELD_CLAUSES,
         ],
     )
     for name, end in ends.items():
@@ -339,6 +345,7 @@ def _load_variants(
             Field("display", str, check=_one_of(DISPLAY_KINDS)),
             Field("countdown_from", int, required=False, check=_positive),
             Field("clauses", list, check=_clause_list, clause_ref=True),
+            _FIELD_CLAUSES,
         ],
         key="name",
         tables=tables,
@@ -355,7 +362,8 @@ def _load_variants(
             raise SpecError(
                 f"{where}: a drafted hand cannot be a face-down pile (deal 'draft' with play 'flip')"
             )
-        out[row["name"]] = VariantSpec(**{**row, "clauses": tuple(row["clauses"])})
+        fields = {k: v for k, v in row.items() if k != FIELD_CLAUSES}
+        out[row["name"]] = VariantSpec(**{**fields, "clauses": tuple(row["clauses"])})
     return out
 
 

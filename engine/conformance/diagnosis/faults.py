@@ -48,12 +48,13 @@ from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
 from engine.conformance.kits.base import get_kit
 from engine.errors import ArbiterError, InputError
 from engine.game import Game, get_game
-from engine.spec import Tables, load_clauses
+from engine.spec import FIELD_CLAUSES, Tables, load_clauses
 
 __all__ = [
     "FAULT_KINDS",
     "Fault",
     "World",
+    "field_clause",
     "parse",
     "reading_option",
     "row_key",
@@ -281,10 +282,20 @@ def _bad(target: str, why: str) -> Any:
 
 
 def _row_clause(tables: Tables, target: str) -> str:
-    _spec, _doc, _path, rows, i = _locate(tables, target)
-    row = rows[i]
-    clause = row.get("clause") or next(iter(row.get("clauses") or ()), "")
-    return str(clause)
+    _spec, _doc, path, rows, i = _locate(tables, target)
+    return field_clause(rows[i], path[0].partition(".")[0] if path else "")
+
+
+def field_clause(row: Mapping[str, Any], name: str = "") -> str:
+    """The clause a fault changing field ``name`` of ``row`` names: the row's ``field_clauses`` entry for
+    it, else the row's clause (its first one).
+
+    >>> row = {"clauses": ["T6-SETUP-1", "T6-PLACE-2"], "field_clauses": {"row_capacity": "T6-PLACE-2"}}
+    >>> field_clause(row, "row_capacity"), field_clause(row, "rows"), field_clause(row)
+    ('T6-PLACE-2', 'T6-SETUP-1', 'T6-SETUP-1')
+    """
+    stated = row.get(FIELD_CLAUSES) or {}
+    return str(stated.get(name) or row.get("clause") or next(iter(row.get("clauses") or ()), ""))
 
 
 def _write(tables: Tables, target: str, value: Any, *, drop: bool = False, label: str) -> Tables:

@@ -29,7 +29,7 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from engine.conformance.diagnosis.faults import Fault, reading_option, row_key
+from engine.conformance.diagnosis.faults import Fault, field_clause, reading_option, row_key
 from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
 from engine.conformance.kits.base import get_kit
 from engine.game import get_game
@@ -103,7 +103,8 @@ def _row_faults(  # noqa: PLR0917 (one row of one table, in context)
         column = [r.get(name, spec.defaults.get(name)) for r in rows]
         domain = plan.domains.get(f"{key}.{name}", plan.domains.get(name))
         for value in _alternatives(value_now, column, domain, deltas):
-            yield Fault(game, "edit", _address(tables, spec, key, name), value, value_now, clause)
+            yield Fault(game, "edit", _address(tables, spec, key, name), value, value_now,
+                        field_clause(row, name))
     effect = row.get(spec.effect) if spec.effect else None
     if isinstance(effect, Mapping):
         yield Fault(game, "drop", _address(tables, spec, key, str(spec.effect)), None, dict(effect), clause)

@@ -47,7 +47,7 @@ from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
 from engine.conformance.kits.base import KitBase, Trial
 from engine.derivation import Step
 from engine.errors import InputError, RuleViolation
-from engine.spec import Field, load_table
+from engine.spec import FIELD_CLAUSES, Field, load_table
 from engine.take6.model import Deal, Draft, DraftStart, Flip, Select, State, TakeRow
 from engine.take6.rules import BULLHEAD_CLAUSE, BULLHEADS, VARIANTS, bullheads, rules_for
 
@@ -125,6 +125,7 @@ class Take6Kit(KitBase):
             Field("name", str), Field("kind", str), Field("threshold", int, required=False),
             Field("rounds", int, required=False), Field("winner", str), Field("ties", str),
             Field("clauses", list, clause_ref=True),
+            Field(FIELD_CLAUSES, dict, required=False, clause_ref=True),
         ])
         self._end_clauses: dict[str, tuple[str, ...]] = {e["name"]: tuple(e["clauses"]) for e in ends}
 
