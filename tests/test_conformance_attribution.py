@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from engine.conformance.attribution import attribute, granting
+from engine.conformance.attribution import Attribution, attribute, granting
 from engine.conformance.campaign.fuzz import Divergence, in_process
 from engine.conformance.campaign.grouping import unexplained_class
 from engine.conformance.campaign.runner import CampaignReport, run_campaign
@@ -239,3 +239,19 @@ def test_a_score_difference_at_the_games_end_is_decided_by_final_scoring() -> No
     clauses = kit.deciding(pgame, "scores", (state, action, after), "first")
     assert clauses and clauses[0].startswith("SP-END-"), clauses
     assert "SP-SCORE-5" not in clauses
+
+
+def test_a_divergence_is_named_after_the_first_cause_in_the_derivation() -> None:
+    """Of the facts that differ after one step, the divergence is named after the one whose contradicted
+    step comes first in the reference derivation: a card placed in another row (T6-PLACE-1) comes before
+    the 6th card that row then takes (T6-PLACE-2), so the scores that follow are named by the placement;
+    without the derivation's order, the first difference found (the scores) leads."""
+    from engine.conformance.campaign.duel import _leading, _Pending
+    from engine.derivation import Step
+
+    row = Step("T6-PLACE-1", "row", {"card": 45, "row": 1})
+    take = Step("T6-PLACE-2", "take", {"seat": 0, "cards": [10, 22]})
+    scores = _Pending("scores", "scores", "scores differ", Attribution(("T6-PLACE-2",), "", (take,)))
+    rows = _Pending("claim", "rows", "rows differ", Attribution(("T6-PLACE-1",), "", (row,)))
+    assert _leading([scores, rows], (row, take)) is rows
+    assert _leading([scores, rows]) is scores

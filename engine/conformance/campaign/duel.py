@@ -49,6 +49,7 @@ from engine.conformance.peers.protocol import (
     position_request,
     state_request,
 )
+from engine.derivation import Step
 from engine.errors import InputError, RuleViolation
 from engine.game import get_game
 from engine.jsonio import show
@@ -416,7 +417,14 @@ class Duel:
     def diverge_all(self, found: Sequence[_Pending]) -> DivergenceFound:
         """One divergence named after the first difference, recording every one (the peer's claims of all
         of them go to the record, so ``arbiter check`` reports each)."""
-        first = _leading(found)
+        order: tuple[Step, ...] = ()
+        if self.step_taken is not None and len(found) > 1:
+            before, action, _after = self.step_taken
+            try:  # the reference derivation of the step, in causal order
+                order = tuple(s for root in self.kit.derive(self.game, before, action) for s in root.walk())
+            except Exception:  # naming clauses is advisory: never let it hide the divergence itself
+                order = ()
+        first = _leading(found, order)
         found = [first, *(p for p in found if p is not first)]
         claims: dict[str, Any] = {}
         evidence: list[Seen] = []
@@ -647,15 +655,27 @@ _CONSEQUENCE = {"scores": 0, "claim": 1, "to_act": 2, "terminal": 3, "winners": 
 """How far down the chain of consequences a difference is (the lowest explains the others)."""
 
 
-def _leading(found: Sequence[_Pending]) -> _Pending:
-    """The difference a divergence is named after: of the differences the same deciding steps explain, the
-    very fact those steps conclude (a row choice not awaited concludes who must act: the peer's game ending
-    there, or its scores, are consequences of that one step, not differences of their own), else the one
-    first in the chain of consequences (a row taken early changes the scores, which end the game)."""
+def _leading(found: Sequence[_Pending], order: Sequence[Step] = ()) -> _Pending:
+    """The difference a divergence is named after: the one whose deciding steps come first in the step's
+    derivation (``order``: a card placed in another row comes before the 6th card that row then takes, so
+    a score that follows from it is named by the placement); of the differences the same deciding steps
+    explain, the very fact those steps conclude (a row choice not awaited concludes who must act: the
+    peer's game ending there, or its scores, are consequences of that one step, not differences of their
+    own), else the one first in the chain of consequences (a row taken early changes the scores, which end
+    the game)."""
     first = found[0]
     steps = first.clauses.steps if isinstance(first.clauses, Attribution) else ()
     if not steps:
         return first
+    if order:
+        def rank(p: _Pending) -> int:
+            mine = p.clauses.steps if isinstance(p.clauses, Attribution) else ()
+            return min((i for i, s in enumerate(order) if s in mine), default=len(order))
+
+        first = min(found, key=rank)  # the first of equals: the order found
+        steps = first.clauses.steps if isinstance(first.clauses, Attribution) else ()
+        if not steps:
+            return found[0]
     same = [p for p in found if isinstance(p.clauses, Attribution) and p.clauses.steps == steps]
     for p in same:
         if p.about in steps[0].data:
