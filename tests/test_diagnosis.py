@@ -256,3 +256,23 @@ def test_a_fault_names_the_clause_its_field_states() -> None:
     rows = [{"n": 1, "clauses": ["T6-SETUP-1"], "field_clauses": {"n": "T6-PLACE-2"}}]
     with pytest.raises(SpecError, match="not one of the row's clauses"):
         check_rows("demo", rows, fields, clause_ids={"T6-SETUP-1", "T6-PLACE-2"})
+
+
+def test_a_value_diagnosed_twice_is_one_class() -> None:
+    """A table value is wrong once: a small class diagnosed as another value of a larger class's value
+    (the Hospital's cost 16 beside 17), or as a pair of values each a larger class's (the Chamber Maid's
+    and the Hospital's costs, a swap and an edit acting in one step), joins the largest such class; a pair
+    with a value no class diagnoses stays a class of its own."""
+    hospital = (parse("petersburg:edit:cards/Hospital/cost=17"),)
+    swap = (parse("petersburg:swap:cards/Chamber Maid/cost,cards/Patriarch/cost"),)
+    near = (parse("petersburg:edit:cards/Hospital/cost=16"),)
+    joint = (parse("petersburg:edit:cards/Chamber Maid/cost=15"),
+             parse("petersburg:edit:cards/Hospital/cost=15"))
+    other = (parse("petersburg:edit:cards/Hospital/cost=15"), parse("petersburg:edit:cards/Market/cost=4"))
+    explanations = {**{i: (swap,) for i in range(5)}, **{i: (hospital,) for i in range(5, 8)},
+                    8: (near,), 9: (joint,), 10: (other,)}
+    classes = cover(explanations, {k: "petersburg:claim:SP-COST-1:money" for k in explanations})
+    got = {c.signature: c.members for c in classes}
+    assert got[swap[0].signature] == (0, 1, 2, 3, 4, 9)
+    assert got[hospital[0].signature] == (5, 6, 7, 8)
+    assert len(got) == 3 and "+".join(f.signature for f in sorted(other)) in got

@@ -78,6 +78,33 @@ def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[Dia
     return _merged([c for c in out if c.signature], order)
 
 
+def _values(f: Fault) -> set[str]:
+    """The table values a fault changes (a swap: both; a reading, option or skip: its own name)."""
+    return {f.target, str(f.value)} if f.kind == "swap" else {f.target}
+
+
+def _same_values(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[DiagnosedClass]:
+    """A class whose every fault changes a value that a larger class's diagnosis changes (another value of
+    one card's cost beside the class of that card's cost; a pair of two such values) joins the largest
+    such class: a value is wrong once, and the larger class says how; the smaller saw it through the other
+    defect acting in the same step (classes come largest first)."""
+    out = list(classes)
+    for i, c in enumerate(classes):
+        owners = []
+        for f in c.faults:
+            owner = next((j for j, d in enumerate(out[:i]) if d.signature and len(d.faults) == 1
+                          and _values(f) & _values(d.faults[0])), None)
+            owners.append(owner)
+        if not c.faults or None in owners:
+            continue
+        j = min(o for o in owners if o is not None)
+        keep = out[j]
+        members = set(keep.members) | set(c.members)
+        out[j] = DiagnosedClass(keep.signature, keep.faults, tuple(k for k in order if k in members))
+        out[i] = DiagnosedClass("", (), ())
+    return [c for c in out if c.signature]
+
+
 def _merged(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[DiagnosedClass]:
     """Classes of one signature as one (the first's place)."""
     by: dict[str, list[Hashable]] = {}
@@ -178,6 +205,7 @@ def cover(
             del left[k]
         out.append(DiagnosedClass(signature_of(best), best, members))
     out = _joint(out, order)
+    out = _same_values(out, order)
     out = _consolidated(out, {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items()},
                         order, weight)
     weak = _supported(out, unexplained, weight, explanations)
