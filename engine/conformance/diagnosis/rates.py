@@ -503,7 +503,7 @@ def mutant(m: Mutant, work: Path, *, games: int = 8, seed: int = 0, max_steps: i
     subprocess peer: a hit is one class naming a clause of the mutated line (:func:`line_clauses`); a line
     naming none is ``no clause`` (set apart, its classes kept) once the campaign shows a rule divergence."""
     game = m.games()[0]
-    source = (ROOT / m.path).read_text(encoding="utf-8")
+    source = (work / m.path).read_text(encoding="utf-8")  # the scratch copy's (the tree may change meanwhile)
     expected = line_clauses(m.path, source, m.line, game)
     drawn = (m.describe(),)
     target = work / m.path
