@@ -83,26 +83,38 @@ def _values(f: Fault) -> set[str]:
     return {f.target, str(f.value)} if f.kind == "swap" else {f.target}
 
 
-def _same_values(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[DiagnosedClass]:
+def _same_values(classes: list[DiagnosedClass], order: Sequence[Hashable], weight: Mapping[Any, int]
+                 ) -> list[DiagnosedClass]:
     """A class whose every fault changes a value that a larger class's diagnosis changes (another value of
     one card's cost beside the class of that card's cost; a pair of two such values) joins the largest
     such class: a value is wrong once, and the larger class says how; the smaller saw it through the other
-    defect acting in the same step (classes come largest first)."""
+    defect acting in the same step.  (After :func:`_consolidated`: where one diagnosis explains all of
+    another class's divergences, that decides first.)"""
     out = list(classes)
-    for i, c in enumerate(classes):
-        owners = []
-        for f in c.faults:
-            owner = next((j for j, d in enumerate(out[:i]) if d.signature and len(d.faults) == 1
-                          and _values(f) & _values(d.faults[0])), None)
-            owners.append(owner)
-        if not c.faults or None in owners:
-            continue
-        j = min(o for o in owners if o is not None)
-        keep = out[j]
-        members = set(keep.members) | set(c.members)
-        out[j] = DiagnosedClass(keep.signature, keep.faults, tuple(k for k in order if k in members))
-        out[i] = DiagnosedClass("", (), ())
-    return [c for c in out if c.signature]
+
+    def size(c: DiagnosedClass) -> int:
+        return sum(weight.get(k, 1) for k in c.members)
+
+    changed = True
+    while changed:
+        changed = False
+        for c in sorted(out, key=size):  # the smallest first
+            owners = []
+            for f in c.faults:
+                larger = [d for d in out if d is not c and len(d.faults) == 1 and size(d) > size(c)
+                          and _values(f) & _values(d.faults[0])]
+                if not larger:
+                    break
+                owners.append(max(larger, key=size))
+            if not c.faults or len(owners) < len(c.faults):
+                continue
+            into = max(owners, key=size)
+            members = set(into.members) | set(c.members)
+            joined = DiagnosedClass(into.signature, into.faults, tuple(k for k in order if k in members))
+            out = [joined if d is into else d for d in out if d is not c]
+            changed = True
+            break
+    return out
 
 
 def _merged(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[DiagnosedClass]:
@@ -205,9 +217,9 @@ def cover(
             del left[k]
         out.append(DiagnosedClass(signature_of(best), best, members))
     out = _joint(out, order)
-    out = _same_values(out, order)
     out = _consolidated(out, {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items()},
                         order, weight)
+    out = _same_values(out, order, weight)
     weak = _supported(out, unexplained, weight, explanations)
     out = [c for c in out if not set(c.members) <= weak]
     grouped: dict[str, list[K]] = {}
