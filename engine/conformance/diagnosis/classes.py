@@ -55,22 +55,32 @@ class DiagnosedClass:
 
 
 def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[DiagnosedClass]:
-    """Two defects acting in one step: a class whose faults are each the diagnosis of a class of its own
-    joins the class of its first fault (the step shows both; it is no third defect); a class whose faults
-    are all but one such diagnoses is the class of that one (a defect seen only beside another)."""
+    """Two defects acting in one step: a class whose faults each change a value the diagnosis of a class of
+    its own changes joins the class of its first fault's (the step shows both; it is no third defect); a
+    class whose faults are all but one such is the class of that one (a defect seen only beside another:
+    the Winter Palace's income beside a swap of the Catherine Palace's, seen once as both values at once).
+    """
     single = {c.faults[0]: i for i, c in enumerate(classes) if len(c.faults) == 1}
+
+    def owner(f: Fault) -> int | None:
+        """The class of its own whose diagnosis changes a value ``f`` changes (``f`` itself first)."""
+        if f in single:
+            return single[f]
+        return next((i for g, i in single.items() if _values(f) & _values(g)), None)
+
     out = list(classes)
     for i, c in enumerate(classes):
         if len(c.faults) < 2:
             continue
-        others = [f for f in c.faults if f not in single]
+        others = [f for f in c.faults if owner(f) is None]
         if len(others) > 1:
             continue
         if others:  # the one fault not diagnosed alone: its own class, gathering every such step
             single[others[0]] = i
             out[i] = DiagnosedClass(signature_of(others), tuple(others), c.members)
             continue
-        j = single[c.faults[0]]
+        j = owner(c.faults[0])
+        assert j is not None
         keep = out[j]
         members = set(keep.members) | set(c.members)
         out[j] = DiagnosedClass(keep.signature, keep.faults, tuple(k for k in order if k in members))
