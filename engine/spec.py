@@ -276,12 +276,34 @@ row cites the player count, the deal and the rows, but its ``row_capacity`` is t
 changing that field names T6-PLACE-2, not the row's first clause)."""
 
 
+def row_clauses(row: Mapping[str, Any]) -> tuple[str, ...]:
+    """The clauses a table row cites: its ``clause``, then its ``clauses``.
+
+    >>> row_clauses({"clause": "SP-OBS-1"}), row_clauses({"clauses": ["T6-SETUP-1", "T6-PLACE-2"]})
+    (('SP-OBS-1',), ('T6-SETUP-1', 'T6-PLACE-2'))
+    """
+    many = row.get("clauses") or ()
+    return tuple(c for c in (row.get("clause"), *many) if isinstance(c, str))
+
+
+def field_clause(row: Mapping[str, Any], name: str = "") -> str:
+    """The clause field ``name`` of ``row`` states: the row's ``field_clauses`` entry for it, else the
+    row's clause (its first one); ``""`` for a row citing none.
+
+    >>> row = {"clauses": ["T6-SETUP-1", "T6-PLACE-2"], "field_clauses": {"row_capacity": "T6-PLACE-2"}}
+    >>> field_clause(row, "row_capacity"), field_clause(row, "rows"), field_clause(row)
+    ('T6-PLACE-2', 'T6-SETUP-1', 'T6-SETUP-1')
+    """
+    stated = row.get(FIELD_CLAUSES) or {}
+    return str(stated.get(name) or next(iter(row_clauses(row)), ""))
+
+
 def _check_field_clauses(where: str, row: Mapping[str, Any], known: Mapping[str, Field]) -> None:
     """A row's ``field_clauses``: each key a field of the table, each value one of the row's clauses."""
     given = row.get(FIELD_CLAUSES)
     if not given:
         return
-    cited = row.get("clauses") or [row.get("clause")]
+    cited = row_clauses(row)
     for name, clause in given.items():
         if name not in known or name in (FIELD_CLAUSES, "clauses", "clause"):
             raise SpecError(f"{where}: field {FIELD_CLAUSES!r}: {name!r} is no field of the table")

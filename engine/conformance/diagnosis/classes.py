@@ -21,7 +21,7 @@ keeps a class of its own, named as before (its signature's deciding clause) and 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from attrs import frozen
@@ -66,7 +66,7 @@ def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[Dia
         """The class of its own whose diagnosis changes a value ``f`` changes (``f`` itself first)."""
         if f in single:
             return single[f]
-        return next((i for g, i in single.items() if _values(f) & _values(g)), None)
+        return next((i for g, i in single.items() if f.changes & g.changes), None)
 
     out = list(classes)
     for i, c in enumerate(classes):
@@ -81,16 +81,34 @@ def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[Dia
             continue
         j = owner(c.faults[0])
         assert j is not None
-        keep = out[j]
-        members = set(keep.members) | set(c.members)
-        out[j] = DiagnosedClass(keep.signature, keep.faults, tuple(k for k in order if k in members))
+        out[j] = _joined(out[j], c, order)
         out[i] = DiagnosedClass("", (), ())
     return _merged([c for c in out if c.signature], order)
 
 
-def _values(f: Fault) -> set[str]:
-    """The table values a fault changes (a swap: both; a reading, option or skip: its own name)."""
-    return {f.target, str(f.value)} if f.kind == "swap" else {f.target}
+def _joined(keep: DiagnosedClass, other: DiagnosedClass, order: Sequence[Hashable]) -> DiagnosedClass:
+    """``keep`` holding ``other``'s divergences too (in ``order``)."""
+    members = set(keep.members) | set(other.members)
+    return DiagnosedClass(keep.signature, keep.faults, tuple(k for k in order if k in members))
+
+
+def _absorbed(
+    classes: list[DiagnosedClass], order: Sequence[Hashable], size: Callable[[DiagnosedClass], int],
+    into_of: Callable[[DiagnosedClass, list[DiagnosedClass]], DiagnosedClass | None],
+) -> list[DiagnosedClass]:
+    """Classes joined into others until none joins: the smallest first, each into the class ``into_of``
+    names among the others (``None``: it stays)."""
+    out = list(classes)
+    changed = True
+    while changed:
+        changed = False
+        for c in sorted(out, key=size):  # the smallest first
+            into = into_of(c, out)
+            if into is not None:
+                out = [_joined(into, c, order) if d is into else d for d in out if d is not c]
+                changed = True
+                break
+    return out
 
 
 def _same_values(classes: list[DiagnosedClass], order: Sequence[Hashable], weight: Mapping[Any, int]
@@ -100,31 +118,21 @@ def _same_values(classes: list[DiagnosedClass], order: Sequence[Hashable], weigh
     such class: a value is wrong once, and the larger class says how; the smaller saw it through the other
     defect acting in the same step.  (After :func:`_consolidated`: where one diagnosis explains all of
     another class's divergences, that decides first.)"""
-    out = list(classes)
 
     def size(c: DiagnosedClass) -> int:
         return sum(weight.get(k, 1) for k in c.members)
 
-    changed = True
-    while changed:
-        changed = False
-        for c in sorted(out, key=size):  # the smallest first
-            owners = []
-            for f in c.faults:
-                larger = [d for d in out if d is not c and len(d.faults) == 1 and size(d) > size(c)
-                          and _values(f) & _values(d.faults[0])]
-                if not larger:
-                    break
-                owners.append(max(larger, key=size))
-            if not c.faults or len(owners) < len(c.faults):
-                continue
-            into = max(owners, key=size)
-            members = set(into.members) | set(c.members)
-            joined = DiagnosedClass(into.signature, into.faults, tuple(k for k in order if k in members))
-            out = [joined if d is into else d for d in out if d is not c]
-            changed = True
-            break
-    return out
+    def into_of(c: DiagnosedClass, out: list[DiagnosedClass]) -> DiagnosedClass | None:
+        owners = []
+        for f in c.faults:
+            larger = [d for d in out if d is not c and len(d.faults) == 1 and size(d) > size(c)
+                      and f.changes & d.faults[0].changes]
+            if not larger:
+                return None
+            owners.append(max(larger, key=size))
+        return max(owners, key=size) if owners else None
+
+    return _absorbed(classes, order, size, into_of)
 
 
 def _merged(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[DiagnosedClass]:
@@ -147,22 +155,15 @@ def _consolidated(
     """A class whose every divergence another class's diagnosis explains too joins that class (the greedy
     choice broke a tie the wrong way: a swap of two cards' VP and an edit of one of them explain alike
     every step the other card does not score, until a step it does makes the swap a class of its own)."""
-    out = list(classes)
-    changed = True
-    while changed:
-        changed = False
-        size = {c.signature: sum(weight.get(k, 1) for k in _keys(c, sets)) for c in out}
-        for a in sorted(out, key=lambda c: size[c.signature]):  # the smallest first
-            into = [b for b in out if b is not a and all(b.faults in sets.get(k, ()) for k in _keys(a, sets))]
-            if not into:
-                continue
-            b = min(into, key=lambda c: (-size[c.signature], simplicity(c.faults)))
-            members = set(a.members) | set(b.members)
-            joined = DiagnosedClass(b.signature, b.faults, tuple(k for k in order if k in members))
-            out = [joined if c is b else c for c in out if c is not a]
-            changed = True
-            break
-    return out
+
+    def size(c: DiagnosedClass) -> int:
+        return sum(weight.get(k, 1) for k in _keys(c, sets))
+
+    def into_of(a: DiagnosedClass, out: list[DiagnosedClass]) -> DiagnosedClass | None:
+        into = [b for b in out if b is not a and all(b.faults in sets.get(k, ()) for k in _keys(a, sets))]
+        return min(into, key=lambda c: (-size(c), simplicity(c.faults))) if into else None
+
+    return _absorbed(classes, order, size, into_of)
 
 
 def _keys(c: DiagnosedClass, sets: Mapping[K, Any]) -> list[K]:

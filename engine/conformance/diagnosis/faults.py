@@ -48,16 +48,16 @@ from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
 from engine.conformance.kits.base import get_kit
 from engine.errors import ArbiterError, InputError
 from engine.game import Game, get_game
-from engine.spec import FIELD_CLAUSES, Tables, load_clauses
+from engine.spec import Tables, field_clause, load_clauses
 
 __all__ = [
     "FAULT_KINDS",
     "Fault",
     "World",
-    "field_clause",
     "parse",
     "reading_option",
     "row_key",
+    "target_row",
     "world",
 ]
 
@@ -95,6 +95,16 @@ class Fault:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Fault) and other.key == self.key
+
+    @property
+    def changes(self) -> frozenset[str]:
+        """The table values the fault changes (a swap: both addresses); a reading, option or skip: its own
+        target.
+
+        >>> sorted(parse("petersburg:swap:cards/Tax Man/vp,cards/Senator/vp").changes)
+        ['cards/Senator/vp', 'cards/Tax Man/vp']
+        """
+        return frozenset((self.target, str(self.value))) if self.kind == "swap" else frozenset((self.target,))
 
     @property
     def signature(self) -> str:
@@ -281,21 +291,19 @@ def _bad(target: str, why: str) -> Any:
     raise InputError("edit", f"{target} {why}")
 
 
+def target_row(tables: Tables, target: str) -> Mapping[str, Any]:
+    """The row a table address names (InputError naming what is missing).
+
+    >>> target_row(Tables.shipped("take6"), "setup/standard/row_capacity")["row_capacity"]
+    5
+    """
+    _spec, _doc, _path, rows, i = _locate(tables, target)
+    return rows[i]
+
+
 def _row_clause(tables: Tables, target: str) -> str:
     _spec, _doc, path, rows, i = _locate(tables, target)
     return field_clause(rows[i], path[0].partition(".")[0] if path else "")
-
-
-def field_clause(row: Mapping[str, Any], name: str = "") -> str:
-    """The clause a fault changing field ``name`` of ``row`` names: the row's ``field_clauses`` entry for
-    it, else the row's clause (its first one).
-
-    >>> row = {"clauses": ["T6-SETUP-1", "T6-PLACE-2"], "field_clauses": {"row_capacity": "T6-PLACE-2"}}
-    >>> field_clause(row, "row_capacity"), field_clause(row, "rows"), field_clause(row)
-    ('T6-PLACE-2', 'T6-SETUP-1', 'T6-SETUP-1')
-    """
-    stated = row.get(FIELD_CLAUSES) or {}
-    return str(stated.get(name) or row.get("clause") or next(iter(row.get("clauses") or ()), ""))
 
 
 def _write(tables: Tables, target: str, value: Any, *, drop: bool = False, label: str) -> Tables:

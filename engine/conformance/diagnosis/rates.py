@@ -69,11 +69,10 @@ from engine.conformance.campaign.duel import FAILURE_KINDS
 from engine.conformance.campaign.report import CampaignReport
 from engine.conformance.campaign.runner import run_campaign
 from engine.conformance.diagnosis.evidence import Seen
-from engine.conformance.diagnosis.faults import Fault, World, parse, row_key
+from engine.conformance.diagnosis.faults import Fault, World, parse, target_row
 from engine.conformance.diagnosis.search import Diagnoser
 from engine.conformance.diagnosis.space import fault_space
 from engine.conformance.diagnosis.visits import VISITS, Behaviour, MakeWitness, Visits
-from engine.conformance.kits.base import get_kit
 from engine.conformance.peers.launch import PeerFactory, in_process, subprocess_peer
 from engine.conformance.peers.protocol import PeerFailure
 from engine.errors import ArbiterError, InputError
@@ -81,7 +80,7 @@ from engine.game import game_names
 from engine.mutation.code import code_mutants
 from engine.mutation.driver import CODE, NOT_RULES, ROOT
 from engine.mutation.mutant import Mutant
-from engine.spec import Tables, load_clauses
+from engine.spec import Tables, load_clauses, row_clauses
 
 __all__ = [
     "DEFAULTS",
@@ -429,8 +428,7 @@ def _named_rows(game: str) -> dict[str, tuple[str, ...]]:
                 continue
             for row in rows:
                 if isinstance(row, dict) and isinstance(row.get("name"), str):
-                    many = row.get("clauses") or ()
-                    found = tuple(c for c in (row.get("clause"), *many) if isinstance(c, str))
+                    found = row_clauses(row)
                     if found:
                         out[row["name"]] = tuple(dict.fromkeys((*out.get(row["name"], ()), *found)))
     return out
@@ -469,32 +467,14 @@ def fault_clauses(fault: Fault) -> tuple[str, ...]:
         out.append(fault.target)
     if fault.kind in ("edit", "drop") and fault.target.split("/")[-1].split(".")[0] == "effect":
         # a card's effect left out or changed: every rule of that effect (SP-OBS-1 .. SP-OBS-6)
-        known = load_clauses(fault.game).ids()
         families = {c.rsplit("-", 1)[0] for c in out if c}
-        out += sorted((c for c in known if c.rsplit("-", 1)[0] in families), key=_clause_order)
+        out += [c for c in load_clauses(fault.game) if c.rsplit("-", 1)[0] in families]  # the book's order
     return tuple(dict.fromkeys(c for c in out if c))
-
-
-def _clause_order(clause: str) -> tuple[str, int]:
-    head, _, n = clause.rpartition("-")
-    return (head, int(n) if n.isdigit() else 0)
 
 
 @functools.cache
 def _row_clauses(game: str, target: str) -> tuple[str, ...]:
-    tables = Tables.shipped(game)
-    parts = target.split("/")
-    doc = tables.doc(f"{parts[0]}.toml")
-    arrays = [name for name, rows in doc.items() if isinstance(rows, list)]
-    rest = parts[1:]
-    array = rest.pop(0) if len(arrays) > 1 else arrays[0]
-    plan: Any = get_kit(game).faults  # type: ignore[attr-defined]
-    spec = next(t for t in plan.tables if t.file == f"{parts[0]}.toml" and t.array == array)
-    for row in doc[array]:
-        if row_key(spec, row) == rest[0]:
-            many = row.get("clauses") or ()
-            return tuple(c for c in (row.get("clause"), *many) if isinstance(c, str))
-    return ()
+    return row_clauses(target_row(Tables.shipped(game), target))
 
 
 def mutant(m: Mutant, work: Path, *, games: int = 8, seed: int = 0, max_steps: int = 300,
@@ -548,14 +528,10 @@ def draw_singles(count: int, seed: int) -> list[Fault]:
     return [rng.choice(fault_space(names[i % len(names)])) for i in range(count)]
 
 
-def _targets(f: Fault) -> set[str]:
-    return {f.target, str(f.value)} if f.kind == "swap" else {f.target}
-
-
 def _distinct(a: Fault, b: Fault) -> bool:
     """Whether two faults change different values (no target of one is, or holds, a target of the other)."""
     return not any(x == y or x.startswith((f"{y}.", f"{y}/")) or y.startswith((f"{x}.", f"{x}/"))
-                   for x in _targets(a) for y in _targets(b))
+                   for x in a.changes for y in b.changes)
 
 
 def draw_pairs(count: int, seed: int) -> list[tuple[Fault, Fault]]:

@@ -29,11 +29,11 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from engine.conformance.diagnosis.faults import Fault, field_clause, reading_option, row_key
+from engine.conformance.diagnosis.faults import Fault, reading_option, row_key
 from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
 from engine.conformance.kits.base import get_kit
 from engine.game import get_game
-from engine.spec import Tables, load_clauses
+from engine.spec import Tables, field_clause, load_clauses, row_clauses
 
 __all__ = ["candidates", "fault_space"]
 
@@ -52,12 +52,6 @@ def _address(tables: Tables, spec: TableFaults, key: str, field: str = "") -> st
     arrays = [name for name, rows in tables.doc(spec.file).items() if isinstance(rows, list)]
     parts = [stem, *([spec.array] if len(arrays) > 1 else []), key, *([field] if field else [])]
     return "/".join(parts)
-
-
-def _clauses(row: Mapping[str, Any]) -> tuple[str, ...]:
-    one = row.get("clause")
-    many = row.get("clauses") or ()
-    return tuple(c for c in (one, *many) if isinstance(c, str))
 
 
 def _ints(value: int, column: Iterable[Any], deltas: Iterable[int]) -> list[int]:
@@ -95,7 +89,7 @@ def _row_faults(  # noqa: PLR0917 (one row of one table, in context)
     rows: list[Mapping[str, Any]], deltas: Iterable[int],
 ) -> Iterator[Fault]:
     key = row_key(spec, row)
-    clause = next(iter(_clauses(row)), "")
+    clause = field_clause(row)
     for name in spec.fields:
         if name not in row and name not in spec.defaults:
             continue
@@ -133,7 +127,7 @@ def _swaps(game: str, tables: Tables, spec: TableFaults, rows: list[Mapping[str,
                 first, second = sorted((_address(tables, spec, ka, name), _address(tables, spec, kb, name)))
                 row = a if first.endswith(f"/{ka}/{name}") else b
                 both = [va, vb] if row is a else [vb, va]
-                yield Fault(game, "swap", first, second, both, next(iter(_clauses(row)), ""))
+                yield Fault(game, "swap", first, second, both, field_clause(row, name))
 
 
 def _readings(game: str, only: set[str] | None) -> Iterator[Fault]:
@@ -185,10 +179,10 @@ def _hits(spec: TableFaults, rows: list[Mapping[str, Any]], clauses: set[str], n
     """Which of ``rows`` a derivation that read ``clauses`` and named ``names`` read."""
     citing: dict[str, int] = {}
     for row in rows:
-        for c in _clauses(row):
+        for c in row_clauses(row):
             citing[c] = citing.get(c, 0) + 1
     hit = [
-        any(c in clauses and citing[c] <= SPECIFIC for c in _clauses(row))
+        any(c in clauses and citing[c] <= SPECIFIC for c in row_clauses(row))
         or row_key(spec, row) in names
         or row_key(spec, row).split("@")[0] in names
         for row in rows

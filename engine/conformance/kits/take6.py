@@ -47,9 +47,9 @@ from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
 from engine.conformance.kits.base import KitBase, Trial
 from engine.derivation import Step
 from engine.errors import InputError, RuleViolation
-from engine.spec import FIELD_CLAUSES, Field, load_table
+from engine.spec import field_clause
 from engine.take6.model import Deal, Draft, DraftStart, Flip, Select, State, TakeRow
-from engine.take6.rules import BULLHEAD_CLAUSE, BULLHEADS, VARIANTS, bullheads, rules_for
+from engine.take6.rules import BULLHEAD_CLAUSE, BULLHEADS, SHIPPED, VARIANTS, bullheads, rules_for
 
 __all__ = ["KIT", "Take6Kit", "contradicted_steps"]
 
@@ -118,16 +118,6 @@ class Take6Kit(KitBase):
     rule's value or number (a rule left out, two rules' values swapped), a set-up's rows, hand and row
     capacity, the end's threshold, rounds and winner, the tactics deck's size, a variant's placement."""
     game_over_clause = "T6-ACT-2"
-
-    def __init__(self) -> None:
-        super().__init__()
-        ends = load_table("take6", "end.toml", "end", [
-            Field("name", str), Field("kind", str), Field("threshold", int, required=False),
-            Field("rounds", int, required=False), Field("winner", str), Field("ties", str),
-            Field("clauses", list, clause_ref=True),
-            Field(FIELD_CLAUSES, dict, required=False, clause_ref=True),
-        ])
-        self._end_clauses: dict[str, tuple[str, ...]] = {e["name"]: tuple(e["clauses"]) for e in ends}
 
     # -- set-up and chance steps ------------------------------------------------------------------
 
@@ -247,14 +237,14 @@ class Take6Kit(KitBase):
         """The clauses a claim of ``fact`` depends on where no step of the reference derivation is
         contradicted (:meth:`contradicted` decides first): the variant's end and winner rules for the
         result, the deal for what a round starts with."""
-        end = self._end_clauses[VARIANTS[variant].end]
+        end = SHIPPED.ends[VARIANTS[variant].end]  # end.toml: the clause each field states
         if fact in ("winners", "ranking", "tiebreak"):
-            return (end[1], *end[2:]) if len(end) > 1 else tuple(end)
+            return tuple(dict.fromkeys((field_clause(end, "winner"), field_clause(end, "ties"))))
         if step is None:
             return ()
         b, action, a = step
         if fact == "over" or (a.phase == "over" and fact in ("to_act", "phase")):
-            return (end[0],) if a.phase == "over" else ("T6-ROUND-1",)
+            return (field_clause(end, "kind"),) if a.phase == "over" else ("T6-ROUND-1",)
         if isinstance(action, Deal | DraftStart):  # a chance line: the round's deal decides what it holds
             return (LEGAL_CLAUSES[type(action)], "T6-SETUP-2") if fact in ("hands", "piles", "pool", "rows",
                                                                           "phase", "to_act") else ()
