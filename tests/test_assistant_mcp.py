@@ -346,6 +346,7 @@ def test_tool_result_json_round_trips() -> None:
 def test_an_engine_fault_becomes_an_error_result() -> None:
     """A fault inside a tool is reported as an error result naming ``internal``, not raised: the server
     keeps serving (rule violations name their clause, e.g. T6-SELECT-1)."""
+    need("mcp")  # the server's worker pool runs on the SDK's anyio
     from engine.assistant.server import error_payload
     from engine.errors import IllegalAction
 
