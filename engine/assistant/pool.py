@@ -85,7 +85,8 @@ class _Worker:
 
     @property
     def pid(self) -> int:
-        return self.process.pid
+        pid: int = self.process.pid
+        return pid
 
     async def ask(self, request: Mapping[str, Any]) -> dict[str, Any]:
         assert self.process.stdin is not None

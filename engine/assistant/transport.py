@@ -109,7 +109,7 @@ class BoundedLines:
     async def __anext__(self) -> str:
         import anyio.to_thread
 
-        line = await anyio.to_thread.run_sync(self.read_line, abandon_on_cancel=True)
+        line: str | None = await anyio.to_thread.run_sync(self.read_line, abandon_on_cancel=True)
         if line is None:
             raise StopAsyncIteration
         return line
