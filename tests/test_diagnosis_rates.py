@@ -136,7 +136,8 @@ def test_the_clauses_of_a_line_and_of_a_fault() -> None:
 def test_a_line_also_names_what_it_calls_and_the_options_it_reads() -> None:
     """A line computes the steps of the functions it calls (their docstrings' clauses: the hand limit's
     SP-HAND-2 for ``hand_limit(...)`` in ``legal_actions``) and of the options and parameters its strings
-    name (``'professional_tie'``: T6-PRO-3); a fault leaving out or changing a card's effect names every
+    name (``'professional_tie'``: T6-PRO-3) or the fields its attributes read whose clause a row states
+    (``rules.placement``: T6-PRO-1); a fault leaving out or changing a card's effect names every
     rule of that effect (the Observatory's SP-OBS-1..6)."""
     path = "engine/petersburg/legal.py"
     source = (ROOT / path).read_text(encoding="utf-8")
@@ -146,6 +147,11 @@ def test_a_line_also_names_what_it_calls_and_the_options_it_reads() -> None:
     src = "def f(options):\n    'The set-up (T6-SETUP-1).'\n    return options.get('professional_tie')\n"
     assert rates.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1", "T6-PRO-3")
     src = "def f(options):\n    'The set-up (T6-SETUP-1).'\n    return options.get('standard')\n"
+    assert rates.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1",)
+    # a field whose clause a row's field_clauses states, read as an attribute (the placement rule)
+    src = "def f(rules):\n    'The set-up (T6-SETUP-1).'\n    return rules.placement == 'ends'\n"
+    assert rates.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1", "T6-PRO-1")
+    src = "def f(rules):\n    'The set-up (T6-SETUP-1).'\n    return rules.title\n"
     assert rates.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1",)
     observatory = rates.fault_clauses(parse("petersburg:drop:cards/Observatory/effect"))
     assert observatory == tuple(f"SP-OBS-{n}" for n in range(1, 7))

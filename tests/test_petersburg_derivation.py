@@ -105,3 +105,30 @@ def test_explain_result_tiebreak_follows_keep_roubles() -> None:
         assert root.clause == "SP-END-8" and root.data["winners"] == [winner]
         assert root.find(says="tiebreak") and root.find(clause="SP-END-6", says="tiebreak-money")
         assert GAME.result(s).winners == (winner,)
+
+
+def test_the_last_rounds_end_is_a_step_of_its_own() -> None:
+    """After the last round's last phase the game ends (SP-END-1) before the final scoring (SP-END-4..7):
+    the derivation records that conclusion (``over``, nobody to act), so a peer that plays on is named by
+    the end of the game, not by the pass that ended the phase."""
+    s = position(players=2, phase="trading", turn=0, passes=1, last_round=True)
+    steps = [x for d in GAME.derive(s, Pass(0)) for x in d.walk()]
+    (end,) = [x for x in steps if x.says == "game-over"]
+    assert end.clause == "SP-END-1" and end.data["over"] is True and end.data["to_act"] == []
+    order = [x.clause for x in steps]
+    assert order.index("SP-END-1") < order.index("SP-END-4")
+
+
+def test_a_refill_of_a_full_board_is_a_step_drawing_nothing() -> None:
+    """A phase's refill is a step (SP-REFILL-1) even when the board is full: it draws no card, and a peer
+    that draws some contradicts that step (its stacks and upper row are traced to it)."""
+    from engine.conformance.kits.petersburg import contradicted_steps
+
+    s = position(players=2, phase="worker", turn=0, passes=1, upper=["Market"] * 4, lower=["Lumberjack"] * 4)
+    steps = GAME.derive(s, Pass(0))
+    (refill,) = [x for d in steps for x in d.find(says="refill")]
+    assert refill.clause == "SP-REFILL-1" and refill.data["cards"] == []
+    after = GAME.apply(s, Pass(0))
+    ours = {"stacks": [len(k) for k in after.stacks]}
+    theirs = {"stacks": [ours["stacks"][0], ours["stacks"][1] - 2, *ours["stacks"][2:]]}
+    assert contradicted_steps(steps, "stacks", ours, theirs) == (refill,)

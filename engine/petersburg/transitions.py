@@ -385,6 +385,13 @@ def _refill(s: State, stack_index: int, trace: Trace | None = None) -> State:
     rs = s.rules
     need = rs.board - len(s.upper) - len(s.lower)
     if need <= 0:
+        if trace is not None:  # the refill is a step even when the board is full: it draws nothing
+            trace.add(
+                rs.book.param_clauses["board_cards"],
+                "refill",
+                {"stack": STACKS[stack_index], "cards": []},
+                note=f"none from the {STACKS[stack_index]} stack: the board is full",
+            )
         return s
     stack = s.stacks[stack_index]
     drawn = stack[:need]
@@ -475,8 +482,11 @@ def _next_phase(s: State, trace: Trace | None = None) -> State:
 
 
 def _final_scoring(s: State, trace: Trace | None = None) -> State:
-    """The final scoring (SP-END-4..7) added to each seat's VP; the game is over (with ``trace``, the
-    result: SP-END-8, SP-END-9)."""
+    """The game ends after its last round (SP-END-1): the final scoring (SP-END-4..7) added to each seat's
+    VP; the game is over (with ``trace``, the result: SP-END-8, SP-END-9)."""
+    if trace is not None:
+        trace.add("SP-END-1", "game-over", {"round": s.round, "over": True, "to_act": []},
+                  note=f"round {s.round} was the last: the game ends")
     vp = list(s.vp)
     for p in range(s.players):
         b = final_breakdown(s, p, trace)

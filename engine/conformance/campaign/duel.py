@@ -658,24 +658,25 @@ _CONSEQUENCE = {"scores": 0, "claim": 1, "to_act": 2, "terminal": 3, "winners": 
 def _leading(found: Sequence[_Pending], order: Sequence[Step] = ()) -> _Pending:
     """The difference a divergence is named after: the one whose deciding steps come first in the step's
     derivation (``order``: a card placed in another row comes before the 6th card that row then takes, so
-    a score that follows from it is named by the placement); of the differences the same deciding steps
+    a score that follows from it is named by the placement; a difference traced to no step, named by its
+    fact's topic alone, comes after every traced one: scores a phase ended early would have scored follow
+    from the phase's end, not from the pass that did not end it); of the differences the same deciding steps
     explain, the very fact those steps conclude (a row choice not awaited concludes who must act: the
     peer's game ending there, or its scores, are consequences of that one step, not differences of their
     own), else the one first in the chain of consequences (a row taken early changes the scores, which end
     the game)."""
-    first = found[0]
+    traced = [p for p in found if isinstance(p.clauses, Attribution) and p.clauses.steps]
+    if not traced:
+        return found[0]
+    first = traced[0]  # a difference traced to the steps it contradicts before one named by its topic
     steps = first.clauses.steps if isinstance(first.clauses, Attribution) else ()
-    if not steps:
-        return first
     if order:
         def rank(p: _Pending) -> int:
             mine = p.clauses.steps if isinstance(p.clauses, Attribution) else ()
             return min((i for i, s in enumerate(order) if s in mine), default=len(order))
 
-        first = min(found, key=rank)  # the first of equals: the order found
+        first = min(traced, key=rank)  # the first of equals: the order found
         steps = first.clauses.steps if isinstance(first.clauses, Attribution) else ()
-        if not steps:
-            return found[0]
     same = [p for p in found if isinstance(p.clauses, Attribution) and p.clauses.steps == steps]
     for p in same:
         if p.about in steps[0].data:

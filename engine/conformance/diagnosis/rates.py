@@ -80,7 +80,7 @@ from engine.game import game_names
 from engine.mutation.code import code_mutants
 from engine.mutation.driver import CODE, NOT_RULES, ROOT
 from engine.mutation.mutant import Mutant
-from engine.spec import Tables, load_clauses, row_clauses
+from engine.spec import FIELD_CLAUSES, Tables, field_clause, load_clauses, row_clauses
 
 __all__ = [
     "DEFAULTS",
@@ -381,7 +381,8 @@ def line_clauses(path: str, source: str, line: int, game: str) -> tuple[str, ...
         own = _clause_ids(ast.get_docstring(tree) or "", known)
     smallest = _statement(tree, line)
     called = [c for name in _calls_on(smallest) for c in _clause_ids(_docstring_of(tree, name), known)]
-    named = [c for text in _literals(smallest) for c in _named_rows(game).get(text, ())]
+    read = [*_literals(smallest), *_attributes(smallest)]
+    named = [c for text in read for c in _named_rows(game).get(text, ())]
     return tuple(dict.fromkeys([*own, *called, *named]))
 
 
@@ -416,21 +417,36 @@ def _literals(node: ast.AST | None) -> list[str]:
     return [c.value for c in ast.walk(node) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
 
 
+def _attributes(node: ast.AST | None) -> list[str]:
+    """The attribute names ``node`` reads (``rules.placement``: ``placement``)."""
+    if node is None:
+        return []
+    return [a.attr for a in ast.walk(node) if isinstance(a, ast.Attribute)]
+
+
 @functools.cache
 def _named_rows(game: str) -> dict[str, tuple[str, ...]]:
     """Name -> clauses of every option and parameter row of the game's shipped tables (a line reading
-    ``option_map.get('professional_tie')`` computes the step of that option's clause)."""
+    ``option_map.get('professional_tie')`` computes the step of that option's clause), and of every field
+    a row's ``field_clauses`` states a clause of (a line reading ``rules.placement`` computes the step of
+    the placement rule a variant's ``placement`` states)."""
     tables = Tables.shipped(game)
     out: dict[str, tuple[str, ...]] = {}
+
+    def add(name: str, found: Sequence[str]) -> None:
+        out[name] = tuple(dict.fromkeys((*out.get(name, ()), *found)))
+
     for doc in tables.docs.values():
         for array, rows in doc.items():
-            if array not in ("option", "param") or not isinstance(rows, list):
+            if not isinstance(rows, list):
                 continue
             for row in rows:
-                if isinstance(row, dict) and isinstance(row.get("name"), str):
-                    found = row_clauses(row)
-                    if found:
-                        out[row["name"]] = tuple(dict.fromkeys((*out.get(row["name"], ()), *found)))
+                if not isinstance(row, dict):
+                    continue
+                if array in ("option", "param") and isinstance(row.get("name"), str) and row_clauses(row):
+                    add(row["name"], row_clauses(row))
+                for name in row.get(FIELD_CLAUSES) or {}:
+                    add(str(name), [field_clause(row, str(name))])
     return out
 
 

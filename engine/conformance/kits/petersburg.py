@@ -510,7 +510,9 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     peer omitted, ``subject`` the card granting it; two equal reductions: both, a candidate set; the
     minimum SP-COST-6 when the peer charged less than it; else the printed price SP-COST-1 of the card).
     A money or VP difference at a scoring: the card incomes (or final-scoring parts) whose amount is the
-    difference.  Then the first step concluding a differing ``to_act`` / ``phase``.
+    difference.  A differing ``stacks`` or ``upper`` after a refill: the refill steps (how many cards each
+    drew, none when the board was full).  Then the first step concluding a differing ``to_act`` /
+    ``phase``.
 
     >>> from engine.petersburg import GAME, Buy, position
     >>> s = position(players=2, upper=["Author"], areas=[["Gold Smelter"], []])
@@ -530,6 +532,11 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
                 found = _income_steps(root, name, diffs)
             if found:
                 return found
+    for name in ("stacks", "upper"):  # the rows and stacks a refill concludes: its steps (SP-REFILL-1)
+        if name in theirs and theirs[name] != ours.get(name):
+            refills = [s for s in root.walk() if s.says == "refill"]
+            if refills:
+                return tuple(refills)
     for name in ("to_act", "phase"):
         if name in theirs and theirs[name] != ours.get(name):
             concluding = [s for s in root.walk() if name in s.data and s.data[name] != theirs[name]]
