@@ -26,7 +26,7 @@ clauses of the game that apply to the variant are named.  ``arbiter fuzz`` and `
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from attrs import frozen
@@ -35,7 +35,9 @@ from engine.conformance.kits.base import GameKit, Trial
 from engine.derivation import Step
 from engine.game import Game
 
-__all__ = ["Attribution", "action_clauses", "attribute", "fact_clauses", "granting", "refusing"]
+__all__ = [
+    "Attribution", "action_clauses", "attribute", "fact_clauses", "granting", "refusing", "shared_grant",
+]
 
 
 @frozen
@@ -177,6 +179,40 @@ def action_clauses(
         return (violated,)
     clause = granting(game, kit, state, action)
     return (clause,) if ok(clause) else ()
+
+
+def shared_grant(game: Game, kit: GameKit, state: Any, actions: Sequence[Any]) -> Attribution | None:
+    """The condition ``actions`` (legal in ``state``, of different kinds, all refused by the peer) rest on
+    alike: the last of the steps their grant derivations open with in common (the clause and what it
+    says, in order) — that the seat may act now (SP-TURN-2, T6-ACT-1), not any one kind's own rule;
+    ``None`` when they open with no common step or the kit has no derivation.
+
+    >>> from engine.game import get_game
+    >>> from engine.conformance.kits.base import get_kit
+    >>> from engine.petersburg import Pass, position
+    >>> g = get_game("petersburg")
+    >>> s = position(players=2, upper=["Lumberjack"])
+    >>> shared_grant(g, get_kit("petersburg"), s, [Pass(0), *g.legal_actions(s, 0)[1:2]]).clauses
+    ('SP-TURN-2',)
+    """
+    opened: list[tuple[Step, ...]] = []
+    for action in actions:
+        try:
+            why = kit.why(game, state, action)
+        except Exception:  # advisory, as above
+            return None
+        if why is None or why.says != "legal":
+            return None
+        opened.append(why.steps)
+    common = 0
+    for column in zip(*opened, strict=False):
+        if any((x.clause, x.says) != (column[0].clause, column[0].says) for x in column):
+            break
+        common += 1
+    if not opened or not common:
+        return None
+    step = opened[0][common - 1]
+    return Attribution((step.clause,), "", (step,))
 
 
 def refusing(game: Game, kit: GameKit, state: Any, action: Any, violated: str) -> Attribution:

@@ -88,28 +88,31 @@ def check(s: State, action: Any, trace: Trace | None = None) -> Any:
 
 
 def _trace_turn(s: State, p: int, trace: Trace) -> None:
-    """The phase and the turn: who acts now and why (SP-PHASE-1, SP-PHASE-2 / SP-PUB-2, SP-OBS-4)."""
+    """The phase and the turn: the seat may act now (SP-TURN-2, the check that refuses every other seat),
+    because it is its turn (SP-PHASE-2), it decides on the Pub (SP-PUB-2) or it must deal with the drawn
+    card (SP-OBS-4)."""
     phase = PHASES[s.phase_index].name
     trace.add(
         "SP-PHASE-1", "phase", {"phase": phase, "round": s.round}, note=f"round {s.round}, {phase} phase"
     )
-    if s.pub_queue:
-        trace.add("SP-PUB-2", "to-act", {"seat": p}, note=f"seat {p} decides on the Pub now")
-    elif s.drawn >= 0:
-        trace.add(
-            "SP-OBS-4",
-            "to-act",
-            {"seat": p, "drawn": s.rules.names[s.drawn]},
-            note=f"seat {p} must deal with the drawn {s.rules.names[s.drawn]}",
-        )
-    else:
-        first = s.markers[s.phase_index]
-        trace.add(
-            "SP-PHASE-2",
-            "to-act",
-            {"seat": p, "first": first},
-            note=f"it is seat {p}'s turn (seat {first} started the {phase} phase)",
-        )
+    with trace.step("SP-TURN-2", "may-act", {"seat": p}, note=f"seat {p} may act now"):
+        if s.pub_queue:
+            trace.add("SP-PUB-2", "to-act", {"seat": p}, note=f"seat {p} decides on the Pub now")
+        elif s.drawn >= 0:
+            trace.add(
+                "SP-OBS-4",
+                "to-act",
+                {"seat": p, "drawn": s.rules.names[s.drawn]},
+                note=f"seat {p} must deal with the drawn {s.rules.names[s.drawn]}",
+            )
+        else:
+            first = s.markers[s.phase_index]
+            trace.add(
+                "SP-PHASE-2",
+                "to-act",
+                {"seat": p, "first": first},
+                note=f"it is seat {p}'s turn (seat {first} started the {phase} phase)",
+            )
 
 
 def granting_clause(s: State, a: Any) -> str:

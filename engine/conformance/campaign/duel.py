@@ -22,7 +22,7 @@ from attrs import evolve, frozen
 from hypothesis import strategies as st
 
 from engine.action_input import text_of_json
-from engine.conformance.attribution import Attribution, action_clauses, attribute, refusing
+from engine.conformance.attribution import Attribution, action_clauses, attribute, refusing, shared_grant
 from engine.conformance.campaign.divergence import (
     Difference,
     Divergence,
@@ -582,18 +582,49 @@ class Duel:
         if isinstance(reply, Refusal):
             # in effect the action is missing from the peer's legal set: the record claims the set without it
             offered = tuple(v for v in self.offered.get(seat, ()) if canonical(v) != canonical(value))
+            alike = self.refused_alike(seat, action)
             refused = self.diverge(
                 "refused-legal",
                 f"the peer refuses a legal action of seat {seat} ({self.said(seat, value)}): {reply.error}: "
-                f"{reply.message}",
+                f"{reply.message}" + ("; and the seat's other kinds of action too" if alike else ""),
                 trigger=(seat, value),
-                clauses=self.action_clauses(value),
+                clauses=alike or self.action_clauses(value),
                 legal=(seat, offered),
                 evidence=(Seen("apply", self.state, action, shown=False),),
             )
         self.advance(seat, action, value)
         if refused is not None:
             raise refused  # the reference has applied it: a campaign with positions goes on from there
+
+    def refused_alike(self, seat: int, action: Any) -> Attribution | None:
+        """A legal action the peer refused, on a position it can be put back on: one legal action of the seat
+        of each other kind is offered there in turn; when the peer refuses every one, what it denies is
+        what they all rest on, not the first action's own rule (:func:`~engine.conformance.attribution.
+        shared_grant`: that the seat may act now).  ``None`` when the peer accepts one of them, the seat
+        has no action of another kind, or the campaign does not use positions."""
+        if not self.trials:
+            return None
+        kinds = {type(action)}
+        others = []
+        for other in self.game.legal_actions(self.state, seat):
+            if type(other) not in kinds:
+                kinds.add(type(other))
+                others.append(other)
+        if not others or any(self.accepts(seat, other) for other in others):
+            return None
+        return shared_grant(self.game, self.kit, self.state, (action, *others))
+
+    def accepts(self, seat: int, action: Any) -> bool:
+        """Whether the peer, put on the current position, accepts ``action`` of ``seat``; it is put back
+        there afterwards."""
+        carried, placed = self.carried, self.placed
+        try:
+            self.resync()
+            reply = self.ask(apply_request(seat, self.game.action_to_json(action)))
+            return not isinstance(reply, Refusal)
+        finally:
+            self.resync()
+            self.carried, self.placed = carried, placed
 
     def advance(self, seat: int, action: Any, value: Any) -> None:
         """Apply ``action`` on the reference side."""

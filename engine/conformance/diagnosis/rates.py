@@ -335,16 +335,23 @@ def two_edits(
 # ------------------------------------------------------------------------------------------ clauses
 
 
-_CLAUSE = re.compile(r"\b([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*?-)(\d+)(?:\.\.(\d+))?\b")
+_CLAUSE = re.compile(r"\b([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*?-)(\d+)(?:\.\.(\d+))?((?:/\d+)*)\b")
 
 
 def _clause_ids(text: str, known: frozenset[str]) -> list[str]:
-    """The clause ids ``text`` names (``SP-COST-1..7``: every one of the range), those of ``known`` only."""
+    """The clause ids ``text`` names (``SP-COST-1..7``: every one of the range; ``T6-SELECT-1/2``: both),
+    those of ``known`` only.
+
+    >>> _clause_ids("T6-SELECT-1/2, SP-COST-3..4", frozenset({"T6-SELECT-1", "T6-SELECT-2", "SP-COST-3",
+    ...                                                       "SP-COST-4"}))
+    ['T6-SELECT-1', 'T6-SELECT-2', 'SP-COST-3', 'SP-COST-4']
+    """
     out: list[str] = []
     for m in _CLAUSE.finditer(text):
         first = int(m.group(2))
         last = int(m.group(3)) if m.group(3) else first
         out += [f"{m.group(1)}{n}" for n in range(first, min(last, first + 20) + 1)]
+        out += [f"{m.group(1)}{n}" for n in m.group(4).split("/") if n]  # T6-SELECT-1/2: both
     return [c for c in dict.fromkeys(out) if c in known]
 
 
