@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from engine.conformance.campaign.fuzz import in_process
 from engine.conformance.campaign.runner import run_campaign
 from engine.conformance.diagnosis.faults import World
 from engine.conformance.diagnosis.space import fault_space
@@ -31,9 +32,9 @@ from engine.conformance.peers.protocol import (
     position_request,
     state_request,
 )
-from engine.errors import ArbiterError, InputError
+from engine.errors import ArbiterError, InputError, NotYourTurn
 from engine.game import get_game
-from engine.petersburg import Buy, cost_breakdown
+from engine.petersburg import Buy, Reveal, cost_breakdown
 
 ROOT = Path(__file__).resolve().parent.parent
 DISCOUNT = "petersburg:edit:phases/param/lower_row_discount/value=2"
@@ -227,3 +228,37 @@ def test_a_campaigns_diagnoses_do_not_depend_on_the_number_of_jobs() -> None:
                 compared.append((edits, one))
                 break
     assert len(compared) == 2, compared
+
+
+class _DeniesSeatOne(ReferencePeer):
+    """Defect: seat 1 may never act in its normal turns (a turn test that denies one seat); its legal set is
+    still the reference's."""
+
+    name = "petersburg: seat 1 denied its turns"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        assert self.game is not None
+        parsed = self.game.action_from_json(action)
+        normal = not self.state.pub_queue and self.state.drawn < 0 and not isinstance(parsed, Reveal)
+        if player == 1 and normal:
+            raise NotYourTurn("SP-TURN-2", "seat 1 cannot act")
+        super().do_apply(player, action)
+
+
+def test_a_peer_refusing_every_kind_of_action_of_a_seat_is_named_by_its_turn() -> None:
+    """SP-TURN-2 (attribution, issue 25): a peer that refuses a legal buy, take or pass of the seat whose
+    turn it is, and, put back on the position, every other kind of action that seat has, denies what they
+    all rest on: that the seat may act now.  Its refusals are one class under SP-TURN-2, not one class per
+    action kind's own rule (SP-BUY-1, SP-HAND-1, SP-TURN-3); without positions nothing can be offered again
+    and each refusal keeps its action's rule."""
+    args: dict[str, Any] = {"games": 4, "jobs": 1, "seed": 2, "shrink": False, "game_names": ["petersburg"],
+                            "max_steps": 120}
+    report = run_campaign(in_process(_DeniesSeatOne), positions=True, **args)
+    kinds = {c.signature: c.kinds for c in report.classes}
+    assert "petersburg:unexplained:SP-TURN-2" in kinds, kinds
+    assert kinds["petersburg:unexplained:SP-TURN-2"] == ("refused-legal",)
+    assert not {"petersburg:unexplained:SP-BUY-1", "petersburg:unexplained:SP-HAND-1"} & set(kinds)
+    first = next(c for c in report.classes if c.signature == "petersburg:unexplained:SP-TURN-2").first
+    assert "other kinds of action too" in first.message
+    without = run_campaign(in_process(_DeniesSeatOne), positions=False, **args)
+    assert "petersburg:unexplained:SP-TURN-2" not in {c.signature for c in without.classes}
