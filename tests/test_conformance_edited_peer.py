@@ -262,3 +262,25 @@ def test_a_peer_refusing_every_kind_of_action_of_a_seat_is_named_by_its_turn() -
     assert "other kinds of action too" in first.message
     without = run_campaign(in_process(_DeniesSeatOne), positions=False, **args)
     assert "petersburg:unexplained:SP-TURN-2" not in {c.signature for c in without.classes}
+
+
+class _OffersSeatOneNothing(ReferencePeer):
+    """Defect: seat 1 is offered no action in its normal turns (its legal set is empty), yet it must act."""
+
+    name = "petersburg: seat 1 offered nothing"
+
+    def legal(self, player: int) -> list[Any]:
+        normal = not self.state.pub_queue and self.state.drawn < 0
+        return [] if player == 1 and normal else super().legal(player)
+
+
+def test_a_peer_offering_a_seat_none_of_its_kinds_of_action_is_named_by_its_turn() -> None:
+    """SP-TURN-2 (attribution, issue 25): a peer that offers the seat whose turn it is none of its legal
+    actions, of several kinds, denies what they all rest on (that the seat may act now): those
+    divergences are named SP-TURN-2, not after the first missing action's rule (a pass, SP-TURN-3)."""
+    report = run_campaign(in_process(_OffersSeatOneNothing), games=4, jobs=1, seed=2, shrink=False,
+                          game_names=["petersburg"], max_steps=120, positions=True)
+    named = {c.signature: c for c in report.classes}
+    assert "petersburg:unexplained:SP-TURN-2" in named, list(named)
+    first = named["petersburg:unexplained:SP-TURN-2"].first
+    assert first.kind == "legal-missing" and "none of the seat's kinds of action" in first.message

@@ -505,6 +505,7 @@ class Duel:
                     seen=seen,
                 )
             )
+        nothing = self.offers_nothing(seat, [ours[t] for t in missing]) if len(missing) == len(ours) else None
         for i, text in enumerate(missing):
             value = ours[text]
             out.append(
@@ -512,14 +513,30 @@ class Duel:
                     "legal-missing",
                     text,
                     f"the peer does not offer seat {seat} {self.said(seat, value)}, which the "
-                    "rules allow" + (_others(len(missing) - 1, "more missing") if i == 0 else ""),
-                    self.action_clauses(value),
+                    "rules allow" + (_others(len(missing) - 1, "more missing") if i == 0 else "")
+                    + ("; it offers none of the seat's kinds of action" if nothing and i == 0 else ""),
+                    nothing or self.action_clauses(value),
                     trigger=(seat, value),
                     legal=legal,
                     seen=seen,
                 )
             )
         return out
+
+    def offers_nothing(self, seat: int, values: Sequence[Any]) -> Attribution | None:
+        """The peer offers none of ``seat``'s legal actions (``values``, JSON): when they are of several
+        kinds, what it denies is what they all rest on (:func:`~engine.conformance.attribution.shared_grant`:
+        that the seat may act now), not each kind's own rule; ``None`` for actions of one kind."""
+        kinds: dict[type, Any] = {}
+        for value in values:
+            try:
+                action = self.game.action_from_json(value)
+            except InputError:  # pragma: no cover - the reference's own JSON
+                return None
+            kinds.setdefault(type(action), action)
+        if len(kinds) < 2:
+            return None
+        return shared_grant(self.game, self.kit, self.state, tuple(kinds.values()))
 
     def said(self, seat: int, value: Any) -> str:
         """``seat``'s action for a person: its text in the reference's position (what ``arbiter explain
@@ -582,7 +599,7 @@ class Duel:
         if isinstance(reply, Refusal):
             # in effect the action is missing from the peer's legal set: the record claims the set without it
             offered = tuple(v for v in self.offered.get(seat, ()) if canonical(v) != canonical(value))
-            alike = self.refused_alike(seat, action)
+            alike, others = self.refused_alike(seat, action)
             refused = self.diverge(
                 "refused-legal",
                 f"the peer refuses a legal action of seat {seat} ({self.said(seat, value)}): {reply.error}: "
@@ -590,20 +607,21 @@ class Duel:
                 trigger=(seat, value),
                 clauses=alike or self.action_clauses(value),
                 legal=(seat, offered),
-                evidence=(Seen("apply", self.state, action, shown=False),),
+                evidence=tuple(Seen("apply", self.state, a, shown=False) for a in (action, *others)),
             )
         self.advance(seat, action, value)
         if refused is not None:
             raise refused  # the reference has applied it: a campaign with positions goes on from there
 
-    def refused_alike(self, seat: int, action: Any) -> Attribution | None:
+    def refused_alike(self, seat: int, action: Any) -> tuple[Attribution | None, tuple[Any, ...]]:
         """A legal action the peer refused, on a position it can be put back on: one legal action of the seat
         of each other kind is offered there in turn; when the peer refuses every one, what it denies is
         what they all rest on, not the first action's own rule (:func:`~engine.conformance.attribution.
-        shared_grant`: that the seat may act now).  ``None`` when the peer accepts one of them, the seat
-        has no action of another kind, or the campaign does not use positions."""
+        shared_grant`: that the seat may act now), and those refusals are evidence too (a fault must
+        explain them all).  ``(None, ())`` when the peer accepts one of them, the seat has no action of
+        another kind, or the campaign does not use positions."""
         if not self.trials:
-            return None
+            return None, ()
         kinds = {type(action)}
         others = []
         for other in self.game.legal_actions(self.state, seat):
@@ -611,8 +629,8 @@ class Duel:
                 kinds.add(type(other))
                 others.append(other)
         if not others or any(self.accepts(seat, other) for other in others):
-            return None
-        return shared_grant(self.game, self.kit, self.state, (action, *others))
+            return None, ()
+        return shared_grant(self.game, self.kit, self.state, (action, *others)), tuple(others)
 
     def accepts(self, seat: int, action: Any) -> bool:
         """Whether the peer, put on the current position, accepts ``action`` of ``seat``; it is put back
