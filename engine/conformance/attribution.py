@@ -184,7 +184,7 @@ def action_clauses(
 def shared_grant(game: Game, kit: GameKit, state: Any, actions: Sequence[Any]) -> Attribution | None:
     """The condition ``actions`` (legal in ``state``, of different kinds, all refused by the peer) rest on
     alike: the last of the steps their grant derivations open with in common (the clause and what it
-    says, in order) — that the seat may act now (SP-TURN-2, T6-ACT-1), not any one kind's own rule;
+    says, in order) — that the seat may act now (SP-TURN-2), not any one kind's own rule;
     ``None`` when they open with no common step or the kit has no derivation.
 
     >>> from engine.game import get_game

@@ -505,7 +505,7 @@ class Duel:
                     seen=seen,
                 )
             )
-        nothing = self.offers_nothing(seat, [ours[t] for t in missing]) if len(missing) == len(ours) else None
+        nothing = self.offers_nothing(seat, [ours[t] for t in missing]) if not theirs else None
         for i, text in enumerate(missing):
             value = ours[text]
             out.append(
@@ -524,9 +524,11 @@ class Duel:
         return out
 
     def offers_nothing(self, seat: int, values: Sequence[Any]) -> Attribution | None:
-        """The peer offers none of ``seat``'s legal actions (``values``, JSON): when they are of several
-        kinds, what it denies is what they all rest on (:func:`~engine.conformance.attribution.shared_grant`:
-        that the seat may act now), not each kind's own rule; ``None`` for actions of one kind."""
+        """The peer offers ``seat`` nothing at all, not one of its legal actions (``values``, JSON): when they
+        are of several kinds, what it denies is what they all rest on (:func:`~engine.conformance.
+        attribution.shared_grant`: that the seat may act now), not each kind's own rule; ``None`` for
+        actions of one kind.  (A peer offering the seat other actions lets it act: each missing action
+        keeps its own rule.)"""
         kinds: dict[type, Any] = {}
         for value in values:
             try:
@@ -628,17 +630,23 @@ class Duel:
             if type(other) not in kinds:
                 kinds.add(type(other))
                 others.append(other)
-        if not others or any(self.accepts(seat, other) for other in others):
+        if not others or any(self.accepts(seat, self.game.action_to_json(o)) for o in others):
+            return None, ()
+        # an action the peer itself offered the seat here (one the rules refuse) that it accepts: it lets
+        # the seat act, only not as the rules do (each refusal keeps its own rule)
+        ours = {canonical(self.game.action_to_json(a)) for a in self.game.legal_actions(self.state, seat)}
+        own = next((v for v in self.offered.get(seat, ()) if canonical(v) not in ours), None)
+        if own is not None and self.accepts(seat, own):
             return None, ()
         return shared_grant(self.game, self.kit, self.state, (action, *others)), tuple(others)
 
-    def accepts(self, seat: int, action: Any) -> bool:
-        """Whether the peer, put on the current position, accepts ``action`` of ``seat``; it is put back
-        there afterwards."""
+    def accepts(self, seat: int, value: Any) -> bool:
+        """Whether the peer, put on the current position, accepts action ``value`` (JSON) of ``seat``; it is
+        put back there afterwards."""
         carried, placed = self.carried, self.placed
         try:
             self.resync()
-            reply = self.ask(apply_request(seat, self.game.action_to_json(action)))
+            reply = self.ask(apply_request(seat, value))
             return not isinstance(reply, Refusal)
         finally:
             self.resync()
