@@ -402,8 +402,9 @@ def _page_data(replay: Replay, cited: Iterable[str]) -> dict[str, Any]:
     """What the page's script reads: the steps with their pictures as differences over a shared table
     of SVG elements (:func:`_shared_pictures`), their narration lines as indexes into a table of the
     distinct lines, their clauses as indexes into the list of clause ids cited (the glossary holds each
-    one's wording), an action's text only where its title does not end with it (cut, or none: ``null``),
-    the step to open at and the divergence.
+    one's wording), the rulings they rest on as indexes into a table of the distinct rulings, an action's
+    text only where its title does not end with it (cut, or none: ``null``), the step to open at and the
+    divergence.
 
     >>> from engine.game import get_game
     >>> from engine.svg import board_svg
@@ -417,6 +418,7 @@ def _page_data(replay: Replay, cited: Iterable[str]) -> dict[str, Any]:
     ids = list(dict.fromkeys([*cited, *(c for s in replay.steps for c in s.clauses)]))
     index = {cid: i for i, cid in enumerate(ids)}
     lines: dict[str, int] = {}
+    rulings: dict[str, int] = {}  # a ruling's canonical JSON -> its index in the page's table
     steps = []
     for step, picture in zip(replay.steps, pictures, strict=True):
         shown: dict[str, Any] = {
@@ -432,13 +434,15 @@ def _page_data(replay: Replay, cited: Iterable[str]) -> dict[str, Any]:
         if step.comment is not None:
             shown["comment"] = step.comment
         if step.rulings:
-            shown["rulings"] = list(step.rulings)
+            shown["rulings"] = [rulings.setdefault(json.dumps(r, sort_keys=True), len(rulings))
+                                for r in step.rulings]
         steps.append(shown)
     return {
         "steps": steps,
         "svg_parts": table,
         "lines": list(lines),
         "clauses": ids,
+        "rulings": [json.loads(r) for r in rulings],
         "start": replay.start,
         "divergence": replay.divergence,
     }

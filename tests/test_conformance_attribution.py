@@ -246,29 +246,29 @@ def test_a_divergence_is_named_after_the_first_cause_in_the_derivation() -> None
     step comes first in the reference derivation: a card placed in another row (T6-PLACE-1) comes before
     the 6th card that row then takes (T6-PLACE-2), so the scores that follow are named by the placement;
     without the derivation's order, the first difference found (the scores) leads."""
-    from engine.conformance.campaign.duel import _leading, _Pending
+    from engine.conformance.campaign.differences import Pending, leading
     from engine.derivation import Step
 
     row = Step("T6-PLACE-1", "row", {"card": 45, "row": 1})
     take = Step("T6-PLACE-2", "take", {"seat": 0, "cards": [10, 22]})
-    scores = _Pending("scores", "scores", "scores differ", Attribution(("T6-PLACE-2",), "", (take,)))
-    rows = _Pending("claim", "rows", "rows differ", Attribution(("T6-PLACE-1",), "", (row,)))
-    assert _leading([scores, rows], (row, take)) is rows
-    assert _leading([scores, rows]) is scores
+    scores = Pending("scores", "scores", "scores differ", Attribution(("T6-PLACE-2",), "", (take,)))
+    rows = Pending("claim", "rows", "rows differ", Attribution(("T6-PLACE-1",), "", (row,)))
+    assert leading([scores, rows], (row, take)) is rows
+    assert leading([scores, rows]) is scores
 
 
 def test_a_difference_traced_to_a_step_leads_one_named_by_its_topic() -> None:
     """A difference the kit traces to the step it contradicts (the phase a pass ended, SP-PHASE-3) names
     the divergence before one named only by its fact's topic (scores the reference did not change, with no
     scoring step to trace: named by the action, SP-TURN-3), whatever the order they were found in."""
-    from engine.conformance.campaign.duel import _leading, _Pending
+    from engine.conformance.campaign.differences import Pending, leading
     from engine.derivation import Step
 
     passed = Step("SP-TURN-3", "passed", {"seat": 0, "passes": 1})
     open_ = Step("SP-PHASE-4", "still-open", {"phase": "worker"})
-    scores = _Pending("scores", "scores", "scores differ", Attribution(("SP-TURN-3",), "", ()))
-    phase = _Pending("claim", "phase", "phase differs", Attribution(("SP-PHASE-4",), "", (open_,)))
-    assert _leading([scores, phase], (passed, open_)) is phase
-    assert _leading([scores, phase]) is phase
-    untraced = _Pending("claim", "money", "money differs", Attribution(("SP-TURN-3",), "", ()))
-    assert _leading([scores, untraced], (passed, open_)) is scores  # none traced: the first found
+    scores = Pending("scores", "scores", "scores differ", Attribution(("SP-TURN-3",), "", ()))
+    phase = Pending("claim", "phase", "phase differs", Attribution(("SP-PHASE-4",), "", (open_,)))
+    assert leading([scores, phase], (passed, open_)) is phase
+    assert leading([scores, phase]) is phase
+    untraced = Pending("claim", "money", "money differs", Attribution(("SP-TURN-3",), "", ()))
+    assert leading([scores, untraced], (passed, open_)) is scores  # none traced: the first found

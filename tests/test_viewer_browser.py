@@ -196,11 +196,16 @@ def test_a_wrong_claim_opens_at_the_divergence(browser: Any, tmp_path: Path) -> 
 def test_a_petersburg_game_steps_with_costs(browser: Any, tmp_path: Path) -> None:
     """A Saint Petersburg replay shows the board with effective costs and steps to the end (SP-END-1), whose
     picture names the winner (SP-END-8) and prints no price."""
+    from selenium.webdriver.common.by import By
+
     record = RECORDS / "good-petersburg-first-2p.jsonl"
     replay = build_replay(record)
     browser.get(_page(tmp_path, record).as_uri() + "#step-12")
     assert _text(browser, "#step-title") == replay.steps[12].title
     assert "pays" in _text(browser, "#picture")
+    # the rulings the step rests on are marked on their chips, read from the page's table of rulings
+    marked = {e.text.split()[0] for e in browser.find_elements(By.CSS_SELECTOR, "#chips span.ruling")}
+    assert marked == {r["id"] for r in replay.steps[12].rulings} and "SP-TURN-2" in marked
     _shot(browser, tmp_path, "viewer-petersburg")
     _click(browser, "#last")
     assert replay.result is not None

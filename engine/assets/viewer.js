@@ -2,6 +2,7 @@
 (function () {
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const steps = data.steps, lines = data.lines, ids = data.clauses, div = data.divergence, parts = data.svg_parts;
+  const rulingTable = data.rulings || [];
   // A step's picture is the step before's changed: [i, m] keeps m of its elements from the i-th, k adds
   // element k of the shared table (engine/viewer.py _shared_pictures).  Unpacked once, in order.
   const pictures = [];
@@ -75,7 +76,7 @@
     // a ruling's chip is marked: the seeds disagree or are silent, or an option reads it the other way
     const ruled = (k) => {
       const id = ids[k];
-      const r = (s.rulings || []).find((x) => x.id === id);
+      const r = (s.rulings || []).map((j) => rulingTable[j]).find((x) => x.id === id);
       if (!r) return link(id);
       const mark = r.chosen ? `option ${r.option}` : "ruling";
       const tip = r.chosen ? `the other reading of ruling ${id}, chosen by option ${r.option}` : `ruling; rejects: ${r.rejects}`;

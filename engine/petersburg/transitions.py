@@ -385,13 +385,9 @@ def _refill(s: State, stack_index: int, trace: Trace | None = None) -> State:
     rs = s.rules
     need = rs.board - len(s.upper) - len(s.lower)
     if need <= 0:
-        if trace is not None:  # the refill is a step even when the board is full: it draws nothing
-            trace.add(
-                rs.book.param_clauses["board_cards"],
-                "refill",
-                {"stack": STACKS[stack_index], "cards": []},
-                note=f"none from the {STACKS[stack_index]} stack: the board is full",
-            )
+        if trace is not None:  # a step even when the board is full (it draws nothing): not narrated
+            trace.add(rs.book.param_clauses["board_cards"], "refill", {"stack": STACKS[stack_index],
+                                                                       "cards": []})
         return s
     stack = s.stacks[stack_index]
     drawn = stack[:need]

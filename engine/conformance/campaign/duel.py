@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from attrs import evolve, frozen
+from attrs import evolve
 from hypothesis import strategies as st
 
 from engine.action_input import text_of_json
 from engine.conformance.attribution import Attribution, action_clauses, attribute, refusing, shared_grant
+from engine.conformance.campaign.differences import Pending, leading, named_clauses
 from engine.conformance.campaign.divergence import (
     Difference,
     Divergence,
@@ -323,12 +324,12 @@ class Duel:
         terminal = game.is_terminal(state)
         to_act = tuple(game.to_act(state))
         scores = tuple(facts["scores"]) if "scores" in facts else reply.scores
-        found: list[_Pending] = []
+        found: list[Pending] = []
         if reply.terminal != terminal:
             say = "over" if reply.terminal else "not over"
             rules = "over" if terminal else f"not over (seats {list(to_act)} must act)"
             found.append(
-                _Pending(
+                Pending(
                     "terminal",
                     "over",
                     f"the peer says the game is {say}; the rules say it is {rules}",
@@ -338,7 +339,7 @@ class Duel:
             )
         if tuple(sorted(reply.to_act)) != tuple(sorted(to_act)):
             found.append(
-                _Pending(
+                Pending(
                     "to_act",
                     "to_act",
                     f"the peer says seats {list(reply.to_act)} must act; the rules say {list(to_act)}",
@@ -348,7 +349,7 @@ class Duel:
             )
         if reply.scores != scores:
             found.append(
-                _Pending(
+                Pending(
                     "scores",
                     "scores",
                     f"the peer's scores are {list(reply.scores)}; the rules say {list(scores)}"
@@ -364,7 +365,7 @@ class Duel:
             assert reply.winners is not None
             if tuple(sorted(reply.winners)) != winners:
                 found.append(
-                    _Pending(
+                    Pending(
                         "winners",
                         "winners",
                         f"the peer's winners are {sorted(reply.winners)}; the rules say {list(winners)}",
@@ -375,7 +376,7 @@ class Duel:
         for name, value in claims.items():
             if value != facts.get(name) and not any(p.about == name for p in found):
                 found.append(
-                    _Pending(
+                    Pending(
                         "claim",
                         name,
                         f"the peer claims {name} = {_short(value)}; the rules say {_short(facts.get(name))}",
@@ -414,7 +415,7 @@ class Duel:
             return (Seen("start", None, start, shown=shown),)
         return ()
 
-    def diverge_all(self, found: Sequence[_Pending]) -> DivergenceFound:
+    def diverge_all(self, found: Sequence[Pending]) -> DivergenceFound:
         """One divergence named after the first difference, recording every one (the peer's claims of all
         of them go to the record, so ``arbiter check`` reports each)."""
         order: tuple[Step, ...] = ()
@@ -424,7 +425,7 @@ class Duel:
                 order = tuple(s for root in self.kit.derive(self.game, before, action) for s in root.walk())
             except Exception:  # naming clauses is advisory: never let it hide the divergence itself
                 order = ()
-        first = _leading(found, order)
+        first = leading(found, order)
         found = [first, *(p for p in found if p is not first)]
         claims: dict[str, Any] = {}
         evidence: list[Seen] = []
@@ -433,7 +434,7 @@ class Duel:
             # once each (by identity: a start's evidence holds a dict, which has no hash)
             evidence += [s for s in p.seen if not any(s is e for e in evidence)]
         differences = tuple(
-            Difference(p.kind, p.about, p.message, _named(p.clauses)) for p in found
+            Difference(p.kind, p.about, p.message, named_clauses(p.clauses)) for p in found
         )
         return self.diverge(
             first.kind,
@@ -470,7 +471,7 @@ class Duel:
                 raise self.diverge("garbage", f"reply to 'state': {where}: {exc.message}") from None
         return out
 
-    def compare_legal(self, seat: int) -> list[_Pending]:
+    def compare_legal(self, seat: int) -> list[Pending]:
         """The differences of ``seat``'s legal set: every extra action, then every missing one."""
         reply = self.ask(legal_request(seat))
         if isinstance(reply, Refusal):
@@ -489,12 +490,12 @@ class Duel:
         seen = (Seen("legal", self.state, None, seat, frozenset(reply.actions)),)
         if not extra and not missing:
             self.agreed.extend(seen)
-        out: list[_Pending] = []
+        out: list[Pending] = []
         for i, text in enumerate(extra):
             value = theirs[text]
             why, clauses = self.why_illegal(seat, value)
             out.append(
-                _Pending(
+                Pending(
                     "legal-extra",
                     text,
                     f"the peer offers seat {seat} {self.said(seat, value)}, which the rules "
@@ -509,7 +510,7 @@ class Duel:
         for i, text in enumerate(missing):
             value = ours[text]
             out.append(
-                _Pending(
+                Pending(
                     "legal-missing",
                     text,
                     f"the peer does not offer seat {seat} {self.said(seat, value)}, which the "
@@ -690,61 +691,6 @@ def position_origin(game: Any, state: Any, action: tuple[int, Any] | None) -> Or
     except (InputError, RuleViolation, ValueError):  # pragma: no cover - every reachable state has one
         return None
     return Origin(notation, game.state_to_json(state), action)
-
-
-@frozen
-class _Pending:
-    """A difference found while comparing, before the divergence is built."""
-
-    kind: str
-    about: str
-    message: str
-    clauses: tuple[str, ...] | Attribution
-    claims: Mapping[str, Any] | None = None
-    trigger: tuple[int, Any] | None = None
-    result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-    legal: tuple[int, tuple[Any, ...]] | None = None
-    seen: tuple[Seen, ...] = ()
-    """What the peer showed there (the evidence the diagnosis explains)."""
-
-
-_CONSEQUENCE = {"scores": 0, "claim": 1, "to_act": 2, "terminal": 3, "winners": 4}
-"""How far down the chain of consequences a difference is (the lowest explains the others)."""
-
-
-def _leading(found: Sequence[_Pending], order: Sequence[Step] = ()) -> _Pending:
-    """The difference a divergence is named after: the one whose deciding steps come first in the step's
-    derivation (``order``: a card placed in another row comes before the 6th card that row then takes, so
-    a score that follows from it is named by the placement; a difference traced to no step, named by its
-    fact's topic alone, comes after every traced one: scores a phase ended early would have scored follow
-    from the phase's end, not from the pass that did not end it); of the differences the same deciding steps
-    explain, the very fact those steps conclude (a row choice not awaited concludes who must act: the
-    peer's game ending there, or its scores, are consequences of that one step, not differences of their
-    own), else the one first in the chain of consequences (a row taken early changes the scores, which end
-    the game)."""
-    traced = [p for p in found if isinstance(p.clauses, Attribution) and p.clauses.steps]
-    if not traced:
-        return found[0]
-    first = traced[0]  # a difference traced to the steps it contradicts before one named by its topic
-    steps = first.clauses.steps if isinstance(first.clauses, Attribution) else ()
-    if order:
-        def rank(p: _Pending) -> int:
-            mine = p.clauses.steps if isinstance(p.clauses, Attribution) else ()
-            return min((i for i, s in enumerate(order) if s in mine), default=len(order))
-
-        first = min(traced, key=rank)  # the first of equals: the order found
-        steps = first.clauses.steps if isinstance(first.clauses, Attribution) else ()
-    same = [p for p in found if isinstance(p.clauses, Attribution) and p.clauses.steps == steps]
-    for p in same:
-        if p.about in steps[0].data:
-            return p
-    # else the score, a claim, who acts, then the result: whether the game is over and who won follow
-    # from the scores, who acts from whether it is over
-    return min(same, key=lambda p: _CONSEQUENCE.get(p.kind, 1), default=first)
-
-
-def _named(clauses: Sequence[str] | Attribution) -> tuple[str, ...]:
-    return clauses.clauses if isinstance(clauses, Attribution) else tuple(clauses)
 
 
 def _short(value: Any, limit: int = 100) -> str:
