@@ -15,7 +15,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from attrs import evolve
@@ -262,14 +263,7 @@ class Duel:
     def trial(self, trial: Trial) -> Any:
         """Show the peer a discriminating position: put it there, apply the trial's action, read the fact
         (scores counted from that position); ``None`` when it refuses.  The peer is put back afterwards."""
-        carried, placed = self.carried, self.placed
-        try:
-            here = self.state
-            self.state = trial.state
-            try:
-                self.resync()
-            finally:
-                self.state = here
+        with self.elsewhere(trial.state):
             reply = self.ask(apply_request(self.kit.action_player(trial.action) or 0,
                                            self.game.action_to_json(trial.action)))
             if isinstance(reply, Refusal):
@@ -281,9 +275,29 @@ class Duel:
             if trial.fact == "scores":
                 return list(report.scores)
             return self.peer_claims(report).get(trial.fact)
+
+    def accepts(self, seat: int, value: Any) -> bool:
+        """Whether the peer, put on the current position, accepts action ``value`` (JSON) of ``seat``; it is
+        put back there afterwards."""
+        with self.elsewhere(self.state):
+            return not isinstance(self.ask(apply_request(seat, value)), Refusal)
+
+    @contextlib.contextmanager
+    def elsewhere(self, state: Any) -> Iterator[None]:
+        """The peer put on ``state`` for the block, then back on the current position (the position compared
+        is the one it was: what its scores carry, whether it was put there)."""
+        carried, placed = self.carried, self.placed
+        try:
+            here = self.state
+            self.state = state
+            try:
+                self.resync()
+            finally:
+                self.state = here
+            yield
         finally:
             self.resync()
-            self.carried, self.placed = carried, placed  # the position compared is the one it was
+            self.carried, self.placed = carried, placed
 
     def action_clauses(self, value: Any, violated: str | None = None) -> tuple[str, ...]:
         """The clauses behind a divergence on one action (JSON form)."""
@@ -506,7 +520,7 @@ class Duel:
                     seen=seen,
                 )
             )
-        nothing = self.offers_nothing(seat, [ours[t] for t in missing]) if not theirs else None
+        nothing = self.offers_nothing(seat) if missing and not theirs else None
         for i, text in enumerate(missing):
             value = ours[text]
             out.append(
@@ -524,22 +538,14 @@ class Duel:
             )
         return out
 
-    def offers_nothing(self, seat: int, values: Sequence[Any]) -> Attribution | None:
-        """The peer offers ``seat`` nothing at all, not one of its legal actions (``values``, JSON): when they
-        are of several kinds, what it denies is what they all rest on (:func:`~engine.conformance.
-        attribution.shared_grant`: that the seat may act now), not each kind's own rule; ``None`` for
-        actions of one kind.  (A peer offering the seat other actions lets it act: each missing action
-        keeps its own rule.)"""
-        kinds: dict[type, Any] = {}
-        for value in values:
-            try:
-                action = self.game.action_from_json(value)
-            except InputError:  # pragma: no cover - the reference's own JSON
-                return None
-            kinds.setdefault(type(action), action)
-        if len(kinds) < 2:
-            return None
-        return shared_grant(self.game, self.kit, self.state, tuple(kinds.values()))
+    def offers_nothing(self, seat: int) -> Attribution | None:
+        """The peer offers ``seat`` nothing at all, not one of its legal actions: when they are of several
+        kinds, what it denies is what they all rest on (:func:`~engine.conformance.attribution.
+        shared_grant`: that the seat may act now), not each kind's own rule; ``None`` for actions of one
+        kind.  (A peer offering the seat other actions lets it act: each missing action keeps its own
+        rule.)"""
+        kinds = _one_of_each_kind(self.game.legal_actions(self.state, seat))
+        return shared_grant(self.game, self.kit, self.state, kinds) if len(kinds) > 1 else None
 
     def said(self, seat: int, value: Any) -> str:
         """``seat``'s action for a person: its text in the reference's position (what ``arbiter explain
@@ -625,33 +631,17 @@ class Duel:
         another kind, or the campaign does not use positions."""
         if not self.trials:
             return None, ()
-        kinds = {type(action)}
-        others = []
-        for other in self.game.legal_actions(self.state, seat):
-            if type(other) not in kinds:
-                kinds.add(type(other))
-                others.append(other)
+        legal = self.game.legal_actions(self.state, seat)
+        others = _one_of_each_kind((action, *legal))[1:]
         if not others or any(self.accepts(seat, self.game.action_to_json(o)) for o in others):
             return None, ()
         # an action the peer itself offered the seat here (one the rules refuse) that it accepts: it lets
         # the seat act, only not as the rules do (each refusal keeps its own rule)
-        ours = {canonical(self.game.action_to_json(a)) for a in self.game.legal_actions(self.state, seat)}
+        ours = {canonical(self.game.action_to_json(a)) for a in legal}
         own = next((v for v in self.offered.get(seat, ()) if canonical(v) not in ours), None)
         if own is not None and self.accepts(seat, own):
             return None, ()
-        return shared_grant(self.game, self.kit, self.state, (action, *others)), tuple(others)
-
-    def accepts(self, seat: int, value: Any) -> bool:
-        """Whether the peer, put on the current position, accepts action ``value`` (JSON) of ``seat``; it is
-        put back there afterwards."""
-        carried, placed = self.carried, self.placed
-        try:
-            self.resync()
-            reply = self.ask(apply_request(seat, value))
-            return not isinstance(reply, Refusal)
-        finally:
-            self.resync()
-            self.carried, self.placed = carried, placed
+        return shared_grant(self.game, self.kit, self.state, (action, *others)), others
 
     def advance(self, seat: int, action: Any, value: Any) -> None:
         """Apply ``action`` on the reference side."""
@@ -691,6 +681,14 @@ def position_origin(game: Any, state: Any, action: tuple[int, Any] | None) -> Or
     except (InputError, RuleViolation, ValueError):  # pragma: no cover - every reachable state has one
         return None
     return Origin(notation, game.state_to_json(state), action)
+
+
+def _one_of_each_kind(actions: Iterable[Any]) -> tuple[Any, ...]:
+    """The first of ``actions`` of each kind (action class), in their order."""
+    first: dict[type, Any] = {}
+    for action in actions:
+        first.setdefault(type(action), action)
+    return tuple(first.values())
 
 
 def _short(value: Any, limit: int = 100) -> str:
