@@ -22,6 +22,8 @@ A clause::
     rejects = "..."                        # with a ruling: the other reading, which the engine rejects
     alternative = "professional"           # optional: the variant/option selecting the other reading
     variants = ["professional"]            # optional: the clause applies only in these variants
+    restates = "T6-PLACE-3"                # optional, with variants: the standard clause whose step this
+                                           # clause states for its variants (T6-PRO-5: a card fitting no row)
 
 >>> book = load_clauses("take6")
 >>> book["T6-PLACE-1"].game
@@ -435,6 +437,9 @@ class Clause:
     alternative: str | None = None
     variants: tuple[str, ...] = ()
     rejects: str | None = None
+    restates: str | None = None
+    """A variant's clause stating, for its variants, the step a clause of every variant states (T6-PRO-5
+    restates T6-PLACE-3: the row taken for a card that fits no row, where the professional rows fit)."""
 
     @property
     def disputed(self) -> bool:
@@ -467,6 +472,25 @@ class ClauseBook(Mapping[str, Clause]):
         if clause_id not in self._by_id:
             raise SpecError(f"{self.game}: engine refers to unknown clause {clause_id!r}")
         return clause_id
+
+    def step_clause(self, clause_id: str) -> str:
+        """The clause of every variant whose step ``clause_id`` states (its ``restates``), else
+        ``clause_id`` itself (also for an id the book does not hold).
+
+        >>> book = load_clauses("take6")
+        >>> book.step_clause("T6-PRO-5"), book.step_clause("T6-KIDS-4"), book.step_clause("T6-PLACE-3")
+        ('T6-PLACE-3', 'T6-END-2', 'T6-PLACE-3')
+        """
+        found = self._by_id.get(clause_id)
+        return found.restates if found is not None and found.restates is not None else clause_id
+
+    def restating(self, clause_id: str) -> tuple[str, ...]:
+        """The variants' clauses that restate ``clause_id``'s step, in book order.
+
+        >>> load_clauses("take6").restating("T6-PLACE-3")
+        ('T6-PRO-5',)
+        """
+        return tuple(c.id for c in self._by_id.values() if c.restates == clause_id)
 
 
 _CITE_FIELDS = [Field("seed", str), Field("where", str), Field("quote", str)]
@@ -557,6 +581,7 @@ def parse_clauses(game: str, doc: Mapping[str, Any]) -> ClauseBook:
             Field("rejects", str, required=False),
             Field("alternative", str, required=False),
             Field("variants", list, required=False, default=[]),
+            Field("restates", str, required=False),
         ],
         key="id",
     )
@@ -582,6 +607,8 @@ def parse_clauses(game: str, doc: Mapping[str, Any]) -> ClauseBook:
                 raise SpecError(f"{where}: {extra!r} given without a 'ruling'")
         if not all(isinstance(v, str) for v in row["variants"]):
             raise SpecError(f"{where}: field 'variants' must be a list of strings")
+        if row["restates"] is not None and not row["variants"]:
+            raise SpecError(f"{where}: field 'restates' needs 'variants' (a variant's clause restates)")
         clauses.append(
             Clause(
                 id=row["id"],
@@ -593,8 +620,17 @@ def parse_clauses(game: str, doc: Mapping[str, Any]) -> ClauseBook:
                 alternative=row["alternative"],
                 variants=tuple(row["variants"]),
                 rejects=row["rejects"],
+                restates=row["restates"],
             )
         )
+    by_id = {c.id: c for c in clauses}
+    for made in clauses:  # what a clause restates is a clause of every variant
+        if made.restates is None:
+            continue
+        target = by_id.get(made.restates)
+        if target is None or target.variants:
+            what = "names no clause" if target is None else "names a variant's clause"
+            raise SpecError(f"{table} ({made.id}): field 'restates' {what}: {made.restates!r}")
     return ClauseBook(game, clauses)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,8 @@ from engine.conformance.campaign.report import (
 )
 from engine.conformance.campaign.runner import BatchResult, CampaignProgress, run_campaign
 from engine.conformance.campaign.setups.base import GameSetup
-from engine.conformance.peers.launch import subprocess_peer
+from engine.conformance.peers.base import ReferencePeer
+from engine.conformance.peers.launch import in_process, subprocess_peer
 from engine.game import get_game
 
 # A 6 nimmt! peer with one rule defect (it takes a row for the player, so positions are needed after every
@@ -161,3 +163,28 @@ def test_unexplained_divergences_are_one_class_per_deciding_clause() -> None:
     assert waived["petersburg:refused-legal:SP-COST-1:buy"].waived == "known"
     assert waived["petersburg:unexplained:SP-COST-1"].count == 3
     assert waived["petersburg:unexplained:SP-COST-1"].waived is None
+
+
+class _WinnersInverted(ReferencePeer):
+    """Defect: a slip in the winner test every variant shares: the seats the rules do not crown win."""
+
+    name = "take6: winners inverted"
+
+    def report(self) -> dict[str, Any]:
+        out = super().report()
+        if "winners" in out:
+            out["winners"] = [p for p in range(self.players) if p not in out["winners"]]
+        return out
+
+
+def test_a_step_one_slip_breaks_in_every_variant_is_one_class() -> None:
+    """T6-END-2 / T6-KIDS-4 (grouping, issue 25): the kids variant states the winner step under its own
+    clause (T6-KIDS-4 ``restates`` T6-END-2), so a winner test inverted in code both variants share is one
+    class, ``take6:unexplained:T6-END-2``, seen in both variants, not one class per variant's clause."""
+    progress: list[CampaignProgress] = []
+    report = run_campaign(in_process(_WinnersInverted), games=6, jobs=1, seed=3, shrink=False,
+                          game_names=["take6"], variants=["standard", "kids"], players=[3], positions=True,
+                          progress=progress.append)
+    assert [c.signature for c in report.classes] == ["take6:unexplained:T6-END-2"], report.classes
+    seen = {c for b in progress[-1].results.values() for _i, d in b.found for c in d.clauses}
+    assert {"T6-END-2", "T6-KIDS-4"} <= seen, seen

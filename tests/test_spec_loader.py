@@ -110,3 +110,20 @@ def test_every_clause_of_every_game_loads() -> None:
     clauses = all_clauses()
     assert any(cid.startswith("T6-") for cid in clauses)
     assert any(cid.startswith("SP-") for cid in clauses)
+
+
+def test_a_variant_clause_restates_a_clause_of_every_variant() -> None:
+    """T6-VAR-1: ``restates`` marks a variant's clause stating a step another clause states for every
+    variant (T6-PRO-5 for T6-PLACE-3); it needs ``variants`` and must name a clause that has none."""
+    base = clause(id="T6-DEMO-1")
+    pro = clause(id="T6-DEMO-2", variants=["professional"], restates="T6-DEMO-1")
+    book = parse_clauses("take6", {"clause": [base, pro]})
+    assert book["T6-DEMO-2"].restates == "T6-DEMO-1"
+    assert book.step_clause("T6-DEMO-2") == "T6-DEMO-1" and book.restating("T6-DEMO-1") == ("T6-DEMO-2",)
+    with pytest.raises(SpecError, match=r"'restates' needs 'variants'"):
+        parse_clauses("take6", {"clause": [base, clause(id="T6-DEMO-2", restates="T6-DEMO-1")]})
+    with pytest.raises(SpecError, match=r"\(T6-DEMO-2\): field 'restates' names no clause: 'T6-DEMO-9'"):
+        parse_clauses("take6", {"clause": [base, dict(pro, restates="T6-DEMO-9")]})
+    kids = clause(id="T6-DEMO-3", variants=["kids"], restates="T6-DEMO-2")
+    with pytest.raises(SpecError, match=r"names a variant's clause: 'T6-DEMO-2'"):
+        parse_clauses("take6", {"clause": [base, pro, kids]})

@@ -32,12 +32,14 @@ def test_every_clause_is_cited_by_a_test() -> None:
 
 
 def test_tests_cite_only_existing_clauses() -> None:
-    """A test never cites a clause id that does not exist (no dangling references)."""
+    """A test never cites a clause id that does not exist (no dangling references); the loader tests' own
+    made-up clauses (``T6-DEMO-N``) and its dangling example (``T6-NOPE-1``) excepted."""
     known = all_clauses()
     here = Path(__file__).name
     dangling = sorted(
         f"{cid} ({', '.join(sorted(files))})"
         for cid, files in cited_ids().items()
-        if cid not in known and files != {here} and cid not in {"T6-DEMO-1", "T6-NOPE-1", "SP-COST-1"}
+        if cid not in known and files != {here} and not cid.startswith("T6-DEMO-")
+        and cid not in {"T6-NOPE-1", "SP-COST-1"}
     )
     assert not dangling, f"tests cite unknown clauses: {', '.join(dangling)}"

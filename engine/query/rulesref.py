@@ -207,7 +207,8 @@ def vectors_for(clause_id: str) -> tuple[Check, ...]:
 
 
 def clause_json(clause: Clause, *, checks: Sequence[Check] = ()) -> dict[str, Any]:
-    """One clause as JSON: id, game, topic, wording, citations, ruling, alternative, variants, checks."""
+    """One clause as JSON: id, game, topic, wording, citations, ruling, alternative, variants, the clause
+    whose step it restates for them, checks."""
     return {
         "id": clause.id,
         "game": clause.game,
@@ -218,6 +219,7 @@ def clause_json(clause: Clause, *, checks: Sequence[Check] = ()) -> dict[str, An
         "rejects": clause.rejects,
         "alternative": clause.alternative,
         "variants": list(clause.variants),
+        "restates": clause.restates,
         "checked_by": [c.to_json() for c in checks],
     }
 
@@ -250,7 +252,8 @@ def clause_lines(clause: Clause, *, width: int, checks: Sequence[Check] = ()) ->
     out = [f"{clause.id}  ({facets(clause.game).title} · {clause.topic})"]
     out.extend(wrap(clause.text, width, indent="  "))
     if clause.variants:
-        out.append(f"  applies only in: {', '.join(clause.variants)}")
+        out.append(f"  applies only in: {', '.join(clause.variants)}"
+                   + (f" (there, the step of {clause.restates})" if clause.restates else ""))
     if clause.ruling is not None:
         out.append("")
         lead = "  Ruling (seeds disagree or are silent): "

@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import fnmatch
+import functools
 import time
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -35,6 +36,7 @@ from engine.conformance.campaign.report import DivergenceClass
 from engine.conformance.diagnosis.classes import cover
 from engine.conformance.diagnosis.faults import parse
 from engine.errors import InputError
+from engine.spec import clause_games, load_clauses
 
 __all__ = ["CampaignProgress", "Waiver", "group", "load_waivers", "unexplained_class", "waiver_for"]
 
@@ -125,18 +127,31 @@ def _discriminated(sig: str, signatures: Iterable[str]) -> str:
 
 def unexplained_class(signature: str) -> str:
     """The class of a divergence nothing explains: its game and deciding clause (or candidate set), whatever
-    its kind, detail and subject (``game:unexplained:clause``); a failure of the peer or a refused set-up
-    keeps its signature.
+    its kind, detail and subject (``game:unexplained:clause``); a variant's clause that restates a step
+    of every variant (its ``restates``: T6-PRO-5, a card fitting no row where the professional rows fit)
+    is that step's clause, so one slip in the step is one class whatever variant it shows in; a failure
+    of the peer or a refused set-up keeps its signature.
 
     >>> unexplained_class("petersburg:legal-missing:SP-BUY-1:buy")
     'petersburg:unexplained:SP-BUY-1'
+    >>> unexplained_class("take6:winners:T6-KIDS-4:-")
+    'take6:unexplained:T6-END-2'
     >>> unexplained_class("take6:crash:-:apply")
     'take6:crash:-:apply'
     """
     parts = signature.split(":")
     if len(parts) < 3 or parts[1] in APART_KINDS:
         return signature
-    return f"{parts[0]}:unexplained:{parts[2]}"
+    return f"{parts[0]}:unexplained:{_step_clauses(parts[0], parts[2])}"
+
+
+@functools.cache
+def _step_clauses(game: str, deciding: str) -> str:
+    """``deciding`` (a clause or ``|``-joined candidates), each variant's clause as the step it restates."""
+    if game not in clause_games():
+        return deciding
+    book = load_clauses(game)
+    return "|".join(dict.fromkeys(book.step_clause(c) for c in deciding.split("|")))
 
 
 def group(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> tuple[DivergenceClass, ...]:

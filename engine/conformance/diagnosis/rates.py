@@ -20,7 +20,8 @@ by diagnosis):
   one class that names a clause of the mutated line (:func:`line_clauses`: the clause ids its function
   writes, else its module's docstring): an explained class names the clauses of its faults
   (:func:`fault_clauses`: every clause the rows they edit cite; a reading's or a skipped step's own
-  clause), an unexplained one its deciding clause.
+  clause), an unexplained one its deciding clause (a step's clause, with the variants' clauses restating
+  it: :func:`~engine.conformance.campaign.grouping.unexplained_class`).
 
 Set apart, not counted: a campaign that finds no divergence (**silent**: the draw changes nothing the games
 reached); tables that do not load, or a peer that refuses set-ups or does not start (**unplayable**: a
@@ -216,7 +217,10 @@ def _found(report: CampaignReport) -> tuple[Found, ...]:
             clauses = tuple(dict.fromkeys(x for f in c.faults for x in fault_clauses(parse(f))))
         else:
             parts = c.signature.split(":")
-            clauses = tuple(parts[2].split("|")) if len(parts) > 2 and parts[2] != "-" else ()
+            named = parts[2].split("|") if len(parts) > 2 and parts[2] != "-" else []
+            # a step's class stands for it in every variant: its clause and the variants' restating it
+            book = load_clauses(parts[0]) if named else None
+            clauses = tuple(x for n in named for x in (n, *(book.restating(n) if book else ())))
         out.append(Found(c.signature, c.count, tuple(c.faults), c.kinds, clauses))
     return tuple(out)
 
