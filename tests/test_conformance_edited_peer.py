@@ -32,7 +32,7 @@ from engine.conformance.peers.protocol import (
     position_request,
     state_request,
 )
-from engine.errors import ArbiterError, InputError, NotYourTurn
+from engine.errors import ArbiterError, IllegalAction, InputError, NotYourTurn
 from engine.game import get_game
 from engine.petersburg import Buy, Reveal, cost_breakdown
 
@@ -259,7 +259,7 @@ def test_a_peer_refusing_every_kind_of_action_of_a_seat_is_named_by_its_turn() -
     assert kinds["petersburg:unexplained:SP-TURN-2"] == ("refused-legal",)
     assert not {"petersburg:unexplained:SP-BUY-1", "petersburg:unexplained:SP-HAND-1"} & set(kinds)
     first = next(c for c in report.classes if c.signature == "petersburg:unexplained:SP-TURN-2").first
-    assert "other kinds of action too" in first.message
+    assert "other legal actions too" in first.message
     without = run_campaign(in_process(_DeniesSeatOne), positions=False, **args)
     assert "petersburg:unexplained:SP-TURN-2" not in {c.signature for c in without.classes}
 
@@ -283,4 +283,62 @@ def test_a_peer_offering_a_seat_none_of_its_kinds_of_action_is_named_by_its_turn
     named = {c.signature: c for c in report.classes}
     assert "petersburg:unexplained:SP-TURN-2" in named, list(named)
     first = named["petersburg:unexplained:SP-TURN-2"].first
-    assert first.kind == "legal-missing" and "none of the seat's kinds of action" in first.message
+    assert first.kind == "legal-missing" and "none of the seat's legal actions" in first.message
+
+
+class _RefusesRowChoices(ReferencePeer):
+    """Defect: a row choice is never accepted (a waiting-card test inverted); the legal set is the
+    reference's."""
+
+    name = "take6: row choices refused"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        if isinstance(action, dict) and action.get("type") == "take_row":
+            raise IllegalAction("T6-CHOOSE-1", "no card waits for a row choice")
+        super().do_apply(player, action)
+
+
+def test_a_peer_refusing_every_action_of_one_kind_is_named_by_what_they_rest_on() -> None:
+    """T6-CHOOSE-1 (attribution, issue 25): a peer refusing a legal row choice and, put back on the
+    position, every other row the seat could take denies what they all rest on, the card waiting for a row
+    (T6-CHOOSE-1), not the low-card rule of one row (T6-PLACE-3) or the professional one (T6-PRO-5): one
+    class in every variant; without positions nothing is offered again and the refusal keeps its rule."""
+    args: dict[str, Any] = {"games": 6, "jobs": 1, "seed": 4, "shrink": False, "game_names": ["take6"],
+                            "variants": ["standard", "professional"], "players": [3], "max_steps": 150}
+    report = run_campaign(in_process(_RefusesRowChoices), positions=True, **args)
+    assert [c.signature for c in report.classes] == ["take6:unexplained:T6-CHOOSE-1"], report.classes
+    first = report.classes[0].first
+    assert first.kind == "refused-legal" and "other legal actions too" in first.message
+    without = run_campaign(in_process(_RefusesRowChoices), positions=False, **args)
+    assert {c.signature for c in without.classes} == {"take6:unexplained:T6-PLACE-3"}
+
+
+class _TurnElsewhere(ReferencePeer):
+    """Defect: the turn test inverted: the seat whose turn it is is refused, and another seat's action is
+    accepted (and ignored)."""
+
+    name = "petersburg: the turn elsewhere"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        assert self.game is not None
+        parsed = self.game.action_from_json(action)
+        normal = not self.state.pub_queue and self.state.drawn < 0 and not isinstance(parsed, Reveal)
+        if normal and player == self.state.turn:
+            raise NotYourTurn("SP-TURN-2", f"seat {player} cannot act")
+        if normal:
+            return
+        super().do_apply(player, action)
+
+
+def test_a_seat_refused_its_only_action_while_another_seat_may_act_is_named_by_its_turn() -> None:
+    """SP-TURN-2 (attribution, issue 25): a peer refusing the only legal action of the seat whose turn it
+    is (a pass where nothing else is allowed) and, put back on the position, accepting another seat's
+    action the rules refuse there because that seat may not act now, has the turn elsewhere: the refusal
+    is named by the step both contradict (SP-TURN-2), the same class as its refusals of seats with several
+    actions, not by the pass's own rule (SP-TURN-3).  (A solo seat has no other seat to tell it by.)"""
+    args: dict[str, Any] = {"games": 6, "jobs": 1, "seed": 2, "shrink": False, "game_names": ["petersburg"],
+                            "players": [2, 3], "max_steps": 200}
+    report = run_campaign(in_process(_TurnElsewhere), positions=True, **args)
+    assert {c.signature for c in report.classes} == {"petersburg:unexplained:SP-TURN-2"}, report.classes
+    without = run_campaign(in_process(_TurnElsewhere), positions=False, **args)
+    assert "petersburg:unexplained:SP-TURN-3" in {c.signature for c in without.classes}

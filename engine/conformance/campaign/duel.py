@@ -16,14 +16,15 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from attrs import evolve
 from hypothesis import strategies as st
 
 from engine.action_input import text_of_json
-from engine.conformance.attribution import Attribution, action_clauses, attribute, refusing, shared_grant
+from engine.conformance.attribution import Attribution, action_clauses, attribute, refusing
+from engine.conformance.campaign.denials import offers_nothing, refused_alike, turn_elsewhere
 from engine.conformance.campaign.differences import Pending, leading, named_clauses
 from engine.conformance.campaign.divergence import (
     Difference,
@@ -520,7 +521,7 @@ class Duel:
                     seen=seen,
                 )
             )
-        nothing = self.offers_nothing(seat) if missing and not theirs else None
+        nothing = offers_nothing(self, seat) if missing and not theirs else None
         for i, text in enumerate(missing):
             value = ours[text]
             out.append(
@@ -529,7 +530,7 @@ class Duel:
                     text,
                     f"the peer does not offer seat {seat} {self.said(seat, value)}, which the "
                     "rules allow" + (_others(len(missing) - 1, "more missing") if i == 0 else "")
-                    + ("; it offers none of the seat's kinds of action" if nothing and i == 0 else ""),
+                    + ("; it offers none of the seat's legal actions" if nothing and i == 0 else ""),
                     nothing or self.action_clauses(value),
                     trigger=(seat, value),
                     legal=legal,
@@ -537,15 +538,6 @@ class Duel:
                 )
             )
         return out
-
-    def offers_nothing(self, seat: int) -> Attribution | None:
-        """The peer offers ``seat`` nothing at all, not one of its legal actions: when they are of several
-        kinds, what it denies is what they all rest on (:func:`~engine.conformance.attribution.
-        shared_grant`: that the seat may act now), not each kind's own rule; ``None`` for actions of one
-        kind.  (A peer offering the seat other actions lets it act: each missing action keeps its own
-        rule.)"""
-        kinds = _one_of_each_kind(self.game.legal_actions(self.state, seat))
-        return shared_grant(self.game, self.kit, self.state, kinds) if len(kinds) > 1 else None
 
     def said(self, seat: int, value: Any) -> str:
         """``seat``'s action for a person: its text in the reference's position (what ``arbiter explain
@@ -608,40 +600,23 @@ class Duel:
         if isinstance(reply, Refusal):
             # in effect the action is missing from the peer's legal set: the record claims the set without it
             offered = tuple(v for v in self.offered.get(seat, ()) if canonical(v) != canonical(value))
-            alike, others = self.refused_alike(seat, action)
+            alike, others = refused_alike(self, seat, action)
+            turned = None if alike or others else turn_elsewhere(self, seat, action)
             refused = self.diverge(
                 "refused-legal",
                 f"the peer refuses a legal action of seat {seat} ({self.said(seat, value)}): {reply.error}: "
-                f"{reply.message}" + ("; and the seat's other kinds of action too" if alike else ""),
+                f"{reply.message}" + ("; and the seat's other legal actions too" if alike else "")
+                + (f"; it accepts seat {turned[2]}'s {self.said(turned[2], turned[3])} there, which the "
+                   "rules refuse" if turned else ""),
                 trigger=(seat, value),
-                clauses=alike or self.action_clauses(value),
+                clauses=alike or (turned[0] if turned else self.action_clauses(value)),
                 legal=(seat, offered),
-                evidence=tuple(Seen("apply", self.state, a, shown=False) for a in (action, *others)),
+                evidence=tuple(Seen("apply", self.state, a, shown=False) for a in (action, *others))
+                + ((turned[1],) if turned else ()),
             )
         self.advance(seat, action, value)
         if refused is not None:
             raise refused  # the reference has applied it: a campaign with positions goes on from there
-
-    def refused_alike(self, seat: int, action: Any) -> tuple[Attribution | None, tuple[Any, ...]]:
-        """A legal action the peer refused, on a position it can be put back on: one legal action of the seat
-        of each other kind is offered there in turn; when the peer refuses every one, what it denies is
-        what they all rest on, not the first action's own rule (:func:`~engine.conformance.attribution.
-        shared_grant`: that the seat may act now), and those refusals are evidence too (a fault must
-        explain them all).  ``(None, ())`` when the peer accepts one of them, the seat has no action of
-        another kind, or the campaign does not use positions."""
-        if not self.trials:
-            return None, ()
-        legal = self.game.legal_actions(self.state, seat)
-        others = _one_of_each_kind((action, *legal))[1:]
-        if not others or any(self.accepts(seat, self.game.action_to_json(o)) for o in others):
-            return None, ()
-        # an action the peer itself offered the seat here (one the rules refuse) that it accepts: it lets
-        # the seat act, only not as the rules do (each refusal keeps its own rule)
-        ours = {canonical(self.game.action_to_json(a)) for a in legal}
-        own = next((v for v in self.offered.get(seat, ()) if canonical(v) not in ours), None)
-        if own is not None and self.accepts(seat, own):
-            return None, ()
-        return shared_grant(self.game, self.kit, self.state, (action, *others)), others
 
     def advance(self, seat: int, action: Any, value: Any) -> None:
         """Apply ``action`` on the reference side."""
@@ -681,14 +656,6 @@ def position_origin(game: Any, state: Any, action: tuple[int, Any] | None) -> Or
     except (InputError, RuleViolation, ValueError):  # pragma: no cover - every reachable state has one
         return None
     return Origin(notation, game.state_to_json(state), action)
-
-
-def _one_of_each_kind(actions: Iterable[Any]) -> tuple[Any, ...]:
-    """The first of ``actions`` of each kind (action class), in their order."""
-    first: dict[type, Any] = {}
-    for action in actions:
-        first.setdefault(type(action), action)
-    return tuple(first.values())
 
 
 def _short(value: Any, limit: int = 100) -> str:
