@@ -21,6 +21,7 @@ from engine.conformance.campaign.grouping import unexplained_class
 from engine.conformance.campaign.runner import CampaignReport, run_campaign
 from engine.conformance.kits.base import get_kit
 from engine.conformance.kits.take6 import contradicted_steps
+from engine.conformance.peers.base import ReferencePeer
 from engine.conformance.peers.multi import MultiDefectPeer
 from engine.conformance.records.check import check_record
 from engine.conformance.records.format import write_record
@@ -272,3 +273,49 @@ def test_a_difference_traced_to_a_step_leads_one_named_by_its_topic() -> None:
     assert leading([scores, phase]) is phase
     untraced = Pending("claim", "money", "money differs", Attribution(("SP-TURN-3",), "", ()))
     assert leading([scores, untraced], (passed, open_)) is scores  # none traced: the first found
+
+
+@pytest.mark.parametrize("name", ["petersburg", "take6"])
+def test_a_kits_forms_clause_is_the_engines_refusal_of_a_non_action(name: str) -> None:
+    """SP-TURN-1 / T6-ACT-1: the clause a kit names an offered value that is no action of its game by is
+    the one the engine's own check refuses a non-action under, on positions of real games."""
+    import random
+
+    from engine.errors import RuleViolation
+    from engine.petersburg.checks import check as petersburg_check
+    from engine.take6.transitions import check as take6_check
+
+    check = {"petersburg": petersburg_check, "take6": take6_check}[name]
+    game, kit = get_game(name), get_kit(name)
+    rng = random.Random(7)
+    state, tried = game.new_game(3, seed=7), 0
+    while game.to_act(state) and tried < 40:  # a seeded game: chance steps are taken by the engine
+        with pytest.raises(RuleViolation) as refused:
+            check(state, object())
+        assert refused.value.clause == kit.forms_clause
+        tried += 1
+        seat = game.to_act(state)[0]
+        state = game.apply(state, rng.choice(game.legal_actions(state, seat)))
+    assert tried == 40
+
+
+class _OffersATakeFromHand(ReferencePeer):
+    """Defect: seat 0 is also offered a take of a card from its own hand, which is no action of the game."""
+
+    name = "petersburg: a take from hand offered"
+
+    def legal(self, player: int) -> list[Any]:
+        out = super().legal(player)
+        if player == 0 and out:
+            out.append({"type": "take", "player": 0, "card": "Lumberjack", "source": "hand"})
+        return out
+
+
+def test_an_offered_value_that_is_no_action_is_named_by_the_rule_of_the_games_actions() -> None:
+    """SP-TURN-1 (attribution, issue 25): an action the peer offers that does not parse as one of the
+    game's (a take from the hand) is named by the clause the engine refuses a non-action under, not
+    classed without a clause (``petersburg:unexplained:-``)."""
+    report = run_campaign(in_process(_OffersATakeFromHand), games=2, jobs=1, seed=1, shrink=False,
+                          game_names=["petersburg"], players=[2], max_steps=60, positions=True)
+    assert [c.signature for c in report.classes] == ["petersburg:unexplained:SP-TURN-1"], report.classes
+    assert "not an action of this game" in report.classes[0].first.message

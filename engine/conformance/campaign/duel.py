@@ -548,8 +548,8 @@ class Duel:
     def why_illegal(self, seat: int, value: Any) -> tuple[str, tuple[str, ...] | Attribution]:
         try:
             action = self.game.action_from_json(value)
-        except InputError as exc:
-            return f"not an action of this game: {exc}", ()
+        except InputError as exc:  # no action of the game: named by what the engine refuses a non-action by
+            return f"not an action of this game: {exc}", (self.kit.forms_clause,)
         try:
             self.game.apply(self.state, action)
         except RuleViolation as exc:

@@ -159,6 +159,7 @@ class PetersburgKit(KitBase):
 
     name = "petersburg"
     fact_names = FACT_NAMES
+    forms_clause = "SP-TURN-1"
     faults = _fault_plan()
     fact_topics = FACT_TOPICS
     unordered = ("hands", "areas")  # hands and areas are claimed in any order

@@ -101,6 +101,7 @@ class Take6Kit(KitBase):
 
     name = "take6"
     fact_names = FACT_NAMES
+    forms_clause = "T6-ACT-1"
     fact_topics = FACT_TOPICS
     unordered = ("hands", "taken")  # hands and taken cards are claimed in any order
     faults = FaultPlan(

@@ -319,16 +319,16 @@ def _canon(value: Any) -> str:
 
 
 def _why_illegal(game: Game, kit: GameKit, state: Any, value: Any) -> tuple[str, str]:
-    """``(clause, reason)`` for an action the rules refuse now (clause ``""`` when it is not an action): the
-    clause as ``arbiter fuzz`` names it, from the refusal's derivation
-    (:func:`~engine.conformance.attribution.refusing`)."""
+    """``(clause, reason)`` for an action the rules refuse now: the clause as ``arbiter fuzz`` names it,
+    from the refusal's derivation (:func:`~engine.conformance.attribution.refusing`); for a value that is
+    no action of the game, the clause the engine refuses a non-action under (the kit's ``forms_clause``)."""
     try:
         action = game.action_from_json(value)
         game.apply(state, action)
     except RuleViolation as exc:
         return refusing(game, kit, state, action, exc.clause).clauses[0], exc.message
     except InputError as exc:
-        return "", f"not an action of this game: {exc.message}"
+        return kit.forms_clause, f"not an action of this game: {exc.message}"
     return "", "the rules accept it"  # pragma: no cover - it was not in the legal set
 
 
