@@ -213,7 +213,8 @@ def shared_grant(game: Game, kit: GameKit, state: Any, actions: Sequence[Any]) -
         opened.append(why.steps)
     common = 0
     for column in zip(*opened, strict=False):
-        if any((x.clause, x.says, x.data) != (column[0].clause, column[0].says, column[0].data) for x in column):
+        first = column[0]
+        if any((x.clause, x.says, x.data) != (first.clause, first.says, first.data) for x in column):
             break
         common += 1
     if not opened or not common:
