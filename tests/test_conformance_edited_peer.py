@@ -32,7 +32,7 @@ from engine.conformance.peers.protocol import (
     position_request,
     state_request,
 )
-from engine.errors import ArbiterError, IllegalAction, InputError, NotYourTurn
+from engine.errors import ArbiterError, InputError, NotYourTurn
 from engine.game import get_game
 from engine.petersburg import Buy, Reveal, cost_breakdown
 
@@ -284,33 +284,6 @@ def test_a_peer_offering_a_seat_none_of_its_kinds_of_action_is_named_by_its_turn
     assert "petersburg:unexplained:SP-TURN-2" in named, list(named)
     first = named["petersburg:unexplained:SP-TURN-2"].first
     assert first.kind == "legal-missing" and "none of the seat's legal actions" in first.message
-
-
-class _RefusesRowChoices(ReferencePeer):
-    """Defect: a row choice is never accepted (a waiting-card test inverted); the legal set is the
-    reference's."""
-
-    name = "take6: row choices refused"
-
-    def do_apply(self, player: int, action: Any) -> None:
-        if isinstance(action, dict) and action.get("type") == "take_row":
-            raise IllegalAction("T6-CHOOSE-1", "no card waits for a row choice")
-        super().do_apply(player, action)
-
-
-def test_a_peer_refusing_every_action_of_one_kind_is_named_by_what_they_rest_on() -> None:
-    """T6-CHOOSE-1 (attribution, issue 25): a peer refusing a legal row choice and, put back on the
-    position, every other row the seat could take denies what they all rest on, the card waiting for a row
-    (T6-CHOOSE-1), not the low-card rule of one row (T6-PLACE-3) or the professional one (T6-PRO-5): one
-    class in every variant; without positions nothing is offered again and the refusal keeps its rule."""
-    args: dict[str, Any] = {"games": 6, "jobs": 1, "seed": 4, "shrink": False, "game_names": ["take6"],
-                            "variants": ["standard", "professional"], "players": [3], "max_steps": 150}
-    report = run_campaign(in_process(_RefusesRowChoices), positions=True, **args)
-    assert [c.signature for c in report.classes] == ["take6:unexplained:T6-CHOOSE-1"], report.classes
-    first = report.classes[0].first
-    assert first.kind == "refused-legal" and "other legal actions too" in first.message
-    without = run_campaign(in_process(_RefusesRowChoices), positions=False, **args)
-    assert {c.signature for c in without.classes} == {"take6:unexplained:T6-PLACE-3"}
 
 
 class _TurnElsewhere(ReferencePeer):

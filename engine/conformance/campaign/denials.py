@@ -20,22 +20,14 @@ from engine.conformance.peers.protocol import canonical
 from engine.errors import RuleViolation
 from engine.game import Game
 
-__all__ = ["ALIKE", "Seats", "offers_nothing", "refused_alike", "turn_elsewhere"]
+__all__ = ["Seats", "offers_nothing", "refused_alike", "turn_elsewhere"]
 
-ALIKE = 8
-"""At most this many actions of one kind are offered again or compared for what they rest on alike."""
-
-
-def _alike(actions: Iterable[Any]) -> tuple[Any, ...]:
-    """What a seat's ``actions`` rest on alike is read from: the first of each kind (action class), in their
-    order, or for actions of one kind the first :data:`ALIKE` distinct ones."""
+def _one_of_each_kind(actions: Iterable[Any]) -> tuple[Any, ...]:
+    """The first of ``actions`` of each kind (action class), in their order."""
     first: dict[type, Any] = {}
-    same: dict[Any, None] = {}
     for action in actions:
         first.setdefault(type(action), action)
-        if len(same) < ALIKE:
-            same.setdefault(action, None)
-    return tuple(first.values()) if len(first) > 1 else tuple(same)
+    return tuple(first.values())
 
 
 class Seats(Protocol):
@@ -57,27 +49,28 @@ class Seats(Protocol):
 
 
 def offers_nothing(duel: Seats, seat: int) -> Attribution | None:
-    """The peer offers ``seat`` nothing at all, not one of its legal actions: when it has several, what
-    the peer denies is what they all rest on (:func:`~engine.conformance.attribution.shared_grant`:
-    that the seat may act now, for actions of several kinds), not each action's own rule; ``None``
-    for a seat with one legal action.  (A peer offering the seat other actions lets it act: each
+    """The peer offers ``seat`` nothing at all, not one of its legal actions: when they are of several
+    kinds, what it denies is what they all rest on (:func:`~engine.conformance.attribution.shared_grant`:
+    that the seat may act now), not each kind's own rule; ``None`` for actions of one kind, where an
+    empty set says no more than that each is missing (a Pub's purchases counted one too few leave none
+    where the seat could buy 0 or 1 VP).  (A peer offering the seat other actions lets it act: each
     missing action keeps its own rule.)"""
-    alike = _alike(duel.game.legal_actions(duel.state, seat))
-    return shared_grant(duel.game, duel.kit, duel.state, alike) if len(alike) > 1 else None
+    kinds = _one_of_each_kind(duel.game.legal_actions(duel.state, seat))
+    return shared_grant(duel.game, duel.kit, duel.state, kinds) if len(kinds) > 1 else None
 
 
 def refused_alike(duel: Seats, seat: int, action: Any) -> tuple[Attribution | None, tuple[Any, ...]]:
-    """A legal action the peer refused, on a position it can be put back on: the seat's other legal
-    actions are offered there in turn (one of each other kind; a seat with actions of one kind only,
-    up to :data:`ALIKE` of them); when the peer refuses every one, what it denies is what they all
-    rest on, not the first action's own rule (:func:`~engine.conformance.attribution.shared_grant`:
-    that the seat may act now, or for one kind the step before each action's own object), and those
-    refusals are evidence too (a fault must explain them all).  ``(None, ())`` when the peer accepts
-    one of them, the seat has no other legal action, or the campaign does not use positions."""
+    """A legal action the peer refused, on a position it can be put back on: one legal action of the seat
+    of each other kind is offered there in turn; when the peer refuses every one, what it denies is
+    what they all rest on, not the first action's own rule (:func:`~engine.conformance.attribution.
+    shared_grant`: that the seat may act now), and those refusals are evidence too (a fault must
+    explain them all).  ``(None, ())`` when the peer accepts one of them, the seat has no action of
+    another kind, or the campaign does not use positions.  (Actions of one kind all refused say no
+    more than that each is: a Pub's purchases counted one too few are refused alike.)"""
     if not duel.trials:
         return None, ()
     legal = duel.game.legal_actions(duel.state, seat)
-    others = _alike((action, *legal))[1:]
+    others = _one_of_each_kind((action, *legal))[1:]
     if not others or any(duel.accepts(seat, duel.game.action_to_json(o)) for o in others):
         return None, ()
     # an action the peer itself offered the seat here (one the rules refuse) that it accepts: it lets
