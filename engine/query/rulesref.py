@@ -321,7 +321,8 @@ def _md_clause(c: Clause) -> list[str]:
     seeds = seed_index()
     out = [f"### {c.id}", "", " ".join(c.text.split()), ""]
     if c.variants:
-        out += [f"*Applies only in:* {', '.join(f'`{v}`' for v in c.variants)}", ""]
+        out += [f"*Applies only in:* {', '.join(f'`{v}`' for v in c.variants)}"
+                + (f" (there, the step of [{c.restates}](#{c.restates.lower()}))" if c.restates else ""), ""]
     if c.ruling is not None:
         out += [f"**Ruling** (the seeds disagree or are silent): {' '.join(c.ruling.split())}", ""]
         if c.rejects:
