@@ -11,6 +11,7 @@ and check).
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -285,7 +286,8 @@ def test_a_kits_forms_clause_is_the_engines_refusal_of_a_non_action(name: str) -
     from engine.petersburg.checks import check as petersburg_check
     from engine.take6.transitions import check as take6_check
 
-    check = {"petersburg": petersburg_check, "take6": take6_check}[name]
+    checks: dict[str, Callable[[Any, Any], Any]] = {"petersburg": petersburg_check, "take6": take6_check}
+    check = checks[name]
     game, kit = get_game(name), get_kit(name)
     rng = random.Random(7)
     state, tried = game.new_game(3, seed=7), 0

@@ -34,8 +34,9 @@ def test_ruff_is_clean() -> None:
 
 def test_clause_wording_says_no_more_than_its_quotes() -> None:
     """The wording lint of the rule tables: every clause whose wording adds words its quotes do not carry
-    is marked as a ruling (engine.spec.check_wording), and every ruling names the reading it rejects."""
-    from engine.spec import all_clauses, check_wording
+    is marked as a ruling (engine.wording.check_wording), and every ruling names the reading it rejects."""
+    from engine.spec import all_clauses
+    from engine.wording import check_wording
 
     book = all_clauses()
     assert check_wording(book.values()) == []

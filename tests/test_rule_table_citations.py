@@ -152,7 +152,7 @@ def _demo(text: str, quote: str, seed: str = "003", **extra: str) -> Any:
 def test_wording_beyond_its_quotes_is_flagged_unless_marked_as_a_ruling() -> None:
     """SP-END-6: a wording that adds to its quote ('the roubles are kept') is flagged by the lint; marked as
     a ruling it passes; reworded to the quote it passes."""
-    from engine.spec import check_wording, unquoted_words
+    from engine.wording import check_wording, unquoted_words
 
     quote = "Money: For each full 10 rubles you have left, you earn 1 point."
     added = _demo("1 VP for each full 10 roubles (the roubles are kept).", quote)
@@ -167,7 +167,7 @@ def test_wording_beyond_its_quotes_is_flagged_unless_marked_as_a_ruling() -> Non
 def test_wording_lint_reads_german_and_russian_quotes_through_the_allowance() -> None:
     """SP-SETUP-2, T6-END-2: a German or Russian quote carries the English words its translation allowance
     gives (25 Rubel -> 25 roubles) and nothing else (a word no quote word translates stays flagged)."""
-    from engine.spec import unquoted_words
+    from engine.wording import unquoted_words
 
     quote = "Jeder Spieler besitzt ein Startkapital von 25 Rubel"
     german = _demo("Every player has 25 roubles.", quote, "001")

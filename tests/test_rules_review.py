@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from engine.spec import all_clauses, check_wording
+from engine.spec import all_clauses
+from engine.wording import check_wording
 
 REVIEW = Path(__file__).resolve().parent.parent / "docs" / "rules" / "review.md"
 ROW = re.compile(r"^\| \[(?P<id>[A-Z0-9-]+)\]\([a-z0-9]+\.md#[a-z0-9-]+\) "
