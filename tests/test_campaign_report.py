@@ -30,6 +30,7 @@ from engine.conformance.campaign.report import (
 )
 from engine.conformance.campaign.runner import BatchResult, CampaignProgress, run_campaign
 from engine.conformance.campaign.setups.base import GameSetup
+from engine.conformance.diagnosis import rates
 from engine.conformance.peers.base import ReferencePeer
 from engine.conformance.peers.launch import in_process, subprocess_peer
 from engine.game import get_game
@@ -188,3 +189,5 @@ def test_a_step_one_slip_breaks_in_every_variant_is_one_class() -> None:
     assert [c.signature for c in report.classes] == ["take6:unexplained:T6-END-2"], report.classes
     seen = {c for b in progress[-1].results.values() for _i, d in b.found for c in d.clauses}
     assert {"T6-END-2", "T6-KIDS-4"} <= seen, seen
+    # the rates read the class as naming the step in every variant: its clause and the one restating it
+    assert rates.found_classes(report)[0].clauses == ("T6-END-2", "T6-KIDS-4")

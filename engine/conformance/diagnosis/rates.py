@@ -92,6 +92,7 @@ __all__ = [
     "draw_mutants",
     "draw_pairs",
     "draw_singles",
+    "found_classes",
     "line_clauses",
     "main",
     "mutant",
@@ -209,8 +210,16 @@ def _campaign(factory: PeerFactory, game: str, *, positions: bool, games: int, s
     return report, timed.cpu
 
 
-def _found(report: CampaignReport) -> tuple[Found, ...]:
-    """The report's classes as the rates read them."""
+def found_classes(report: CampaignReport) -> tuple[Found, ...]:
+    """The report's classes as the rates read them: an explained class names its faults' clauses, an
+    unexplained one its deciding clause (or candidates) and the variants' clauses restating each.
+
+    >>> from engine.conformance.campaign.runner import run_campaign
+    >>> from engine.conformance.peers.base import ReferencePeer
+    >>> from engine.conformance.peers.launch import in_process
+    >>> found_classes(run_campaign(in_process(ReferencePeer), games=1, jobs=1, seed=1, shrink=False))
+    ()
+    """
     out = []
     for c in report.classes:
         if c.faults:
@@ -263,7 +272,7 @@ def _edited_campaign(draw: str, game: str, faults: Sequence[Fault], *, positions
     finally:
         visits = VISITS.pop(token, Visits())
     cpu = time.process_time() - began
-    found = _found(report)
+    found = found_classes(report)
     base = Trial(draw, game, drawn, positions, "", classes=found, cpu=cpu, wall=report.seconds,
                  diagnosis=diagnosis)
     outcome, why = _apart(found)
@@ -529,7 +538,7 @@ def mutant(m: Mutant, work: Path, *, games: int = 8, seed: int = 0, max_steps: i
                      expected=expected)
     finally:
         target.write_text(source, encoding="utf-8")
-    found = _found(report)
+    found = found_classes(report)
     trial = Trial("code mutants", game, drawn, positions, "", "", found, time.process_time() - began,
                   report.seconds, diagnosis, expected)
     outcome, why = _apart(found)
