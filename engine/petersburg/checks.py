@@ -45,6 +45,9 @@ __all__ = ["check", "diagnose", "granting_clause"]
 
 _ACTION_CLASSES = frozenset(ACTION_TYPES.values())
 
+NOT_AN_ACTION = "SP-TURN-1"
+"""The clause a value that is no Saint Petersburg action is refused under (a turn is one of the actions)."""
+
 
 def check(s: State, action: Any, trace: Trace | None = None) -> Any:
     """Return the canonical form of ``action`` if it is legal in ``s``; else raise the specific error.
@@ -59,7 +62,7 @@ def check(s: State, action: Any, trace: Trace | None = None) -> Any:
         return _check_reveal(s, action, trace)
     player = getattr(action, "player", None)
     if type(action) not in _ACTION_CLASSES or isinstance(player, bool) or not isinstance(player, int):
-        raise IllegalAction("SP-TURN-1", f"not a Saint Petersburg action: {action!r}")
+        raise IllegalAction(NOT_AN_ACTION, f"not a Saint Petersburg action: {action!r}")
     acting = to_act(s)
     if player not in acting:
         if not acting:

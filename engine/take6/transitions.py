@@ -632,6 +632,9 @@ def _check_chance(s: State, a: object, trace: Trace | None) -> None:
         )
 
 
+NOT_AN_ACTION = "T6-ACT-1"
+"""The clause a value that is no 6 nimmt! action is refused under (only the players who must act act)."""
+
 _PHASE_ACTION = {"select": Select, "choose": TakeRow, "draft": Draft, "flip": Flip}
 _ACTION_NAME = {Select: "select", TakeRow: "take_row", Draft: "draft", Flip: "flip"}
 _PHASE_WORDS = {
@@ -679,7 +682,7 @@ def check(s: State, a: object, trace: Trace | None = None) -> None:
         return
 
     if t not in _ACTION_NAME:
-        raise IllegalAction("T6-ACT-1", f"{a!r} is not a 6 nimmt! action")
+        raise IllegalAction(NOT_AN_ACTION, f"{a!r} is not a 6 nimmt! action")
     p = a.player  # type: ignore[attr-defined]
     if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < s.players:
         raise IllegalAction("T6-ACT-1", f"player must be a seat 0..{s.players - 1}, got {p!r}")

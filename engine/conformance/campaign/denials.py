@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from attrs import frozen
+
 from engine.conformance.attribution import Attribution, shared_grant
 from engine.conformance.diagnosis.evidence import Seen
 from engine.conformance.kits.base import GameKit
@@ -20,7 +22,7 @@ from engine.conformance.peers.protocol import canonical
 from engine.errors import RuleViolation
 from engine.game import Game
 
-__all__ = ["Seats", "offers_nothing", "refused_alike", "turn_elsewhere"]
+__all__ = ["Seats", "TurnElsewhere", "offers_nothing", "refused_alike", "turn_elsewhere"]
 
 def _one_of_each_kind(actions: Iterable[Any]) -> tuple[Any, ...]:
     """The first of ``actions`` of each kind (action class), in their order."""
@@ -28,6 +30,19 @@ def _one_of_each_kind(actions: Iterable[Any]) -> tuple[Any, ...]:
     for action in actions:
         first.setdefault(type(action), action)
     return tuple(first.values())
+
+
+@frozen
+class TurnElsewhere:
+    """Another seat's action the peer accepts where the rules refuse it, beside the seat's refused one."""
+
+    attribution: Attribution
+    """The step of the refused action's grant the rules refuse the other action under (SP-TURN-2)."""
+    seen: Seen
+    """The acceptance, as evidence (a fault must explain it too)."""
+    seat: int
+    value: Any
+    """The accepted action (JSON)."""
 
 
 class Seats(Protocol):
@@ -82,12 +97,12 @@ def refused_alike(duel: Seats, seat: int, action: Any) -> tuple[Attribution | No
     return shared_grant(duel.game, duel.kit, duel.state, (action, *others)), others
 
 
-def turn_elsewhere(duel: Seats, seat: int, action: Any) -> tuple[Attribution, Seen, int, Any] | None:
+def turn_elsewhere(duel: Seats, seat: int, action: Any) -> TurnElsewhere | None:
     """A legal action the peer refused, the seat's only one, on a position it can be put back on: an
     action of another seat seen earlier in the game, which the rules refuse here under a step the
     refused action's grant passed (that the seat may act now: SP-TURN-2, T6-ACT-1), is offered there;
     when the peer accepts it, the peer has the turn elsewhere, and both divergences contradict that
-    step: ``(its attribution, the accepted action's evidence, its seat, its JSON)``.  At most one action
+    step (:class:`TurnElsewhere`).  At most one action
     per such step is offered; ``None`` when the peer refuses them, none was seen, or the campaign does
     not use positions."""
     if not duel.trials or len(duel.game.legal_actions(duel.state, seat)) != 1:
@@ -114,5 +129,5 @@ def turn_elsewhere(duel: Seats, seat: int, action: Any) -> tuple[Attribution, Se
             tried.add(refused.clause)
             if duel.accepts(q, value):
                 accepted = Seen("apply", duel.state, other, shown=True)
-                return Attribution((step.clause,), "", (step,)), accepted, q, value
+                return TurnElsewhere(Attribution((step.clause,), "", (step,)), accepted, q, value)
     return None

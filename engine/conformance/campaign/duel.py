@@ -606,13 +606,13 @@ class Duel:
                 "refused-legal",
                 f"the peer refuses a legal action of seat {seat} ({self.said(seat, value)}): {reply.error}: "
                 f"{reply.message}" + ("; and the seat's other legal actions too" if alike else "")
-                + (f"; it accepts seat {turned[2]}'s {self.said(turned[2], turned[3])} there, which the "
-                   "rules refuse" if turned else ""),
+                + (f"; it accepts seat {turned.seat}'s {self.said(turned.seat, turned.value)} there, which "
+                   "the rules refuse" if turned else ""),
                 trigger=(seat, value),
-                clauses=alike or (turned[0] if turned else self.action_clauses(value)),
+                clauses=alike or (turned.attribution if turned else self.action_clauses(value)),
                 legal=(seat, offered),
                 evidence=tuple(Seen("apply", self.state, a, shown=False) for a in (action, *others))
-                + ((turned[1],) if turned else ()),
+                + ((turned.seen,) if turned else ()),
             )
         self.advance(seat, action, value)
         if refused is not None:

@@ -228,8 +228,7 @@ def found_classes(report: CampaignReport) -> tuple[Found, ...]:
             parts = c.signature.split(":")
             named = parts[2].split("|") if len(parts) > 2 and parts[2] != "-" else []
             # a step's class stands for it in every variant: its clause and the variants' restating it
-            book = load_clauses(parts[0]) if named else None
-            clauses = tuple(x for n in named for x in (n, *(book.restating(n) if book else ())))
+            clauses = tuple(x for n in named for x in (n, *load_clauses(parts[0]).restating(n)))
         out.append(Found(c.signature, c.count, tuple(c.faults), c.kinds, clauses))
     return tuple(out)
 

@@ -58,8 +58,9 @@ class GameKit(Protocol):
     fact_names: tuple[str, ...]
     """Every fact name, in the order reports show them."""
     forms_clause: str
-    """The clause the engine refuses a value that is no action of the game under (its ``check`` of a
-    non-action): an action a peer offers that does not parse as one is named by it."""
+    """The clause the engine refuses a value that is no action of the game under (the game's own
+    ``NOT_AN_ACTION``, which its ``check`` raises): an action a peer offers that does not parse as one is
+    named by it."""
 
     def action_player(self, action: Any) -> int | None:
         """The seat that takes ``action``; ``None`` for a chance step (6 nimmt!: a round's deal)."""
