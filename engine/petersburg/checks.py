@@ -48,6 +48,10 @@ _ACTION_CLASSES = frozenset(ACTION_TYPES.values())
 NOT_AN_ACTION = "SP-TURN-1"
 """The clause a value that is no Saint Petersburg action is refused under (a turn is one of the actions)."""
 
+MAY_ACT = "SP-TURN-2"
+"""The clause of the step every action's grant passes, that its seat may act now (the check that refuses
+every other seat)."""
+
 
 def check(s: State, action: Any, trace: Trace | None = None) -> Any:
     """Return the canonical form of ``action`` if it is legal in ``s``; else raise the specific error.
@@ -74,7 +78,7 @@ def check(s: State, action: Any, trace: Trace | None = None) -> Any:
             )
         if s.pub_queue:
             raise NotYourTurn("SP-PUB-2", f"seat {player} cannot act: seat {acting[0]} decides on the Pub")
-        raise NotYourTurn("SP-TURN-2", f"seat {player} cannot act: it is seat {acting[0]}'s turn")
+        raise NotYourTurn(MAY_ACT, f"seat {player} cannot act: it is seat {acting[0]}'s turn")
     if trace is not None:
         _trace_turn(s, player, trace)
         canon = diagnose(s, action, trace)
@@ -98,7 +102,7 @@ def _trace_turn(s: State, p: int, trace: Trace) -> None:
     trace.add(
         "SP-PHASE-1", "phase", {"phase": phase, "round": s.round}, note=f"round {s.round}, {phase} phase"
     )
-    with trace.step("SP-TURN-2", "may-act", {"seat": p}, note=f"seat {p} may act now"):
+    with trace.step(MAY_ACT, "may-act", {"seat": p}, note=f"seat {p} may act now"):
         if s.pub_queue:
             trace.add("SP-PUB-2", "to-act", {"seat": p}, note=f"seat {p} decides on the Pub now")
         elif s.drawn >= 0:

@@ -122,7 +122,7 @@ def legal_actions(s: State, p: int) -> tuple[Any, ...]:
     rs = s.rules
     pubq = s.pub_queue
     if pubq:
-        if p != pubq[0]:
+        if p != pubq[0]:  # SP-PUB-2: the Pub's owners decide one at a time, in the queue's order
             return ()
         pcache = _seat_cache(rs, p)
         pubs: list[Any] = []
@@ -132,7 +132,7 @@ def legal_actions(s: State, p: int) -> tuple[Any, ...]:
                 pa = pcache[_K_PUB | n] = PubBuy(p, n)
             pubs.append(pa)
         return tuple(pubs)
-    if p != s.turn:
+    if p != s.turn:  # SP-TURN-2: only the seat whose turn it is acts
         return ()
     cache = _seat_cache(rs, p)
     names = rs.names

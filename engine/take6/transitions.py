@@ -635,6 +635,10 @@ def _check_chance(s: State, a: object, trace: Trace | None) -> None:
 NOT_AN_ACTION = "T6-ACT-1"
 """The clause a value that is no 6 nimmt! action is refused under (only the players who must act act)."""
 
+MAY_ACT = "T6-ACT-1"
+"""The clause of the step every action's grant passes, that its seat must act now (the check that refuses
+every other seat's row choice, flip or draft)."""
+
 _PHASE_ACTION = {"select": Select, "choose": TakeRow, "draft": Draft, "flip": Flip}
 _ACTION_NAME = {Select: "select", TakeRow: "take_row", Draft: "draft", Flip: "flip"}
 _PHASE_WORDS = {
@@ -691,11 +695,11 @@ def check(s: State, a: object, trace: Trace | None = None) -> None:
             raise NotYourTurn("T6-SELECT-2", f"P{p} has already selected a card this turn")
         waiting = ", ".join(f"P{q}" for q in s.to_act)
         raise NotYourTurn(
-            "T6-ACT-1", f"{_PHASE_WORDS[s.phase]} by {waiting} is awaited, not an action of P{p}"
+            MAY_ACT, f"{_PHASE_WORDS[s.phase]} by {waiting} is awaited, not an action of P{p}"
         )
     if trace is not None:
         trace.add(
-            "T6-ACT-1",
+            MAY_ACT,
             "seat-acts",
             {"seat": p, "to_act": list(s.to_act)},
             note=f"P{p} is to act now ({_PHASE_WORDS[s.phase]} is awaited)",

@@ -19,10 +19,15 @@ from engine.conformance.attribution import Attribution, shared_grant
 from engine.conformance.diagnosis.evidence import Seen
 from engine.conformance.kits.base import GameKit
 from engine.conformance.peers.protocol import canonical
-from engine.errors import RuleViolation
+from engine.derivation import Step
+from engine.errors import InputError, RuleViolation
 from engine.game import Game
 
-__all__ = ["Seats", "TurnElsewhere", "offers_nothing", "refused_alike", "turn_elsewhere"]
+__all__ = [
+    "Seats", "TurnElsewhere", "offered_elsewhere", "offers_nothing", "refused_alike", "turn_elsewhere",
+    "unresolved",
+]
+
 
 def _one_of_each_kind(actions: Iterable[Any]) -> tuple[Any, ...]:
     """The first of ``actions`` of each kind (action class), in their order."""
@@ -58,8 +63,18 @@ class Seats(Protocol):
     seen: dict[str, Any]
     """Every legal action (JSON) of the game so far, by canonical text."""
 
+    @property
+    def players(self) -> int:
+        """How many seats the game has."""
+        ...
+
     def accepts(self, seat: int, value: Any) -> bool:
         """Whether the peer, put on the current position, accepts action ``value`` (JSON) of ``seat``."""
+        ...
+
+    def offers(self, seat: int) -> tuple[Any, ...]:
+        """The actions (JSON) the peer offers ``seat`` in the current position (``()`` when it refuses to
+        say)."""
         ...
 
 
@@ -97,37 +112,124 @@ def refused_alike(duel: Seats, seat: int, action: Any) -> tuple[Attribution | No
     return shared_grant(duel.game, duel.kit, duel.state, (action, *others)), others
 
 
-def turn_elsewhere(duel: Seats, seat: int, action: Any) -> TurnElsewhere | None:
-    """A legal action the peer refused, the seat's only one, on a position it can be put back on: an
-    action of another seat seen earlier in the game, which the rules refuse here under a step the
-    refused action's grant passed (that the seat may act now: SP-TURN-2, T6-ACT-1), is offered there;
-    when the peer accepts it, the peer has the turn elsewhere, and both divergences contradict that
-    step (:class:`TurnElsewhere`).  At most one action
-    per such step is offered; ``None`` when the peer refuses them, none was seen, or the campaign does
-    not use positions."""
-    if not duel.trials or len(duel.game.legal_actions(duel.state, seat)) != 1:
-        return None
+def _turn_steps(duel: Seats, action: Any) -> dict[str, Step]:
+    """The steps ``action``'s grant derivation passes, by clause (``{}`` without one)."""
     try:
         why = duel.kit.why(duel.game, duel.state, action)
     except Exception:  # advisory, as attribution is: no derivation, no probe
-        return None
+        return {}
     if why is None or why.says != "legal":
-        return None
-    passed = {step.clause: step for step in why.steps}
-    tried: set[str] = set()
-    for value in tuple(duel.seen.values()):
+        return {}
+    return {s.clause: s for step in why.steps for s in step.walk()}
+
+
+def _refused_under(duel: Seats, value: Any, passed: dict[str, Step]) -> Step | None:
+    """The step of ``passed`` the rules refuse action ``value`` (JSON) under here, if they do."""
+    try:
         other = duel.game.action_from_json(value)
-        q = duel.kit.action_player(other)
-        if q is None or q == seat:
-            continue
-        try:
-            duel.game.apply(duel.state, other)
-        except RuleViolation as refused:
-            step = passed.get(refused.clause)
-            if step is None or refused.clause in tried:
-                continue
-            tried.add(refused.clause)
-            if duel.accepts(q, value):
-                accepted = Seen("apply", duel.state, other, shown=True)
-                return TurnElsewhere(Attribution((step.clause,), "", (step,)), accepted, q, value)
+    except InputError:
+        return None
+    try:
+        duel.game.apply(duel.state, other)
+    except RuleViolation as refused:
+        return passed.get(refused.clause)
     return None
+
+
+def _offered_to_others(duel: Seats, seat: int, passed: dict[str, Step]) -> TurnElsewhere | None:
+    """The first action the peer offers a seat other than ``seat`` here that the rules refuse under a
+    step of ``passed``, as a turn elsewhere (its evidence the other seat's offered set)."""
+    for q in range(duel.players):
+        if q == seat:
+            continue
+        offered = duel.offers(q)
+        for value in offered:
+            step = _refused_under(duel, value, passed)
+            if step is not None:
+                shown = Seen("legal", duel.state, None, q, frozenset(canonical(v) for v in offered))
+                return TurnElsewhere(Attribution((step.clause,), "", (step,)), shown, q, value)
+    return None
+
+
+def offered_elsewhere(duel: Seats, seat: int) -> TurnElsewhere | None:
+    """The peer offers ``seat``, whose turn it is, none of its legal actions: each other seat is asked
+    what the peer offers it here; an action the rules refuse under a step the seat's grant passes (that
+    the seat may act now: SP-TURN-2, T6-ACT-1) shows the peer has the turn elsewhere, and both the
+    missing actions and the offered one contradict that step (:class:`TurnElsewhere`, its evidence the
+    other seat's offered set).  ``None`` when the peer offers the other seats nothing the rules refuse
+    so.  Asking does not move the peer, so a campaign without positions asks too."""
+    legal = duel.game.legal_actions(duel.state, seat)
+    passed = _turn_steps(duel, legal[0]) if legal else {}
+    return _offered_to_others(duel, seat, passed) if passed else None
+
+
+def turn_elsewhere(duel: Seats, seat: int, action: Any) -> TurnElsewhere | None:
+    """A legal action the peer refused, of the seat's only kind, on a position it can be put back on:
+    the same action by each other seat, then each action of another seat seen earlier in the game, which
+    the rules refuse here under a step the refused action's grant passed (that the seat may act now:
+    SP-TURN-2, T6-ACT-1), is offered there; when the peer accepts one, the peer has the turn elsewhere,
+    and both divergences contradict that step (:class:`TurnElsewhere`).  At most one action per other
+    seat and one seen action per such step are offered.  First, though, each other seat is asked what
+    the peer offers it here (as :func:`offered_elsewhere` does): an action refused so shows the turn
+    elsewhere without a probe.  ``None`` when the peer offers and accepts none, none applies, or (for
+    the probes) the campaign does not use positions."""
+    passed = _turn_steps(duel, action)
+    if not passed:
+        return None
+    offered = _offered_to_others(duel, seat, passed)
+    if offered is not None or not duel.trials:
+        return offered
+    value = duel.game.action_to_json(action)
+    moved = [{**value, "player": q} for q in range(duel.players)
+             if q != seat and isinstance(value, dict) and value.get("player") == seat]
+    tried: set[str] = set()
+    for candidate in (*moved, *tuple(duel.seen.values())):
+        q = candidate.get("player") if isinstance(candidate, dict) else None
+        if not isinstance(q, int) or q == seat:
+            continue
+        step = _refused_under(duel, candidate, passed)
+        if step is None:
+            continue
+        seen_one = candidate not in moved
+        if seen_one and step.clause in tried:
+            continue
+        if seen_one:
+            tried.add(step.clause)
+        if duel.accepts(q, candidate):
+            accepted = Seen("apply", duel.state, duel.game.action_from_json(candidate), shown=True)
+            return TurnElsewhere(Attribution((step.clause,), "", (step,)), accepted, q, candidate)
+    return None
+
+
+def unresolved(
+    duel: Seats, seat: int, action: Any, *, refused: bool
+) -> tuple[Attribution | None, tuple[Any, ...]]:
+    """A seat whose legal actions are all of one kind denied ``action`` (offered none of them, or refused
+    it and, put back on the position, another of them too: ``refused``), with no seat shown acting in its
+    place: either the seat may not act now or the kind's own rule fails, and this position cannot tell
+    which.  The deciding entry is the candidate set of the steps of ``action``'s grant that the seat may
+    act (the kit's ``turn_clause``, with the steps below it: why it may) and the grant's own clause
+    (``SP-PHASE-2|SP-TURN-2|SP-TURN-3``: a pass, the seat's only action, missing); another divergence of
+    the campaign decided by fewer of them discriminates it (:func:`~engine.conformance.campaign.
+    grouping.group`).  The other action refused is evidence too.
+    ``(None, ())`` when the seat has actions of several kinds, the peer accepts the other one, or the
+    grant has no such step."""
+    legal = duel.game.legal_actions(duel.state, seat)
+    if len(_one_of_each_kind(legal)) != 1:
+        return None, ()
+    others: tuple[Any, ...] = ()
+    if refused and duel.trials:
+        others = tuple(a for a in legal if a != action)[:1]
+        if others and duel.accepts(seat, duel.game.action_to_json(others[0])):
+            return None, ()
+    try:
+        why = duel.kit.why(duel.game, duel.state, action)
+    except Exception:  # advisory, as attribution is
+        return None, ()
+    if why is None or why.says != "legal":
+        return None, ()
+    turn = next((s for step in why.steps for s in step.walk() if s.clause == duel.kit.turn_clause), None)
+    if turn is None or turn.clause == why.clause:
+        return None, ()
+    steps = {s.clause: s for s in turn.walk()}
+    return Attribution(("|".join(sorted({*steps, why.clause})),), "", tuple(steps.values())), others

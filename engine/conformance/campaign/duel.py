@@ -24,7 +24,13 @@ from hypothesis import strategies as st
 
 from engine.action_input import text_of_json
 from engine.conformance.attribution import Attribution, action_clauses, attribute, refusing
-from engine.conformance.campaign.denials import offers_nothing, refused_alike, turn_elsewhere
+from engine.conformance.campaign.denials import (
+    offered_elsewhere,
+    offers_nothing,
+    refused_alike,
+    turn_elsewhere,
+    unresolved,
+)
 from engine.conformance.campaign.differences import Pending, leading, named_clauses
 from engine.conformance.campaign.divergence import (
     Difference,
@@ -277,6 +283,17 @@ class Duel:
                 return list(report.scores)
             return self.peer_claims(report).get(trial.fact)
 
+    @property
+    def players(self) -> int:
+        """How many seats the game has."""
+        return self.setup.players
+
+    def offers(self, seat: int) -> tuple[Any, ...]:
+        """The actions (JSON) the peer offers ``seat`` in the current position; ``()`` when it refuses to
+        say (asking does not move it)."""
+        reply = self.ask(legal_request(seat))
+        return tuple(reply.values) if isinstance(reply, LegalReport) else ()
+
     def accepts(self, seat: int, value: Any) -> bool:
         """Whether the peer, put on the current position, accepts action ``value`` (JSON) of ``seat``; it is
         put back there afterwards."""
@@ -502,7 +519,7 @@ class Duel:
         extra = [t for t in reply.actions if t not in ours]
         missing = [t for t in ours if t not in theirs]
         legal = (seat, tuple(reply.values))
-        seen = (Seen("legal", self.state, None, seat, frozenset(reply.actions)),)
+        seen: tuple[Seen, ...] = (Seen("legal", self.state, None, seat, frozenset(reply.actions)),)
         if not extra and not missing:
             self.agreed.extend(seen)
         out: list[Pending] = []
@@ -522,6 +539,11 @@ class Duel:
                 )
             )
         nothing = offers_nothing(self, seat) if missing and not theirs else None
+        turned = offered_elsewhere(self, seat) if missing and not theirs and nothing is None else None
+        if turned is not None:
+            nothing, seen = turned.attribution, (*seen, turned.seen)
+        elif missing and not theirs and nothing is None:
+            nothing = unresolved(self, seat, self.game.action_from_json(ours[missing[0]]), refused=False)[0]
         for i, text in enumerate(missing):
             value = ours[text]
             out.append(
@@ -530,7 +552,9 @@ class Duel:
                     text,
                     f"the peer does not offer seat {seat} {self.said(seat, value)}, which the "
                     "rules allow" + (_others(len(missing) - 1, "more missing") if i == 0 else "")
-                    + ("; it offers none of the seat's legal actions" if nothing and i == 0 else ""),
+                    + ("; it offers none of the seat's legal actions" if nothing and i == 0 else "")
+                    + (f", and seat {turned.seat} {self.said(turned.seat, turned.value)}, which the rules "
+                       "refuse" if turned and i == 0 else ""),
                     nothing or self.action_clauses(value),
                     trigger=(seat, value),
                     legal=legal,
@@ -602,16 +626,19 @@ class Duel:
             offered = tuple(v for v in self.offered.get(seat, ()) if canonical(v) != canonical(value))
             alike, others = refused_alike(self, seat, action)
             turned = None if alike or others else turn_elsewhere(self, seat, action)
+            guess, more = (None, ()) if alike or others or turned else unresolved(
+                self, seat, action, refused=True)
             refused = self.diverge(
                 "refused-legal",
                 f"the peer refuses a legal action of seat {seat} ({self.said(seat, value)}): {reply.error}: "
                 f"{reply.message}" + ("; and the seat's other legal actions too" if alike else "")
-                + (f"; it accepts seat {turned.seat}'s {self.said(turned.seat, turned.value)} there, which "
-                   "the rules refuse" if turned else ""),
+                + ("; and another of the seat's actions (all of one kind) too" if more else "")
+                + (f"; it {'offers' if turned.seen.kind == 'legal' else 'accepts'} seat {turned.seat}'s "
+                   f"{self.said(turned.seat, turned.value)} there, which the rules refuse" if turned else ""),
                 trigger=(seat, value),
-                clauses=alike or (turned.attribution if turned else self.action_clauses(value)),
+                clauses=alike or (turned.attribution if turned else guess or self.action_clauses(value)),
                 legal=(seat, offered),
-                evidence=tuple(Seen("apply", self.state, a, shown=False) for a in (action, *others))
+                evidence=tuple(Seen("apply", self.state, a, shown=False) for a in (action, *others, *more))
                 + ((turned.seen,) if turned else ()),
             )
         self.advance(seat, action, value)

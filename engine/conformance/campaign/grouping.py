@@ -100,14 +100,21 @@ def waiver_for(signature: str, waivers: Sequence[Waiver]) -> Waiver | None:
     return next((w for w in waivers if w.matches(signature)), None)
 
 
+DENIAL_KINDS = ("legal-missing", "refused-legal")
+"""The kinds of divergence where the peer denies an action the rules grant."""
+
+
 def _discriminated(sig: str, signatures: Iterable[str]) -> str:
     """The class a candidate-set signature belongs to: where the deciding entry names several clauses
     that explain a difference equally (``SP-COST-3|SP-COST-4``, subjects ``Gold Smelter|lower row``) and
     another divergence of the campaign, of the same kind and detail, was decided by fewer of them with its
     subjects among them (a position that discriminates them), the smallest such signature; else ``sig``.
+    Of a denial (an action missing or refused), any other denial discriminates it, whatever its action.
 
     >>> _discriminated("sp:money:A-1|B-1:-:x|y", ["sp:money:B-1:-:y", "sp:money:A-1|B-1:-:x|y"])
     'sp:money:B-1:-:y'
+    >>> _discriminated("sp:refused-legal:T-2|T-3:pass", ["sp:legal-missing:T-2:buy"])
+    'sp:legal-missing:T-2:buy'
     """
     parts = sig.split(":")
     if len(parts) < 4 or "|" not in parts[2]:
@@ -117,7 +124,12 @@ def _discriminated(sig: str, signatures: Iterable[str]) -> str:
     best, size = sig, len(candidates)
     for other in signatures:
         o = other.split(":")
-        if other == sig or len(o) < 4 or o[:2] != parts[:2] or o[3] != parts[3]:
+        if other == sig or len(o) < 4 or o[0] != parts[0]:
+            continue
+        # a denial (an action missing or refused) asks whether a step of its grant holds, whatever the
+        # action: any other denial decided by fewer of the steps discriminates it
+        denials = parts[1] in DENIAL_KINDS and o[1] in DENIAL_KINDS
+        if not denials and (o[1] != parts[1] or o[3] != parts[3]):
             continue
         mine = set(o[2].split("|"))
         if mine < candidates and len(mine) < size and (len(o) < 5 or set(o[4].split("|")) <= subjects):

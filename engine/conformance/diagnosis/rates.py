@@ -370,7 +370,8 @@ def _clause_ids(text: str, known: frozenset[str]) -> list[str]:
 def line_clauses(path: str, source: str, line: int, game: str) -> tuple[str, ...]:
     """The clauses a line of a rule module computes a step of: every clause id written in the innermost
     function around it that names any (its code, comments and docstring: the clauses of its
-    ``trace.add``/``trace.step`` calls and ``Reduction`` values, ``# SP-COST-3`` notes), else in the
+    ``trace.add``/``trace.step`` calls and ``Reduction`` values, ``# SP-COST-3`` notes, the module's
+    constants it reads that name one: ``MAY_ACT``), else in the
     module's docstring (a module-level line, or a helper that names none); then those the docstrings of
     the functions the line calls name (a call of ``hand_limit(...)`` computes the hand limit's step), and
     those of the options and parameters its strings name (``'professional_tie'``: that option's clause).
@@ -381,6 +382,8 @@ def line_clauses(path: str, source: str, line: int, game: str) -> tuple[str, ...
     >>> src = "def g():\\n    'Rows (T6-PRO-1).'\\n\\ndef f(a):\\n    'T6-PLACE-2.'\\n    return g() < a\\n"
     >>> line_clauses("engine/take6/x.py", src, 6, "take6")
     ('T6-PLACE-2', 'T6-PRO-1')
+    >>> line_clauses("engine/take6/x.py", 'TURN = "T6-ACT-1"\\ndef f(a):\\n    return a(TURN)\\n', 3, "take6")
+    ('T6-ACT-1',)
     """
     known = load_clauses(game).ids()
     lines = source.splitlines()
@@ -390,10 +393,12 @@ def line_clauses(path: str, source: str, line: int, game: str) -> tuple[str, ...
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
         and node.lineno <= line <= (node.end_lineno or node.lineno)
     ]
+    constants = _clause_constants(tree, known)
     own: list[str] = []
     for node in sorted(enclosing, key=lambda n: -n.lineno):  # innermost first
         first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        own = _clause_ids("\n".join(lines[first - 1:node.end_lineno]), known)
+        read = [constants[n.id] for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in constants]
+        own = _clause_ids("\n".join([*lines[first - 1:node.end_lineno], *read]), known)
         if own:
             break
     if not own:
@@ -403,6 +408,17 @@ def line_clauses(path: str, source: str, line: int, game: str) -> tuple[str, ...
     read = [*_literals(smallest), *_attributes(smallest)]
     named = [c for text in read for c in _named_rows(game).get(text, ())]
     return tuple(dict.fromkeys([*own, *called, *named]))
+
+
+def _clause_constants(tree: ast.Module, known: frozenset[str]) -> dict[str, str]:
+    """The module's constants that name a clause (``MAY_ACT = "SP-TURN-2"``): a function reading one
+    computes a step of that clause, as if it wrote the id."""
+    out: dict[str, str] = {}
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str) and _clause_ids(node.value.value, known)):
+            out.update((t.id, node.value.value) for t in node.targets if isinstance(t, ast.Name))
+    return out
 
 
 def _statement(tree: ast.Module, line: int) -> ast.AST | None:

@@ -61,6 +61,11 @@ class GameKit(Protocol):
     """The clause the engine refuses a value that is no action of the game under (the game's own
     ``NOT_AN_ACTION``, which its ``check`` raises): an action a peer offers that does not parse as one is
     named by it."""
+    turn_clause: str
+    """The clause of the step every action's grant passes, that its seat may act now (the game's own
+    ``MAY_ACT``, which its ``check`` refuses another seat's action under): a seat denied every action of
+    its one kind is named by it or the kind's own rule (:func:`~engine.conformance.campaign.denials.
+    unresolved`)."""
 
     def action_player(self, action: Any) -> int | None:
         """The seat that takes ``action``; ``None`` for a chance step (6 nimmt!: a round's deal)."""

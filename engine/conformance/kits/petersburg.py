@@ -60,7 +60,7 @@ from engine.petersburg import (
     cost_breakdown,
 )
 from engine.petersburg.catalog import COLOURS, PHASES, STACKS
-from engine.petersburg.checks import NOT_AN_ACTION
+from engine.petersburg.checks import MAY_ACT, NOT_AN_ACTION
 from engine.petersburg.effects import HANDLERS
 from engine.petersburg.model import State
 from engine.petersburg.names import resolve_card
@@ -161,6 +161,7 @@ class PetersburgKit(KitBase):
     name = "petersburg"
     fact_names = FACT_NAMES
     forms_clause = NOT_AN_ACTION
+    turn_clause = MAY_ACT
     faults = _fault_plan()
     fact_topics = FACT_TOPICS
     unordered = ("hands", "areas")  # hands and areas are claimed in any order

@@ -50,7 +50,7 @@ from engine.errors import InputError, RuleViolation
 from engine.spec import field_clause
 from engine.take6.model import Deal, Draft, DraftStart, Flip, Select, State, TakeRow
 from engine.take6.rules import BULLHEAD_CLAUSE, BULLHEADS, SHIPPED, VARIANTS, bullheads, rules_for
-from engine.take6.transitions import NOT_AN_ACTION
+from engine.take6.transitions import MAY_ACT, NOT_AN_ACTION
 
 __all__ = ["KIT", "Take6Kit", "contradicted_steps"]
 
@@ -103,6 +103,7 @@ class Take6Kit(KitBase):
     name = "take6"
     fact_names = FACT_NAMES
     forms_clause = NOT_AN_ACTION
+    turn_clause = MAY_ACT
     fact_topics = FACT_TOPICS
     unordered = ("hands", "taken")  # hands and taken cards are claimed in any order
     faults = FaultPlan(
