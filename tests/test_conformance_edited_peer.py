@@ -34,7 +34,7 @@ from engine.conformance.peers.protocol import (
 )
 from engine.errors import ArbiterError, InputError, NotYourTurn
 from engine.game import get_game
-from engine.petersburg import Buy, Reveal, cost_breakdown
+from engine.petersburg import Buy, Pass, Reveal, cost_breakdown
 
 ROOT = Path(__file__).resolve().parent.parent
 DISCOUNT = "petersburg:edit:phases/param/lower_row_discount/value=2"
@@ -315,3 +315,158 @@ def test_a_seat_refused_its_only_action_while_another_seat_may_act_is_named_by_i
     assert {c.signature for c in report.classes} == {"petersburg:unexplained:SP-TURN-2"}, report.classes
     without = run_campaign(in_process(_TurnElsewhere), positions=False, **args)
     assert "petersburg:unexplained:SP-TURN-3" in {c.signature for c in without.classes}
+
+
+class _OffersTheTurnElsewhere(ReferencePeer):
+    """Defect: the turn test of the legal set inverted where the seat whose turn it is may only pass: it is
+    offered nothing, and every other seat what it could do were it its turn."""
+
+    name = "petersburg: the turn offered elsewhere"
+
+    def legal(self, player: int) -> list[Any]:
+        assert self.game is not None
+        normal = not self.state.pub_queue and self.state.drawn < 0 and not self.state.over
+        lone = normal and self.game.legal_actions(self.state, self.state.turn) == (Pass(self.state.turn),)
+        if not lone:
+            return super().legal(player)
+        if player == self.state.turn:
+            return []
+        moved = self.state._replace(turn=player)
+        return [self.game.action_to_json(a) for a in self.game.legal_actions(moved, player)]
+
+
+@pytest.mark.parametrize("positions", [True, False])
+def test_a_seat_offered_nothing_while_another_seat_is_offered_its_turn_is_named_by_its_turn(
+        positions: bool) -> None:
+    """SP-TURN-2 (attribution, issue 25): a peer that offers the seat whose turn it is nothing (its only
+    action, a pass) and offers another seat actions the rules refuse there because that seat may not act
+    now has the turn elsewhere: the missing pass is named by the step the other seat's offers contradict
+    too (SP-TURN-2), not by the pass's own rule (SP-TURN-3) nor the candidate set of both.  Asking what
+    another seat is offered does not move the peer, so a campaign without positions tells it too."""
+    report = run_campaign(in_process(_OffersTheTurnElsewhere), games=6, jobs=1, seed=2, shrink=False,
+                          game_names=["petersburg"], players=[2, 3], max_steps=200, positions=positions)
+    assert {c.signature for c in report.classes} == {"petersburg:unexplained:SP-TURN-2"}, report.classes
+
+
+class _NeverPasses(ReferencePeer):
+    """Defect: a pass is never offered (the pass rule left out of the legal set)."""
+
+    name = "petersburg: no pass"
+
+    def legal(self, player: int) -> list[Any]:
+        return [a for a in super().legal(player) if a.get("type") != "pass"]
+
+
+class _SoloSeatOfferedNothing(ReferencePeer):
+    """Defect: the solo seat is offered nothing in its normal turns (its legal set is empty)."""
+
+    name = "petersburg: solo seat offered nothing"
+
+    def legal(self, player: int) -> list[Any]:
+        normal = not self.state.pub_queue and self.state.drawn < 0
+        return [] if normal else super().legal(player)
+
+
+class _PassOnlySeatOfferedNothing(ReferencePeer):
+    """Defect: a seat whose only action is a pass is offered nothing."""
+
+    name = "petersburg: a lone pass not offered"
+
+    def legal(self, player: int) -> list[Any]:
+        offered = super().legal(player)
+        return [] if [a.get("type") for a in offered] == ["pass"] else offered
+
+
+@pytest.mark.parametrize(("peer", "named"), [
+    (_NeverPasses, "SP-TURN-3"),
+    (_SoloSeatOfferedNothing, "SP-TURN-2"),
+    (_PassOnlySeatOfferedNothing, "SP-PHASE-2|SP-TURN-2|SP-TURN-3"),
+])
+def test_a_seat_denied_its_only_kind_of_action_is_named_by_the_step_another_denial_shows(
+        peer: type[ReferencePeer], named: str) -> None:
+    """SP-TURN-2 / SP-TURN-3 (attribution, issue 25): where the seat's only action is a pass and the peer
+    offers it nothing, with no other seat to show where the turn went, the position cannot tell whether
+    the seat may not act (SP-TURN-2) or may not pass (SP-TURN-3): the divergence names both, with the
+    step below the turn (SP-PHASE-2), as a candidate set, and another denial of the campaign decided by
+    one of them discriminates it.  A peer that never offers a pass leaves it missing where the seat could
+    do other things (SP-TURN-3), a solo seat offered nothing shows it where the seat had several kinds
+    of action (SP-TURN-2): one class each, under the rule the other positions show; a peer denying only
+    the lone pass shows nothing more, and its class is the candidate set."""
+    report = run_campaign(in_process(peer), games=6, jobs=1, seed=2, shrink=False, game_names=["petersburg"],
+                          players=[1] if peer is _SoloSeatOfferedNothing else [1, 2], max_steps=200,
+                          positions=True)
+    assert {c.signature for c in report.classes} == {f"petersburg:unexplained:{named}"}, report.classes
+
+
+class _RefusesRowChoices(ReferencePeer):
+    """Defect: every row choice is refused (``rows``: the rows refused, ``None`` for all)."""
+
+    name = "take6: row choices refused"
+    rows: tuple[int, ...] | None = None
+
+    def do_apply(self, player: int, action: Any) -> None:
+        if action.get("type") == "take_row" and (self.rows is None or action.get("row") in self.rows):
+            raise NotYourTurn("T6-ACT-1", f"P{player} may not choose a row")
+        super().do_apply(player, action)
+
+
+class _RefusesRowZero(_RefusesRowChoices):
+    name = "take6: row 0 refused"
+    rows = (0,)
+
+
+class _RowChoiceElsewhere(ReferencePeer):
+    """Defect: the seat test of a row choice inverted: the seat whose card waits is refused, and another
+    seat's choice is taken as its."""
+
+    name = "take6: the row choice elsewhere"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        if action.get("type") == "take_row" and self.state.phase == "choose":
+            waiting = self.state.pending[0][1]
+            if player == waiting:
+                raise NotYourTurn("T6-ACT-1", f"P{player} may not choose a row")
+            super().do_apply(waiting, {**action, "player": waiting})
+            return
+        super().do_apply(player, action)
+
+
+@pytest.mark.parametrize(("peer", "named"), [
+    (_RefusesRowChoices, "T6-ACT-1|T6-PLACE-3"),
+    (_RefusesRowZero, "T6-PLACE-3"),
+    (_RowChoiceElsewhere, "T6-ACT-1"),
+])
+def test_a_seat_refused_every_action_of_its_one_kind_names_what_the_position_can_tell(
+        peer: type[ReferencePeer], named: str) -> None:
+    """T6-ACT-1 / T6-PLACE-3 (attribution, issue 25): a peer refusing a legal row choice is put back on the
+    position and offered another row choice of the seat, then the same choice by another seat.  Another
+    row accepted: the seat may act, and the refusal keeps the row choice's rule (T6-PLACE-3).  Every row
+    refused and no other seat accepted: the position cannot tell whether the seat may not act now or may
+    not choose a row, and the class is the candidate set of both.  Another seat's choice accepted: the
+    peer has the turn elsewhere (T6-ACT-1)."""
+    report = run_campaign(in_process(peer), games=4, jobs=1, seed=3, shrink=False, game_names=["take6"],
+                          players=[2, 3], max_steps=200, positions=True)
+    assert {c.signature for c in report.classes} == {f"take6:unexplained:{named}"}, report.classes
+
+
+class _RefusesFlipsAndRows(ReferencePeer):
+    """Defect: a check that refuses every flip and every row choice (the kids variant's only actions once
+    the cards are selected), as an inverted phase test does."""
+
+    name = "take6: flips and row choices refused"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        if action.get("type") in ("flip", "take_row"):
+            raise NotYourTurn("T6-ACT-1", f"P{player} may not act")
+        super().do_apply(player, action)
+
+
+def test_denials_each_ambiguous_between_the_turn_and_their_own_rule_share_the_turn() -> None:
+    """T6-ACT-1 (attribution, issue 25): a peer refusing every flip (the seat's only action: T6-KIDS-2,
+    the step of T6-SELECT-1) and every row choice (T6-PLACE-3), with no other seat accepted in their
+    place, leaves each refusal a candidate set of the turn and its own rule; the smallest explanation of
+    both sets is the step they share, that the seat may act now (T6-ACT-1): one class, not two."""
+    report = run_campaign(in_process(_RefusesFlipsAndRows), games=4, jobs=1, seed=3, shrink=False,
+                          game_names=["take6"], variants=["kids"], players=[2, 3], max_steps=200,
+                          positions=True)
+    assert {c.signature for c in report.classes} == {"take6:unexplained:T6-ACT-1"}, report.classes

@@ -24,6 +24,7 @@ import fnmatch
 import functools
 import time
 import tomllib
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -137,6 +138,29 @@ def _discriminated(sig: str, signatures: Iterable[str]) -> str:
     return best
 
 
+def _shared_denials(classes: Mapping[str, str]) -> dict[str, str]:
+    """Denials left as candidate sets (no denial of the campaign decided by fewer of their steps) that
+    share a step: the smallest explanation of them all is that step, so each joins the class of the step
+    most of the distinct sets name (the first in order on a tie); a step no other set names leaves its
+    set as it is.  ``classes`` maps signatures to their classes; the result, the ones that change.
+
+    >>> _shared_denials({"t:refused-legal:A-1|P-3:x": "t:unexplained:A-1|P-3",
+    ...                  "t:refused-legal:A-1|S-1:y": "t:unexplained:A-1|S-1"})
+    {'t:refused-legal:A-1|P-3:x': 't:unexplained:A-1', 't:refused-legal:A-1|S-1:y': 't:unexplained:A-1'}
+    """
+    sets = {sig: cls for sig, cls in classes.items()
+            if sig.split(":")[1:2] and sig.split(":")[1] in DENIAL_KINDS and "|" in cls.split(":")[-1]}
+    counts = Counter(c for cls in set(sets.values()) for c in cls.split(":")[-1].split("|"))
+    out: dict[str, str] = {}
+    for sig, cls in sets.items():
+        game, _kind, steps = cls.split(":", 2)
+        names = steps.split("|")
+        best = max(names, key=lambda c: (counts[c], -names.index(c)))
+        if counts[best] > 1:
+            out[sig] = f"{game}:unexplained:{best}"
+    return out
+
+
 def unexplained_class(signature: str) -> str:
     """The class of a divergence nothing explains: its game and deciding clause (or candidate set), whatever
     its kind, detail and subject (``game:unexplained:clause``); a variant's clause that restates a step
@@ -187,6 +211,7 @@ def group(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> tupl
     for sig in plain:  # a candidate set another position discriminated: one class (_discriminated)
         # a signature a waiver names keeps its class (waived); the others: one class per deciding clause
         merged[sig] = sig if waiver_for(sig, waivers) else unexplained_class(_discriminated(sig, plain))
+    merged.update(_shared_denials(merged))
     grouped: dict[str, list[tuple[int, int, str]]] = {}
     faults: dict[str, tuple[str, ...]] = {}
     for c in found:
