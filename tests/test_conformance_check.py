@@ -236,3 +236,20 @@ def test_an_illegal_action_is_named_by_its_text_beside_the_records_json(name: st
         assert "{" not in d.rules
         reported += 1
     assert reported >= 4
+
+
+def test_a_claim_before_the_first_action_is_named_by_the_set_up_step_that_says_it() -> None:
+    """SP-SETUP-2 (attribution, issue 25): a record whose header claims 24 roubles a player contradicts
+    the set-up's own derivation (``GAME.derive_start``: each player takes 25 roubles), so ``check`` names
+    SP-SETUP-2 first, as ``arbiter fuzz`` does for a peer's set-up, not a card's price."""
+    from engine.conformance.kits.base import get_kit
+    from engine.petersburg.setup import seeded_setup
+
+    header = {"type": "header", "format": "arbiter-record", "version": 1, "game": "petersburg",
+              "variant": "first", "options": {}, "players": 2,
+              "setup": get_kit("petersburg").setup_to_json(seeded_setup(2, seed=4)),
+              "claims": {"money": [24, 24]}}
+    report = check_record(io.StringIO(json.dumps(header) + "\n"))
+    d = report.divergence
+    assert d is not None and (d.kind, d.index) == ("claim", None)
+    assert d.clauses[0] == "SP-SETUP-2", d.clauses

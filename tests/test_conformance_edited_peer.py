@@ -470,3 +470,26 @@ def test_denials_each_ambiguous_between_the_turn_and_their_own_rule_share_the_tu
                           game_names=["take6"], variants=["kids"], players=[2, 3], max_steps=200,
                           positions=True)
     assert {c.signature for c in report.classes} == {"take6:unexplained:T6-ACT-1"}, report.classes
+
+
+class _ShortChanged(ReferencePeer):
+    """Defect: the set-up gives each player 24 roubles (SP-SETUP-2 says 25)."""
+
+    name = "petersburg: 24 roubles each"
+
+    def do_new(self, game: str, variant: str, players: int, options: Any, setup: Any) -> None:
+        super().do_new(game, variant, players, options, setup)
+        self.state = self.state._replace(money=tuple(m - 1 for m in self.state.money))
+
+
+@pytest.mark.parametrize("positions", [True, False])
+def test_a_fact_differing_at_the_start_is_named_by_the_set_up_step_that_says_it(positions: bool) -> None:
+    """SP-SETUP-2 (attribution, issue 25): a fact the peer claims differently at a set-up's start, before
+    any action, contradicts the step of the engine's derivation of the set-up that says that fact
+    (``GAME.derive_start``: the roubles each player takes), not the first clause of the fact's topics (a
+    card's price for money)."""
+    report = run_campaign(in_process(_ShortChanged), games=3, jobs=1, seed=2, shrink=False,
+                          game_names=["petersburg"], max_steps=60, positions=positions, diagnose=False)
+    first = report.classes[0].first
+    assert first.kind == "claim" and not first.actions, first
+    assert first.signature == "petersburg:claim:SP-SETUP-2:money", first.signature

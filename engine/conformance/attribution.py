@@ -91,6 +91,7 @@ def attribute(
     claimed: Any = None,
     claims: Mapping[str, Any] | None = None,
     trial: Callable[[Trial], Any] | None = None,
+    start: Mapping[str, Any] | None = None,
 ) -> Attribution:
     """Attribute a divergent claim of ``fact`` (the peer's value ``claimed``; its other claims in the same
     position ``claims``) after ``step`` (``(before, action, after)``, or ``None`` for the start position
@@ -98,11 +99,20 @@ def attribute(
 
     ``trial`` (a campaign whose peer takes positions) shows the peer a discriminating position of the kit
     (:class:`~engine.conformance.kits.base.Trial`) and returns its ``fact`` there: of rival explanations, the
-    one whose prediction it meets decides (else the kit's simplest, as without positions)."""
+    one whose prediction it meets decides (else the kit's simplest, as without positions).
+
+    ``start`` (``new_game``'s keyword arguments, with ``step`` ``None``) says the position is a set-up's
+    start: a fact differing there contradicts the step of the set-up's derivation (the kit's
+    ``derive_start``) that says that fact (the upper row's workers: SP-SETUP-4)."""
     ok = _applies(game, variant)
     derivation: tuple[Step, ...] = ()
     found: tuple[Step, ...] = ()
     first: tuple[str, ...] = ()
+    if step is None and start is not None:
+        try:
+            found = tuple(s for s in kit.derive_start(game, start) if s.says == fact)
+        except Exception:  # naming clauses is advisory: never let it hide the divergence itself
+            found = ()
     if step is not None:
         try:
             derivation, found = _deciding_steps(kit, game, fact, step, claimed=claimed, claims=claims,

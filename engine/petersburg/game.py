@@ -107,13 +107,36 @@ class PetersburgGame:
         ``seed=None`` needs an explicit ``setup`` (every stack's order is given; a game whose stacks' order
         is unknown starts from a :func:`~engine.petersburg.position.position` with ``unknown`` stacks and
         takes a ``Reveal`` chance step at each draw from them)."""
+        return self._start(players, seed=seed, variant=variant, options=options, setup=setup)
+
+    def _start(self, players: int, *, seed: int | None, variant: str | None,
+               options: Mapping[str, Any] | None, setup: Any, trace: Trace | None = None) -> State:
         rs = ruleset(variant, options, self.book)
         setup_spec(players, self.book)
         if setup is None:
             if seed is None:
                 raise IllegalSetup("SP-SETUP-7", "without a seed give the set-up (every stack's order)")
             setup = seeded_setup(players, seed=seed, variant=rs.variant, book=self.book)
-        return initial_state(players, rs, setup)
+        return initial_state(players, rs, setup, trace)
+
+    def derive_start(
+        self,
+        players: int,
+        *,
+        seed: int | None = 0,
+        variant: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        setup: Any = None,
+    ) -> tuple[Step, ...]:
+        """The derivation of :meth:`new_game`'s start position: one step per fact the set-up decides, saying
+        that fact (the stacks, the upper row, money, scores, markers), from the set-up's own code.
+
+        >>> [(d.clause, d.says) for d in GAME.derive_start(2, seed=1)][:2]
+        [('SP-SETUP-1', 'stacks'), ('SP-SETUP-4', 'upper')]
+        """
+        trace = Trace()
+        self._start(players, seed=seed, variant=variant, options=options, setup=setup, trace=trace)
+        return tuple(trace.steps)
 
     def to_act(self, state: State) -> tuple[int, ...]:
         """The seat that must act (``()`` when over)."""

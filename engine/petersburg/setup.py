@@ -13,6 +13,7 @@ from typing import Any
 
 from attrs import frozen
 
+from engine.derivation import Trace
 from engine.errors import IllegalSetup
 from engine.petersburg.catalog import PHASES, SHIPPED, STACKS, Book
 from engine.petersburg.model import State
@@ -89,8 +90,13 @@ def setup_spec(players: int, book: Book = SHIPPED) -> Any:
     return book.setups[players]
 
 
-def initial_state(players: int, rs: Ruleset, setup: Setup) -> State:
-    """The state at the start of the first worker phase, from a checked explicit set-up."""
+def initial_state(players: int, rs: Ruleset, setup: Setup, trace: Trace | None = None) -> State:
+    """The state at the start of the first worker phase, from a checked explicit set-up (SP-SETUP-6).
+
+    With ``trace``, each fact the set-up decides is recorded as a step saying that fact (the derivation
+    :meth:`~engine.petersburg.game.PetersburgGame.derive_start` returns): the stacks (SP-SETUP-1), the
+    workers drawn into the upper row (SP-SETUP-4), the roubles and the scoring track (SP-SETUP-2), the
+    start-player markers (SP-SETUP-3)."""
     spec = setup_spec(players, rs.book)
     if not isinstance(setup, Setup):
         raise IllegalSetup("SP-SETUP-6", f"setup must be a Setup, got {type(setup).__name__}")
@@ -136,6 +142,16 @@ def initial_state(players: int, rs: Ruleset, setup: Setup) -> State:
     workers = stacks[0]
     n0 = spec.first_workers
     stacks[0] = workers[n0:]
+    if trace is not None:
+        names = rs.names
+        trace.add("SP-SETUP-1", "stacks", {"stacks": [len(st) for st in stacks]},
+                  note="the four stacks, shuffled face down, less the workers drawn")
+        trace.add("SP-SETUP-4", "upper", {"upper": [names[k] for k in workers[:n0]]},
+                  note=f"{n0} workers drawn from the worker stack into the upper row")
+        trace.add("SP-SETUP-2", "money", {"money": [spec.money] * players},
+                  note=f"each player takes {spec.money} roubles")
+        trace.add("SP-SETUP-2", "scores", {"scores": [0] * players}, note="each figure on space 0")
+        trace.add("SP-SETUP-3", "markers", {"markers": list(markers)}, note="the start-player markers dealt")
     return State(
         rules=rs,
         players=players,

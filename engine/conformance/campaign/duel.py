@@ -265,7 +265,15 @@ class Duel:
             claimed=claimed,
             claims=self.peer_view,
             trial=self.trial if self.trials else None,
+            start=self.start_args() if self.step_taken is None and self.start is None and not self.placed
+            else None,
         )
+
+    def start_args(self) -> dict[str, Any]:
+        """``new_game``'s keyword arguments for the set-up's start position."""
+        s = self.setup
+        return {"players": s.players, "variant": s.variant, "options": dict(s.options),
+                "setup": self.kit.setup_from_json(s.setup)}
 
     def trial(self, trial: Trial) -> Any:
         """Show the peer a discriminating position: put it there, apply the trial's action, read the fact
@@ -441,10 +449,7 @@ class Duel:
             before, action, _after = self.step_taken
             return (Seen("after", before, action, shown=shown),)
         if self.start is None:
-            s = self.setup
-            start = {"players": s.players, "variant": s.variant, "options": dict(s.options),
-                     "setup": self.kit.setup_from_json(s.setup)}
-            return (Seen("start", None, start, shown=shown),)
+            return (Seen("start", None, self.start_args(), shown=shown),)
         return ()
 
     def diverge_all(self, found: Sequence[Pending]) -> DivergenceFound:

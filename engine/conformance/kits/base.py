@@ -128,6 +128,11 @@ class GameKit(Protocol):
         """The reference derivation of the legal step ``action`` from ``before`` (``()``: none yet)."""
         ...
 
+    def derive_start(self, game: Any, start: Mapping[str, Any]) -> tuple[Step, ...]:
+        """The engine's own derivation of a set-up's start position (``start``: ``new_game``'s keyword
+        arguments): a step per fact the set-up decides, saying that fact."""
+        ...
+
     def why(self, game: Any, state: Any, action: Any) -> Step | None:
         """Why ``action`` is legal or refused in ``state``: a step whose clause grants (``says`` ``legal``)
         or refuses (``refused``) it, the checks beneath it (``None``: no derivation yet)."""
@@ -192,6 +197,11 @@ class KitBase:
         (attribution then falls back to ``deciding``)."""
         derive = getattr(game, "derive", None)
         return tuple(derive(before, action)) if derive is not None else ()
+
+    def derive_start(self, game: Any, start: Mapping[str, Any]) -> tuple[Step, ...]:
+        """``GAME.derive_start(**start)`` (the set-up's own derivation); ``()`` for a game without one."""
+        derive = getattr(game, "derive_start", None)
+        return tuple(derive(**start)) if derive is not None else ()
 
     def why(self, game: Any, state: Any, action: Any) -> Step | None:
         """The checked tier's derivation of an action's legality (``GAME.why``); ``None`` for a game without

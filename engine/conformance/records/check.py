@@ -48,7 +48,7 @@ from attrs import evolve, frozen
 
 from engine.action_input import text_of_json
 from engine.cliargs import cap_jobs
-from engine.conformance.attribution import fact_clauses, granting, refusing
+from engine.conformance.attribution import attribute, granting, refusing
 from engine.conformance.diagnosis.evidence import Seen
 from engine.conformance.diagnosis.search import Diagnoser
 from engine.conformance.diagnosis.words import described, lines
@@ -224,15 +224,16 @@ class _Stop(Exception):
 
 
 def _clauses_for(game: Game, kit: GameKit, fact: str, step: tuple[Any, Any, Any] | None,
-                 variant: str, *, claimed: Any = None, claims: Mapping[str, Any] | None = None
-                 ) -> tuple[str, ...]:
-    """The clauses behind a fact, the deciding one first (see :mod:`engine.conformance.attribution`)."""
-    return fact_clauses(game, kit, fact, step, variant, claimed=claimed, claims=claims)
+                 variant: str, *, claimed: Any = None, claims: Mapping[str, Any] | None = None,
+                 start: Mapping[str, Any] | None = None) -> tuple[str, ...]:
+    """The clauses behind a fact, the deciding one first (see :mod:`engine.conformance.attribution`;
+    ``start``: ``new_game``'s arguments, for a claim before the first action of a set-up's start)."""
+    return attribute(game, kit, fact, step, variant, claimed=claimed, claims=claims, start=start).clauses
 
 
 def _compare_claims(kit: GameKit, state: Any, claims: Mapping[str, Any], index: int | None, *, line: int,
                     where: str, game: Game, step: tuple[Any, Any, Any] | None, variant: str,
-                    version: int) -> int:
+                    version: int, start: Mapping[str, Any] | None = None) -> int:
     facts = kit.facts(state)
     for name in claims:
         if name not in facts and name != "legal":
@@ -256,7 +257,8 @@ def _compare_claims(kit: GameKit, state: Any, claims: Mapping[str, Any], index: 
             found.append(Divergence(
                 kind="claim", index=index, line=line, fact=name,
                 record=f"{name} = {_show(claimed)}", rules=f"{name} = {_show(facts[name])}",
-                clauses=_clauses_for(game, kit, name, step, variant, claimed=claimed, claims=peer),
+                clauses=_clauses_for(game, kit, name, step, variant, claimed=claimed, claims=peer,
+                                     start=start),
                 reason=f"{after}, the rules give a different {name}",
             ))
     _stop_at_first(found)
@@ -380,9 +382,12 @@ def check_record(source: str | Path | IO[str], *, name: str | None = None) -> Ch
         version = header.version
         game, kit, state = _start(header, label)
         if header.claims:
+            begun = None if header.position is not None else {
+                "players": header.players, "variant": header.variant, "options": header.options,
+                "setup": kit.setup_from_json(header.setup)}
             claims += _compare_claims(kit, state, header.claims, None, line=header.line,
                                       where=f"{label} line 1", game=game, step=None, variant=header.variant,
-                                      version=version)
+                                      version=version, start=begun)
         for line in lines:
             if isinstance(line, ActionLine):
                 before = state
