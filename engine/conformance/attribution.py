@@ -110,7 +110,7 @@ def attribute(
     first: tuple[str, ...] = ()
     if step is None and start is not None:
         try:
-            found = tuple(s for s in kit.derive_start(game, start) if s.says == fact)
+            found = tuple(s for root in kit.derive_start(game, start) for s in root.walk() if s.says == fact)
         except Exception:  # naming clauses is advisory: never let it hide the divergence itself
             found = ()
     if step is not None:

@@ -132,11 +132,35 @@ class Take6:
         >>> sorted([c for h in s.hands for c in h] + [r[0] for r in s.rows]) == list(range(1, 35))
         True
         """
+        return self._start(players, seed=seed, variant=variant, options=options, setup=setup)
+
+    def _start(self, players: int, *, seed: int | None, variant: str | None,
+               options: Mapping[str, Any] | None, setup: Any, trace: Trace | None = None) -> State:
         rules = self.book.rules_for(variant, players, options)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise IllegalSetup("T6-SETUP-4", f"seed must be a non-negative integer, got {seed!r}")
         deals = check_setup(rules, setup)
-        return deal_round(rules, seed, 1, ZEROS[rules.players], deals, prev_start=0, trace=None)
+        return deal_round(rules, seed, 1, ZEROS[rules.players], deals, prev_start=0, trace=trace)
+
+    def derive_start(
+        self,
+        players: int,
+        *,
+        seed: int | None = 0,
+        variant: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        setup: Any = None,
+    ) -> tuple[Step, ...]:
+        """The derivation of :meth:`new_game`'s start position: the first round's deal (T6-SETUP-4 or
+        T6-SETUP-5) with its hands (T6-SETUP-2) and rows (T6-SETUP-3), or the logic draft's start, from
+        the dealing code itself.
+
+        >>> [(d.clause, d.says) for d in GAME.derive_start(2, seed=1)[0].steps]
+        [('T6-SETUP-2', 'hands'), ('T6-SETUP-3', 'rows')]
+        """
+        trace = Trace()
+        self._start(players, seed=seed, variant=variant, options=options, setup=setup, trace=trace)
+        return tuple(trace.steps)
 
     to_act: Callable[[State], tuple[int, ...]] = staticmethod(itemgetter(I_TO_ACT))
     """The seats that must act now: every seat still to select, or the one choosing / drafting /
