@@ -1,7 +1,10 @@
 """What a peer denies when it lets a seat do nothing the rules allow it: the seat's legal actions, all
 missing or all refused, rest on one step of their grants alike (that the seat may act now), not on each
-action's own rule; and a seat whose only action is refused while another seat's action the rules refuse
-is accepted has the turn elsewhere.
+action's own rule (:func:`offers_nothing`, :func:`refused_alike`); a seat denied its actions while another
+seat is offered, or accepted, an action the rules refuse because that seat may not act now has the turn
+elsewhere (:func:`offered_elsewhere`, :func:`turn_elsewhere`); and a seat denied every action of its one
+kind with nothing to tell why names both readings, the turn and the kind's own rule, as a candidate set
+another denial of the campaign may discriminate (:func:`unresolved`).
 
 These are probes of a duel with positions (:class:`~engine.conformance.campaign.duel.Duel`): the peer is
 put on the position again and offered the seat's other actions, or another seat's, and put back.  They
