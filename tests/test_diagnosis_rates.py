@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from engine.bench import register
-from engine.conformance.diagnosis import rates
+from engine.conformance.diagnosis import expected, rates
 from engine.conformance.diagnosis.classes import cover
 from engine.conformance.diagnosis.faults import World, parse
 from engine.conformance.diagnosis.space import candidates
@@ -101,7 +101,7 @@ def test_a_code_mutant_run_as_a_subprocess_peer_gives_one_class_naming_its_claus
     source = (ROOT / path).read_text(encoding="utf-8")
     mutant = next(m for m in code_mutants(path, source) if m.describe().endswith(
         "cost -= rs.lower_discount -> cost += rs.lower_discount"))
-    assert "SP-COST-3" in rates.line_clauses(path, source, mutant.line, "petersburg")
+    assert "SP-COST-3" in expected.line_clauses(path, source, mutant.line, "petersburg")
     trial = rates.mutant(mutant, scratch, games=4, seed=1, max_steps=MAX_STEPS)
     assert trial.outcome == "named", described([trial])
     assert len(trial.classes) == 1 and "SP-COST-3" in trial.classes[0].clauses
@@ -124,13 +124,13 @@ def test_the_clauses_of_a_line_and_of_a_fault() -> None:
     """A line's clauses are those its function names (a range ``SP-COST-1..7`` counts each), else the module
     docstring's; a fault's are those of the rows it edits (both rows of a swap) or its own clause."""
     src = '"""Costs (SP-COST-1..3)."""\nX = 1\ndef f(a):\n    return a + 1\n'
-    assert rates.line_clauses("engine/petersburg/x.py", src, 4, "petersburg") == (
+    assert expected.line_clauses("engine/petersburg/x.py", src, 4, "petersburg") == (
         "SP-COST-1", "SP-COST-2", "SP-COST-3")
     discount = parse("petersburg:edit:phases/param/lower_row_discount/value=2")
-    assert rates.fault_clauses(discount) == ("SP-COST-3",)
-    assert rates.fault_clauses(parse("take6:reading:T6-PRO-3")) == ("T6-PRO-3",)
+    assert expected.fault_clauses(discount) == ("SP-COST-3",)
+    assert expected.fault_clauses(parse("take6:reading:T6-PRO-3")) == ("T6-PRO-3",)
     swap = parse("take6:swap:bullheads/T6-BULL-2/bullheads,bullheads/T6-BULL-3/bullheads")
-    assert set(rates.fault_clauses(swap)) == {"T6-BULL-2", "T6-BULL-3"}
+    assert set(expected.fault_clauses(swap)) == {"T6-BULL-2", "T6-BULL-3"}
 
 
 def test_a_line_also_names_what_it_calls_and_the_options_it_reads() -> None:
@@ -143,19 +143,19 @@ def test_a_line_also_names_what_it_calls_and_the_options_it_reads() -> None:
     source = (ROOT / path).read_text(encoding="utf-8")
     line = next(i for i, text in enumerate(source.splitlines(), 1)
                 if "len(hand) < hand_limit(rs, area)" in text)
-    assert "SP-HAND-2" in rates.line_clauses(path, source, line, "petersburg")
+    assert "SP-HAND-2" in expected.line_clauses(path, source, line, "petersburg")
     src = "def f(options):\n    'The set-up (T6-SETUP-1).'\n    return options.get('professional_tie')\n"
-    assert rates.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1", "T6-PRO-3")
+    assert expected.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1", "T6-PRO-3")
     src = "def f(options):\n    'The set-up (T6-SETUP-1).'\n    return options.get('standard')\n"
-    assert rates.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1",)
+    assert expected.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1",)
     # a field whose clause a row's field_clauses states, read as an attribute (the placement rule)
     src = "def f(rules):\n    'The set-up (T6-SETUP-1).'\n    return rules.placement == 'ends'\n"
-    assert rates.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1", "T6-PRO-1")
+    assert expected.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1", "T6-PRO-1")
     src = "def f(rules):\n    'The set-up (T6-SETUP-1).'\n    return rules.title\n"
-    assert rates.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1",)
-    observatory = rates.fault_clauses(parse("petersburg:drop:cards/Observatory/effect"))
+    assert expected.line_clauses("engine/take6/x.py", src, 3, "take6") == ("T6-SETUP-1",)
+    observatory = expected.fault_clauses(parse("petersburg:drop:cards/Observatory/effect"))
     assert observatory == tuple(f"SP-OBS-{n}" for n in range(1, 7))
-    assert rates.fault_clauses(parse("petersburg:edit:cards/Market/cost=4")) == ("SP-CARD-2",)
+    assert expected.fault_clauses(parse("petersburg:edit:cards/Market/cost=4")) == ("SP-CARD-2",)
 
 
 def test_rule_files_are_the_interpreters() -> None:

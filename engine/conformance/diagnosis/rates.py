@@ -49,10 +49,7 @@ classes); then every miss with its classes, and every trial set apart with why.
 from __future__ import annotations
 
 import argparse
-import ast
-import functools
 import random
-import re
 import shutil
 import statistics
 import sys
@@ -70,7 +67,8 @@ from engine.conformance.campaign.duel import FAILURE_KINDS
 from engine.conformance.campaign.report import CampaignReport
 from engine.conformance.campaign.runner import run_campaign
 from engine.conformance.diagnosis.evidence import Seen
-from engine.conformance.diagnosis.faults import Fault, World, parse, target_row
+from engine.conformance.diagnosis.expected import fault_clauses, line_clauses
+from engine.conformance.diagnosis.faults import Fault, World, parse
 from engine.conformance.diagnosis.search import Diagnoser
 from engine.conformance.diagnosis.space import fault_space
 from engine.conformance.diagnosis.visits import VISITS, Behaviour, MakeWitness, Visits
@@ -81,7 +79,7 @@ from engine.game import game_names
 from engine.mutation.code import code_mutants
 from engine.mutation.driver import CODE, NOT_RULES, ROOT
 from engine.mutation.mutant import Mutant
-from engine.spec import FIELD_CLAUSES, Tables, field_clause, load_clauses, row_clauses
+from engine.spec import load_clauses
 
 __all__ = [
     "DEFAULTS",
@@ -345,187 +343,6 @@ def two_edits(
 
 
 # ------------------------------------------------------------------------------------------ clauses
-
-
-_CLAUSE = re.compile(r"\b([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*?-)(\d+)(?:\.\.(\d+))?((?:/\d+)*)\b")
-
-
-def _clause_ids(text: str, known: frozenset[str]) -> list[str]:
-    """The clause ids ``text`` names (``SP-COST-1..7``: every one of the range; ``T6-SELECT-1/2``: both),
-    those of ``known`` only.
-
-    >>> _clause_ids("T6-SELECT-1/2, SP-COST-3..4", frozenset({"T6-SELECT-1", "T6-SELECT-2", "SP-COST-3",
-    ...                                                       "SP-COST-4"}))
-    ['T6-SELECT-1', 'T6-SELECT-2', 'SP-COST-3', 'SP-COST-4']
-    """
-    out: list[str] = []
-    for m in _CLAUSE.finditer(text):
-        first = int(m.group(2))
-        last = int(m.group(3)) if m.group(3) else first
-        out += [f"{m.group(1)}{n}" for n in range(first, min(last, first + 20) + 1)]
-        out += [f"{m.group(1)}{n}" for n in m.group(4).split("/") if n]  # T6-SELECT-1/2: both
-    return [c for c in dict.fromkeys(out) if c in known]
-
-
-def line_clauses(path: str, source: str, line: int, game: str) -> tuple[str, ...]:
-    """The clauses a line of a rule module computes a step of: every clause id written in the innermost
-    function around it that names any (its code, comments and docstring: the clauses of its
-    ``trace.add``/``trace.step`` calls and ``Reduction`` values, ``# SP-COST-3`` notes, the module's
-    constants it reads that name one: ``MAY_ACT``), else in the
-    module's docstring (a module-level line, or a helper that names none); then those the docstrings of
-    the functions the line calls name (a call of ``hand_limit(...)`` computes the hand limit's step), and
-    those of the options and parameters its strings name (``'professional_tie'``: that option's clause).
-
-    >>> src = 'def f(a):\\n    # T6-PLACE-2: the lowest row\\n    return a < 2\\n'
-    >>> line_clauses("engine/take6/x.py", src, 3, "take6")
-    ('T6-PLACE-2',)
-    >>> src = "def g():\\n    'Rows (T6-PRO-1).'\\n\\ndef f(a):\\n    'T6-PLACE-2.'\\n    return g() < a\\n"
-    >>> line_clauses("engine/take6/x.py", src, 6, "take6")
-    ('T6-PLACE-2', 'T6-PRO-1')
-    >>> line_clauses("engine/take6/x.py", 'TURN = "T6-ACT-1"\\ndef f(a):\\n    return a(TURN)\\n', 3, "take6")
-    ('T6-ACT-1',)
-    """
-    known = load_clauses(game).ids()
-    lines = source.splitlines()
-    tree = ast.parse(source)
-    enclosing = [
-        node for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-        and node.lineno <= line <= (node.end_lineno or node.lineno)
-    ]
-    constants = _clause_constants(tree, known)
-    own: list[str] = []
-    for node in sorted(enclosing, key=lambda n: -n.lineno):  # innermost first
-        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        read = [constants[n.id] for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in constants]
-        own = _clause_ids("\n".join([*lines[first - 1:node.end_lineno], *read]), known)
-        if own:
-            break
-    if not own:
-        own = _clause_ids(ast.get_docstring(tree) or "", known)
-    smallest = _statement(tree, line)
-    called = [c for name in _calls_on(smallest) for c in _clause_ids(_docstring_of(tree, name), known)]
-    read = [*_literals(smallest), *_attributes(smallest)]
-    named = [c for text in read for c in _named_rows(game).get(text, ())]
-    return tuple(dict.fromkeys([*own, *called, *named]))
-
-
-def _clause_constants(tree: ast.Module, known: frozenset[str]) -> dict[str, str]:
-    """The module's constants that name a clause (``MAY_ACT = "SP-TURN-2"``): a function reading one
-    computes a step of that clause, as if it wrote the id."""
-    out: dict[str, str] = {}
-    for node in tree.body:
-        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
-                and isinstance(node.value.value, str) and _clause_ids(node.value.value, known)):
-            out.update((t.id, node.value.value) for t in node.targets if isinstance(t, ast.Name))
-    return out
-
-
-def _statement(tree: ast.Module, line: int) -> ast.AST | None:
-    """The smallest statement holding ``line`` (of a compound statement, its head: an ``if``'s or
-    ``while``'s test, a ``for``'s iterable)."""
-    scope: list[ast.AST] = []
-    for n in ast.walk(tree):
-        if isinstance(n, ast.If | ast.While):
-            scope.append(n.test)
-        elif isinstance(n, ast.For):
-            scope.append(n.iter)
-        elif isinstance(n, ast.stmt) and not isinstance(
-                n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.With | ast.Try):
-            scope.append(n)
-    scope = [n for n in scope if getattr(n, "lineno", 0) <= line <= (getattr(n, "end_lineno", 0) or 0)]
-    return min(scope, key=lambda n: (getattr(n, "end_lineno", 0) or 0) - getattr(n, "lineno", 0),
-               default=None)
-
-
-def _calls_on(node: ast.AST | None) -> list[str]:
-    """The names of the plain functions ``node`` calls (``f(x)``, not methods)."""
-    if node is None:
-        return []
-    return [c.func.id for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)]
-
-
-def _literals(node: ast.AST | None) -> list[str]:
-    """The string constants of ``node``."""
-    if node is None:
-        return []
-    return [c.value for c in ast.walk(node) if isinstance(c, ast.Constant) and isinstance(c.value, str)]
-
-
-def _attributes(node: ast.AST | None) -> list[str]:
-    """The attribute names ``node`` reads (``rules.placement``: ``placement``)."""
-    if node is None:
-        return []
-    return [a.attr for a in ast.walk(node) if isinstance(a, ast.Attribute)]
-
-
-@functools.cache
-def _named_rows(game: str) -> dict[str, tuple[str, ...]]:
-    """Name -> clauses of every option and parameter row of the game's shipped tables (a line reading
-    ``option_map.get('professional_tie')`` computes the step of that option's clause), and of every field
-    a row's ``field_clauses`` states a clause of (a line reading ``rules.placement`` computes the step of
-    the placement rule a variant's ``placement`` states)."""
-    tables = Tables.shipped(game)
-    out: dict[str, tuple[str, ...]] = {}
-
-    def add(name: str, found: Sequence[str]) -> None:
-        out[name] = tuple(dict.fromkeys((*out.get(name, ()), *found)))
-
-    for doc in tables.docs.values():
-        for array, rows in doc.items():
-            if not isinstance(rows, list):
-                continue
-            for row in rows:
-                if not isinstance(row, dict):
-                    continue
-                if array in ("option", "param") and isinstance(row.get("name"), str) and row_clauses(row):
-                    add(row["name"], row_clauses(row))
-                for name in row.get(FIELD_CLAUSES) or {}:
-                    add(str(name), [field_clause(row, str(name))])
-    return out
-
-
-def _docstring_of(tree: ast.Module, name: str) -> str:
-    """The docstring of function ``name`` as the module sees it: its own top-level one, or one imported
-    from another engine module (``from engine.x import name``); ``""`` otherwise."""
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            return ast.get_docstring(node) or ""
-        if (isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("engine.")
-                and any((a.asname or a.name) == name for a in node.names)):
-            real = next(a.name for a in node.names if (a.asname or a.name) == name)
-            path = ROOT / (node.module.replace(".", "/") + ".py")
-            if path.is_file():
-                other = ast.parse(path.read_text(encoding="utf-8"))
-                return next((ast.get_docstring(d) or "" for d in other.body
-                             if isinstance(d, ast.FunctionDef) and d.name == real), "")
-    return ""
-
-
-def fault_clauses(fault: Fault) -> tuple[str, ...]:
-    """The clauses a fault names: every clause the rows it edits cite (a swap: both rows), else its own
-    (a reading's ruling, a skipped step, an option's clause); a card's effect left out or changed names
-    the rules of that effect too (its clause's numbered family).
-
-    >>> fault_clauses(parse("petersburg:drop:cards/Observatory/effect"))
-    ('SP-OBS-1', 'SP-OBS-2', 'SP-OBS-3', 'SP-OBS-4', 'SP-OBS-5', 'SP-OBS-6')
-    """
-    out = [fault.clause] if fault.clause else []
-    if fault.kind in ("edit", "drop", "swap"):
-        for target in (fault.target, str(fault.value)) if fault.kind == "swap" else (fault.target,):
-            out += _row_clauses(fault.game, target)
-    elif fault.kind in ("reading", "skip"):
-        out.append(fault.target)
-    if fault.kind in ("edit", "drop") and fault.target.split("/")[-1].split(".")[0] == "effect":
-        # a card's effect left out or changed: every rule of that effect (SP-OBS-1 .. SP-OBS-6)
-        families = {c.rsplit("-", 1)[0] for c in out if c}
-        out += [c for c in load_clauses(fault.game) if c.rsplit("-", 1)[0] in families]  # the book's order
-    return tuple(dict.fromkeys(c for c in out if c))
-
-
-@functools.cache
-def _row_clauses(game: str, target: str) -> tuple[str, ...]:
-    return row_clauses(target_row(Tables.shipped(game), target))
 
 
 def mutant(m: Mutant, work: Path, *, games: int = 8, seed: int = 0, max_steps: int = 300,
