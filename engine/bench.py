@@ -168,6 +168,9 @@ def register(sub: Any) -> None:
                    help="diagnosis: actions per game at most (default 300)")
     p.add_argument("--seed", type=cliargs.seed("--seed"), default=None,
                    help="diagnosis: the draw's seed (default 1)")
+    p.add_argument("--again", metavar="REPORT", action="append", default=None,
+                   help="diagnosis: run again the code mutants a saved report (both streams) counted, each "
+                   "with its campaign seed, instead of a draw (repeatable)")
     p.add_argument("--questions", metavar="FILE", default=None,
                    help="search: the question set (default tests/data/search-questions.toml)")
     p.set_defaults(run=run)

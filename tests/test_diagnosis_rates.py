@@ -25,6 +25,7 @@ from engine.conformance.diagnosis import expected, rates
 from engine.conformance.diagnosis.classes import cover
 from engine.conformance.diagnosis.faults import World, parse
 from engine.conformance.diagnosis.space import candidates
+from engine.errors import InputError
 from engine.mutation.code import code_mutants
 from engine.mutation.driver import ROOT
 
@@ -228,3 +229,27 @@ def test_bench_declares_the_draws_defaults() -> None:
         flag = "--" + name.replace("_", "-")
         assert flag in text
         assert f"(default {value})" in " ".join(text.split()), name
+
+
+def test_a_saved_reports_code_mutants_run_again_with_their_campaign_seeds(tmp_path: Path) -> None:
+    """Issue 25 (the measure): ``arbiter bench diagnosis --again REPORT`` runs the code mutants a saved
+    report counted again, found by file and mutation whatever line they moved to, each with the campaign
+    seed its draw gave it, so two trees are compared on the same mutants; one no longer in the text is
+    counted as gone, and a report with no counted mutant is refused."""
+    report = tmp_path / "seed4.txt"
+    report.write_text("\n".join([
+        "diagnosis rates: seed 4, 0 single edits and 0 pairs, 2 code mutants (with positions); ...",
+        "  miss       code mutants, with: engine/petersburg/legal.py:99: p != s.turn -> p == s.turn "
+        "-> 3 classes (7.5 s)",
+        "  miss       code mutants, with: engine/petersburg/legal.py:10: nothing -> like this "
+        "-> 2 classes (1.0 s)",
+    ]), encoding="utf-8")
+    assert [c[0] for c in rates.counted_before(report)] == [48_000, 48_001]
+    trials, gone = rates.run_again([report], games=4, max_steps=200)
+    assert gone == 1 and len(trials) == 1
+    assert trials[0].drawn[0].endswith("p != s.turn -> p == s.turn")
+    assert trials[0].outcome == "named", rates._described(trials[0])
+    empty = tmp_path / "empty.txt"
+    empty.write_text("diagnosis rates: seed 1, ...\n", encoding="utf-8")
+    with pytest.raises(InputError, match="no code mutant counted"):
+        rates.counted_before(empty)

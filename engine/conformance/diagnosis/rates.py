@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import shutil
 import statistics
 import sys
@@ -466,6 +467,72 @@ def run(*, faults: int, pairs: int, mutants: int, games: int, seed: int, max_ste
     return trials
 
 
+_TRIAL = re.compile(r"^  ([a-z ]+?) +code mutants, with: (\S+?):(\d+): (.*) -> \d+ classes? \(")
+_HEADER = re.compile(r"^diagnosis rates: seed (\d+),")
+
+
+def counted_before(path: str | Path) -> list[tuple[int, str, int, str]]:
+    """The code mutants a saved report counted, in its order: ``(campaign seed, file, line, mutation)``.
+    The report is :func:`report`'s output with its per-trial lines (both streams: ``2>&1``); each
+    mutant's campaign seed is the one its draw gave it (the draw's seed, its place in the draw).
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "r.txt"
+    >>> lines = ["diagnosis rates: seed 4, ...",
+    ...          "  silent     code mutants, with: engine/a.py:3: x -> y -> 0 classes (1.0 s)",
+    ...          "  miss       code mutants, with: engine/a.py:9: p -> q -> 2 classes (2.0 s)"]
+    >>> _ = f.write_text("\\n".join(lines))
+    >>> counted_before(f)
+    [(48001, 'engine/a.py', 9, 'p -> q')]
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError("--again", f"cannot read {path}: {exc.strerror}") from None
+    seed: int | None = None
+    i = 0
+    out: list[tuple[int, str, int, str]] = []
+    for line in text.splitlines():
+        if (head := _HEADER.match(line)) is not None:
+            seed, i = int(head[1]), 0
+        elif (m := _TRIAL.match(line)) is not None and seed is not None:
+            if m[1] in ("hit", "named", "miss"):
+                out.append((seed * 10_000 + 8_000 + i, m[2], int(m[3]), m[4]))
+            i += 1
+    if not out:
+        raise InputError("--again", f"{path}: no code mutant counted; give a report saved with its per-trial "
+                                    "lines (both streams: 2>&1)")
+    return out
+
+
+def run_again(paths: Sequence[str | Path], *, games: int, max_steps: int, progress: Any = None
+              ) -> tuple[list[Trial], int]:
+    """The code mutants saved reports counted, run again on this tree, each with its campaign seed: the
+    same mutants before and after a change, whatever the rule modules' text now draws.  A mutant is found
+    by its file and mutation (the nearest line of that text); returns the trials and how many are gone."""
+    counted = [c for path in paths for c in counted_before(path)]
+    pool: dict[tuple[str, str], list[Mutant]] = {}
+    for rel in RULE_FILES:
+        for m in code_mutants(rel, (ROOT / rel).read_text(encoding="utf-8")):
+            pool.setdefault((m.path, m.describe().split(":", 2)[2].strip()), []).append(m)
+    trials: list[Trial] = []
+    gone = 0
+    work = _scratch()
+    try:
+        for seed, path, line, text in counted:
+            found = pool.get((path, text.strip()))
+            if not found:
+                gone += 1
+                continue
+            m = min(found, key=lambda c: abs(c.line - line))
+            trials.append(mutant(m, work, games=games, seed=seed, max_steps=max_steps))
+            if progress is not None:
+                progress(trials[-1])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return trials, gone
+
+
 # ------------------------------------------------------------------------------------------ the figures
 
 
@@ -577,14 +644,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-steps", type=cliargs.count("--max-steps"), default=DEFAULTS["max_steps"],
                         help=f"actions per game at most (default {DEFAULTS['max_steps']})")
     parser.add_argument("--seed", type=cliargs.seed("--seed"), default=1, help="the draw's seed (default 1)")
+    parser.add_argument("--again", metavar="REPORT", action="append", default=None,
+                        help="run again the code mutants a saved report (both streams) counted, each with "
+                        "its campaign seed, instead of a draw (repeatable)")
 
 
 def report(*, faults: int, pairs: int, mutants: int, games: int, seed: int, max_steps: int,
-           verbose: bool = True) -> int:
-    """Run the draw and print its figures."""
-    print(f"diagnosis rates: seed {seed}, {faults} single edits and {pairs} pairs (each with and without "
-          f"positions), {mutants} code mutants (with positions); {games} games per campaign, at most "
-          f"{max_steps} actions each", flush=True)
+           verbose: bool = True, again: Sequence[str] = ()) -> int:
+    """Run the draw and print its figures; with ``again`` (saved reports), the code mutants they counted
+    instead (:func:`run_again`)."""
+    for path in again:  # a report that cannot be read is refused before anything runs
+        counted_before(path)
+    if again:
+        print(f"diagnosis rates: the code mutants {', '.join(map(str, again))} counted, again on this tree; "
+              f"{games} games per campaign, at most {max_steps} actions each", flush=True)
+    else:
+        print(f"diagnosis rates: seed {seed}, {faults} single edits and {pairs} pairs (each with and without "
+              f"positions), {mutants} code mutants (with positions); {games} games per campaign, at most "
+              f"{max_steps} actions each", flush=True)
 
     def tick(t: Trial) -> None:
         if verbose:
@@ -593,8 +670,12 @@ def report(*, faults: int, pairs: int, mutants: int, games: int, seed: int, max_
                   f"{len(t.classes)} classes ({t.cpu:.1f} s)", file=sys.stderr, flush=True)
 
     began = time.monotonic()
-    trials = run(faults=faults, pairs=pairs, mutants=mutants, games=games, seed=seed, max_steps=max_steps,
-                 progress=tick)
+    if again:
+        trials, gone = run_again(again, games=games, max_steps=max_steps, progress=tick)
+        print(f"{len(trials) + gone} counted before; {gone} no longer in the rule modules' text")
+    else:
+        trials = run(faults=faults, pairs=pairs, mutants=mutants, games=games, seed=seed,
+                     max_steps=max_steps, progress=tick)
     print(*summary(trials), sep="\n")
     print(f"{len(trials)} trials in {time.monotonic() - began:.0f} s wall clock")
     return 0
@@ -611,7 +692,7 @@ def bench(args: argparse.Namespace) -> int:
     return report(faults=given("faults"), pairs=given("pairs"), mutants=given("mutants"),
                   games=given("games"), seed=int(getattr(args, "seed", None) or 1),
                   max_steps=given("max_steps"),
-                  verbose=not getattr(args, "quiet", False))
+                  verbose=not getattr(args, "quiet", False), again=getattr(args, "again", None) or ())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -622,7 +703,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no line per trial on stderr")
     args = parser.parse_args(argv)
     return report(faults=args.faults, pairs=args.pairs, mutants=args.mutants, games=args.games,
-                  seed=args.seed, max_steps=args.max_steps, verbose=not args.quiet)
+                  seed=args.seed, max_steps=args.max_steps, verbose=not args.quiet, again=args.again or ())
 
 
 if __name__ == "__main__":
