@@ -253,3 +253,12 @@ def test_a_saved_reports_code_mutants_run_again_with_their_campaign_seeds(tmp_pa
     empty.write_text("diagnosis rates: seed 1, ...\n", encoding="utf-8")
     with pytest.raises(InputError, match="no code mutant counted"):
         rates.counted_before(empty)
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(InputError, match="not a UTF-8 text report"):
+        rates.counted_before(binary)
+    with pytest.raises(InputError, match="cannot read"):
+        rates.counted_before(tmp_path / "missing.txt")
+    with pytest.raises(SystemExit) as stopped:  # the module's command: one line, exit 2
+        rates.main(["--again", str(binary)])
+    assert stopped.value.code == 2

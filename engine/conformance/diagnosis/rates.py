@@ -489,6 +489,8 @@ def counted_before(path: str | Path) -> list[tuple[int, str, int, str]]:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError("--again", f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError("--again", f"{path}: not a UTF-8 text report") from None
     seed: int | None = None
     i = 0
     out: list[tuple[int, str, int, str]] = []
@@ -702,8 +704,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_arguments(parser)
     parser.add_argument("--quiet", action="store_true", help="no line per trial on stderr")
     args = parser.parse_args(argv)
-    return report(faults=args.faults, pairs=args.pairs, mutants=args.mutants, games=args.games,
-                  seed=args.seed, max_steps=args.max_steps, verbose=not args.quiet, again=args.again or ())
+    try:
+        return report(faults=args.faults, pairs=args.pairs, mutants=args.mutants, games=args.games,
+                      seed=args.seed, max_steps=args.max_steps, verbose=not args.quiet,
+                      again=args.again or ())
+    except InputError as exc:  # a report that cannot be read: one line, exit 2
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
 
 
 if __name__ == "__main__":
