@@ -176,6 +176,8 @@ def turn_elsewhere(duel: Seats, seat: int, action: Any) -> TurnElsewhere | None:
     the peer offers it here (as :func:`offered_elsewhere` does): an action refused so shows the turn
     elsewhere without a probe.  ``None`` when the peer offers and accepts none, none applies, or (for
     the probes) the campaign does not use positions."""
+    if len(_one_of_each_kind(duel.game.legal_actions(duel.state, seat))) > 1:
+        return None  # several kinds: refused_alike asks the seat's other kinds instead
     passed = _turn_steps(duel, action)
     if not passed:
         return None
