@@ -26,6 +26,7 @@ from engine.conformance.peers.base import ReferencePeer
 from engine.conformance.peers.multi import MultiDefectPeer
 from engine.conformance.records.check import check_record
 from engine.conformance.records.format import write_record
+from engine.derivation import Step
 from engine.game import get_game
 from engine.take6 import GAME, Select, TakeRow
 
@@ -321,3 +322,15 @@ def test_an_offered_value_that_is_no_action_is_named_by_the_rule_of_the_games_ac
                           game_names=["petersburg"], players=[2], max_steps=60, positions=True)
     assert [c.signature for c in report.classes] == ["petersburg:unexplained:SP-TURN-1"], report.classes
     assert "not an action of this game" in report.classes[0].first.message
+
+
+def test_a_card_placed_in_another_row_is_named_by_its_placement_even_if_its_row_was_then_taken() -> None:
+    """T6-PLACE-1 (attribution, issue 25): the placement the peer contradicts is found by the row the
+    reference placed the card in (the step's own ``row``) when a later card of the same turn took that row:
+    the card is then in no row of the reference's, but the peer's has it in another row."""
+    placed = Step("T6-PLACE-1", "row", {"card": 57, "row": 1})
+    ours = {"rows": [[5, 25], [58], [22], [95]]}  # row 1 was taken by 58, the 6th card
+    theirs = {"rows": [[5, 25, 57], [13, 43, 48, 49, 58], [22], [95]]}
+    assert contradicted_steps((placed,), "rows", ours, theirs) == (placed,)
+    same = {"rows": [[5, 25], [13, 43, 48, 49, 57, 58], [22], [95]]}
+    assert contradicted_steps((placed,), "rows", ours, same) == ()

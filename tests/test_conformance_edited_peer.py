@@ -493,3 +493,28 @@ def test_a_fact_differing_at_the_start_is_named_by_the_set_up_step_that_says_it(
     first = report.classes[0].first
     assert first.kind == "claim" and not first.actions, first
     assert first.signature == "petersburg:claim:SP-SETUP-2:money", first.signature
+
+
+class _EndsPhasesAPassEarly(ReferencePeer):
+    """Defect: an action other than a pass leaves the count of consecutive passes at 1, not 0 (a phase's
+    actions end one pass early); the count itself is no claimed fact."""
+
+    name = "petersburg: passes counted from 1 after an action"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        assert self.game is not None
+        parsed = self.game.action_from_json(action)
+        super().do_apply(player, action)
+        s = self.state
+        if not isinstance(parsed, Pass | Reveal) and not s.over and s.passes == 0 and s.players > 1:
+            self.state = s._replace(passes=1)
+
+
+def test_a_phase_ended_a_pass_early_is_named_by_the_step_saying_the_phase_goes_on() -> None:
+    """SP-PHASE-3 (attribution, issue 25): after a pass the phase goes on after, the engine's derivation says
+    so (``goes-on``: how many passed consecutively); a peer that ended the phase there instead (its phase,
+    who acts, or the scores it then gives differ, the Pub queue keeping the building phase's name) is named
+    by that step, in one class, not by the next turn's step (SP-PHASE-4) or the pass itself (SP-TURN-3)."""
+    report = run_campaign(in_process(_EndsPhasesAPassEarly), games=4, jobs=1, seed=3, shrink=False,
+                          game_names=["petersburg"], players=[2, 3], max_steps=200, positions=True)
+    assert {c.signature for c in report.classes} == {"petersburg:unexplained:SP-PHASE-3"}, report.classes

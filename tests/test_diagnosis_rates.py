@@ -262,3 +262,21 @@ def test_a_saved_reports_code_mutants_run_again_with_their_campaign_seeds(tmp_pa
     with pytest.raises(SystemExit) as stopped:  # the module's command: one line, exit 2
         rates.main(["--again", str(binary)])
     assert stopped.value.code == 2
+
+
+def test_a_line_names_what_its_test_guards_and_the_state_fields_it_touches() -> None:
+    """An ``if``'s test computes whether the steps of the calls in its branches are taken (their docstrings'
+    clauses: SP-SCORE-4 for the test before a phase's scoring); a line that reads or writes a state field
+    whose layout table names a clause computes that clause's step (``passes=0``: SP-PHASE-3), of a call
+    over several lines only the keyword written on that line."""
+    src = ("def g():\n    'Income (SP-SCORE-4).'\n\ndef f(s):\n    'Phases (SP-PHASE-2).'\n"
+           "    if s.round > 1:\n        g()\n    return 0\n")
+    at = "engine/petersburg/x.py"
+    assert expected.line_clauses(at, src, 6, "petersburg") == ("SP-PHASE-2", "SP-SCORE-4")
+    assert expected.line_clauses(at, src, 8, "petersburg") == ("SP-PHASE-2",)
+    src = ("def f(s):\n    'Phases (SP-PHASE-2).'\n    return s._replace(\n        turn=1,\n"
+           "        passes=0,\n    )\n")
+    assert expected.line_clauses(at, src, 5, "petersburg") == ("SP-PHASE-2", "SP-PHASE-3")
+    assert expected.line_clauses(at, src, 4, "petersburg") == ("SP-PHASE-2",)
+    src = "def f(s):\n    'Phases (SP-PHASE-2).'\n    return s.passes + 1\n"
+    assert expected.line_clauses(at, src, 3, "petersburg") == ("SP-PHASE-2", "SP-PHASE-3")

@@ -48,8 +48,11 @@ def line_clauses(path: str, source: str, line: int, game: str) -> tuple[str, ...
     ``trace.add``/``trace.step`` calls and ``Reduction`` values, ``# SP-COST-3`` notes, the module's
     constants it reads that name one: ``MAY_ACT``), else in the
     module's docstring (a module-level line, or a helper that names none); then those the docstrings of
-    the functions the line calls name (a call of ``hand_limit(...)`` computes the hand limit's step), and
-    those of the options and parameters its strings name (``'professional_tie'``: that option's clause).
+    the functions the line calls name (a call of ``hand_limit(...)`` computes the hand limit's step; an
+    ``if``'s test, those its branches call: it decides whether their steps are taken), and
+    those of the options and parameters its strings name (``'professional_tie'``: that option's clause)
+    and of the state fields it reads or writes whose layout table names a clause (``passes=0``:
+    SP-PHASE-3).
 
     >>> src = 'def f(a):\\n    # T6-PLACE-2: the lowest row\\n    return a < 2\\n'
     >>> line_clauses("engine/take6/x.py", src, 3, "take6")
@@ -79,9 +82,13 @@ def line_clauses(path: str, source: str, line: int, game: str) -> tuple[str, ...
     if not own:
         own = _clause_ids(ast.get_docstring(tree) or "", known)
     smallest = _statement(tree, line)
-    called = [c for name in _calls_on(smallest) for c in _clause_ids(_docstring_of(tree, name), known)]
+    calls = [*_calls_on(smallest), *(n for stmt in _guarded(tree, smallest) for n in _calls_on(stmt))]
+    called = [c for name in calls for c in _clause_ids(_docstring_of(tree, name), known)]
     read = [*_literals(smallest), *_attributes(smallest)]
     named = [c for text in read for c in _named_rows(game).get(text, ())]
+    fields = _layout_fields(game)
+    touched = (*_attributes(smallest), *_keywords(smallest, line))
+    named += [c for name in touched for c in fields.get(name, ())]
     return tuple(dict.fromkeys([*own, *called, *named]))
 
 
@@ -113,6 +120,19 @@ def _statement(tree: ast.Module, line: int) -> ast.AST | None:
                default=None)
 
 
+def _guarded(tree: ast.Module, test: ast.AST | None) -> list[ast.stmt]:
+    """The plain statements an ``if``'s or ``while``'s ``test`` decides whether to run: those directly in its
+    body and its ``else`` (a test changed runs the other branch, so the line computes whether each of their
+    steps is taken); nested compound statements are decided by their own tests."""
+    if test is None:
+        return []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.If | ast.While) and n.test is test:
+            return [s for s in (*n.body, *n.orelse) if not isinstance(
+                s, ast.If | ast.While | ast.For | ast.With | ast.Try | ast.FunctionDef | ast.ClassDef)]
+    return []
+
+
 def _calls_on(node: ast.AST | None) -> list[str]:
     """The names of the plain functions ``node`` calls (``f(x)``, not methods)."""
     if node is None:
@@ -132,6 +152,52 @@ def _attributes(node: ast.AST | None) -> list[str]:
     if node is None:
         return []
     return [a.attr for a in ast.walk(node) if isinstance(a, ast.Attribute)]
+
+
+def _keywords(node: ast.AST | None, line: int) -> list[str]:
+    """The keyword argument names on ``line`` of the calls in ``node`` (``_passed(s, passes=0)``:
+    ``passes``; of a call over several lines, only those written on ``line``)."""
+    if node is None:
+        return []
+    return [k.arg for c in ast.walk(node) if isinstance(c, ast.Call) for k in c.keywords
+            if k.arg and k.lineno <= line <= (k.end_lineno or k.lineno)]
+
+
+_LAYOUT_HEAD = re.compile(r"^(\s*)index\s+field\s+holds\s*$")
+_LAYOUT_ROW = re.compile(r"^\s*\d+\s+([a-z_]+)\s+(.*)$")
+
+
+@functools.cache
+def _layout_fields(game: str) -> dict[str, tuple[str, ...]]:
+    """Field -> clauses, from the state layout tables drawn in the game package's module docstrings
+    (``index  field  holds``): a field whose description names a clause (``passes  consecutive passes so
+    far in this phase (SP-PHASE-3)``) holds that clause's fact, so a line reading it (``s.passes``) or
+    writing it (``passes=0``) computes that clause's step.
+
+    >>> _layout_fields("petersburg")["passes"]
+    ('SP-PHASE-3',)
+    """
+    known = load_clauses(game).ids()
+    out: dict[str, tuple[str, ...]] = {}
+    for path in sorted((ROOT / "engine" / game).glob("*.py")):
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        field, text, inside = "", "", False
+        for line in [*doc.splitlines(), ""]:
+            row = _LAYOUT_ROW.match(line) if inside else None
+            if _LAYOUT_HEAD.match(line):
+                inside = True
+                continue
+            if row or not line.strip() or (inside and not line.startswith(" " * 10)):
+                if field:
+                    found = _clause_ids(text, known)
+                    if found:
+                        out[field] = tuple(dict.fromkeys((*out.get(field, ()), *found)))
+                field, text = (row.group(1), row.group(2)) if row else ("", "")
+                if not line.strip():
+                    inside = False
+            elif inside and field:
+                text += " " + line.strip()
+    return out
 
 
 @functools.cache

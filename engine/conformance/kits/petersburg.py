@@ -514,8 +514,10 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     minimum SP-COST-6 when the peer charged less than it; else the printed price SP-COST-1 of the card).
     A money or VP difference at a scoring: the card incomes (or final-scoring parts) whose amount is the
     difference.  A differing ``stacks`` or ``upper`` after a refill: the refill steps (how many cards each
-    drew, none when the board was full).  Then the first step concluding a differing ``to_act`` /
-    ``phase``.
+    drew, none when the board was full).  Then the last step concluding a differing ``to_act`` /
+    ``phase``, the fact asked about first.  After a pass the phase went on after (SP-PHASE-3), a peer
+    whose phase, scores or money differ there ended the phase: every difference is that step's (its
+    Pub queue keeps the building phase's name, so who acts and the scores may be all that differ).
 
     >>> from engine.petersburg import GAME, Buy, position
     >>> s = position(players=2, upper=["Author"], areas=[["Gold Smelter"], []])
@@ -540,7 +542,10 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
             refills = [s for s in root.walk() if s.says == "refill"]
             if refills:
                 return tuple(refills)
-    for name in ("to_act", "phase"):
+    goes_on = [s for s in root.walk() if s.says == "goes-on"]
+    if goes_on and any(n in theirs and theirs[n] != ours.get(n) for n in ("phase", "scores", "money")):
+        return (goes_on[0],)  # a pass the phase went on after, where the peer ended it (and scored)
+    for name in sorted(("to_act", "phase"), key=lambda n: n != fact):  # the fact asked about first
         if name in theirs and theirs[name] != ours.get(name):
             concluding = [s for s in root.walk() if name in s.data and s.data[name] != theirs[name]]
             if concluding:

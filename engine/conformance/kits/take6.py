@@ -424,6 +424,8 @@ def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) 
     if says == "row" and "rows" in theirs:
         card = d["card"]
         mine, peer = _row_of(ours, card), _row_of(theirs, card)
+        if mine is None and isinstance(d.get("row"), int):
+            mine = d["row"]  # a row the step went on to take: the card was placed there all the same
         return mine is not None and peer is not None and mine != peer
     if says == "fits-nowhere":
         if "to_act" in theirs and theirs["to_act"] != d["to_act"] and ours.get("to_act") == d["to_act"]:
