@@ -518,3 +518,22 @@ def test_a_phase_ended_a_pass_early_is_named_by_the_step_saying_the_phase_goes_o
     report = run_campaign(in_process(_EndsPhasesAPassEarly), games=4, jobs=1, seed=3, shrink=False,
                           game_names=["petersburg"], players=[2, 3], max_steps=200, positions=True)
     assert {c.signature for c in report.classes} == {"petersburg:unexplained:SP-PHASE-3"}, report.classes
+
+
+class _EndsAfterTheFirstRound(ReferencePeer):
+    """Defect: the set-up marks the first round as the last (the game ends after it)."""
+
+    name = "petersburg: the first round is the last"
+
+    def do_new(self, game: str, variant: str, players: int, options: Any, setup: Any) -> None:
+        super().do_new(game, variant, players, options, setup)
+        self.state = self.state._replace(last_round=True)
+
+
+def test_a_game_ended_at_a_round_the_rules_go_on_after_is_named_by_the_step_saying_it_goes_on() -> None:
+    """SP-END-1 (attribution, issue 25): a round's end says the game goes on when no stack ran out; a peer
+    whose game is over there (its final scoring, and the refill it did not make, differ too) is named by
+    that step, in one class, not by the refill (SP-REFILL-1) or the final scoring's parts."""
+    report = run_campaign(in_process(_EndsAfterTheFirstRound), games=3, jobs=1, seed=3, shrink=False,
+                          game_names=["petersburg"], max_steps=200, positions=True)
+    assert {c.signature for c in report.classes} == {"petersburg:unexplained:SP-END-1"}, report.classes

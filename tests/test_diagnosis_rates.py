@@ -280,3 +280,5 @@ def test_a_line_names_what_its_test_guards_and_the_state_fields_it_touches() -> 
     assert expected.line_clauses(at, src, 4, "petersburg") == ("SP-PHASE-2",)
     src = "def f(s):\n    'Phases (SP-PHASE-2).'\n    return s.passes + 1\n"
     assert expected.line_clauses(at, src, 3, "petersburg") == ("SP-PHASE-2", "SP-PHASE-3")
+    src = "def f(s):\n    'Phases (SP-PHASE-2).'\n    over = s.round > 4\n    return over\n"
+    assert expected.line_clauses(at, src, 3, "petersburg") == ("SP-PHASE-2", "SP-END-1")

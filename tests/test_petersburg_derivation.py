@@ -132,3 +132,32 @@ def test_a_refill_of_a_full_board_is_a_step_drawing_nothing() -> None:
     ours = {"stacks": [len(k) for k in after.stacks]}
     theirs = {"stacks": [ours["stacks"][0], ours["stacks"][1] - 2, *ours["stacks"][2:]]}
     assert contradicted_steps(steps, "stacks", ours, theirs) == (refill,)
+
+
+def test_the_ends_a_pass_decides_are_steps_and_a_peer_contradicting_one_is_traced_to_it() -> None:
+    """SP-PHASE-3 / SP-END-1: a pass the phase goes on after says so (``goes-on``, with the consecutive
+    passes), as a round's end says the game goes on; a peer whose phase, scores or money differ after
+    such a pass ended the phase there, one whose phase is the one a pass ended went on with it, and one
+    whose game is over at a round's end ended the game: every difference is traced to that step."""
+    from engine.conformance.kits.petersburg import KIT, contradicted_steps
+
+    s = position(players=2, phase="worker", turn=0, passes=0, upper=["Market"] * 4, lower=["Lumberjack"] * 4)
+    steps = GAME.derive(s, Pass(0))
+    (goes_on,) = [x for d in steps for x in d.walk() if x.says == "goes-on"]
+    assert goes_on.clause == "SP-PHASE-3" and goes_on.data["passes"] == 1
+    ours = KIT.facts(GAME.apply(s, Pass(0)))
+    theirs = {**ours, "phase": "building", "to_act": [1]}
+    assert contradicted_steps(steps, "to_act", ours, theirs) == (goes_on,)
+    assert contradicted_steps(steps, "to_act", ours, {**ours, "to_act": [0]}) != (goes_on,)  # a turn slip
+    s = position(players=2, phase="worker", turn=0, passes=1, upper=["Market"] * 4, lower=["Lumberjack"] * 4)
+    steps = GAME.derive(s, Pass(0))
+    (over,) = [x for d in steps for x in d.walk() if x.says == "phase-over"]
+    ours = KIT.facts(GAME.apply(s, Pass(0)))
+    assert contradicted_steps(steps, "phase", ours, {**ours, "phase": "worker"}) == (over,)
+    s = position(players=2, phase="trading", turn=0, passes=1, upper=["Market"] * 4, lower=["Lumberjack"] * 4)
+    steps = GAME.derive(s, Pass(0))
+    (round_end,) = [x for d in steps for x in d.walk() if x.says == "goes-on" and x.clause == "SP-END-1"]
+    ours = KIT.facts(GAME.apply(s, Pass(0)))
+    assert ours["over"] is False
+    theirs = {**ours, "over": True, "to_act": [], "scores": [3, 0], "stacks": [0, 0, 0, 0]}
+    assert contradicted_steps(steps, "scores", ours, theirs) == (round_end,)

@@ -26,10 +26,11 @@ name, and nothing else in the package indexes a state by number)::
      13    areas          per seat, a sorted tuple of kinds
      14    turned         per seat, the kinds of the Observatories turned this round (SP-OBS-5)
      15    markers        per phase, the seat holding its start-player marker
-     16    drawn          the card an Observatory drew, awaiting its owner's decision (-1: none)
+     16    drawn          the card an Observatory drew (SP-OBS-1), awaiting its owner's decision (SP-OBS-4;
+                          -1: none)
      17    pub_queue      seats still to decide on Pub purchases, the first decides now (SP-PUB-2)
      18    last_round     a stack placed its last card: the game ends after this round (SP-END-1..3)
-     19    over           final scoring done
+     19    over           the game has ended, its final scoring done (SP-END-1)
      20    hidden         per stack, the cards of unknown order (sorted kinds), ``()`` when every stack's
                           order is known (the hot path tests only this)
 

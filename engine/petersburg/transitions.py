@@ -459,6 +459,8 @@ def _next_phase(s: State, trace: Trace | None = None) -> State:
         return _final_scoring(s, trace)
     gone = s.lower
     if trace is not None:
+        trace.add("SP-END-1", "goes-on", {"round": s.round, "over": False},
+                  note=f"no stack ran out by round {s.round}: the game goes on")
         trace.add(
             "SP-ROUND-1",
             "round-end",

@@ -155,12 +155,14 @@ def _attributes(node: ast.AST | None) -> list[str]:
 
 
 def _keywords(node: ast.AST | None, line: int) -> list[str]:
-    """The keyword argument names on ``line`` of the calls in ``node`` (``_passed(s, passes=0)``:
-    ``passes``; of a call over several lines, only those written on ``line``)."""
+    """The names ``node`` assigns (``drawn = -1``: the successor's field the transition builds) and the
+    keyword argument names on ``line`` of its calls (``_passed(s, passes=0)``: ``passes``; of a call over
+    several lines, only those written on ``line``)."""
     if node is None:
         return []
-    return [k.arg for c in ast.walk(node) if isinstance(c, ast.Call) for k in c.keywords
-            if k.arg and k.lineno <= line <= (k.end_lineno or k.lineno)]
+    stored = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
+    return [*stored, *(k.arg for c in ast.walk(node) if isinstance(c, ast.Call) for k in c.keywords
+                       if k.arg and k.lineno <= line <= (k.end_lineno or k.lineno))]
 
 
 _LAYOUT_HEAD = re.compile(r"^(\s*)index\s+field\s+holds\s*$")

@@ -512,12 +512,15 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     A money difference after a buy or a play: the step of the price it contradicts (the reduction the
     peer omitted, ``subject`` the card granting it; two equal reductions: both, a candidate set; the
     minimum SP-COST-6 when the peer charged less than it; else the printed price SP-COST-1 of the card).
+    First, the ends: a peer whose game is over where the rules' goes on, the step saying it goes on at
+    the round's end (SP-END-1; the final scoring, the refill it did not make follow from it); a pass that
+    ended a phase where the peer's goes on, or the other way (its phase, scores or money differ): the step
+    saying the phase is over, or goes on (SP-PHASE-3; the Pub queue keeps the building phase's name, so
+    the scores may be all that differ); else a game the rules end where the peer's goes on (SP-END-1).
     A money or VP difference at a scoring: the card incomes (or final-scoring parts) whose amount is the
     difference.  A differing ``stacks`` or ``upper`` after a refill: the refill steps (how many cards each
     drew, none when the board was full).  Then the last step concluding a differing ``to_act`` /
-    ``phase``, the fact asked about first.  After a pass the phase went on after (SP-PHASE-3), a peer
-    whose phase, scores or money differ there ended the phase: every difference is that step's (its
-    Pub queue keeps the building phase's name, so who acts and the scores may be all that differ).
+    ``phase``, the fact asked about first.
 
     >>> from engine.petersburg import GAME, Buy, position
     >>> s = position(players=2, upper=["Author"], areas=[["Gold Smelter"], []])
@@ -527,6 +530,20 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     [('SP-COST-4', 'Gold Smelter')]
     """
     root = Step("SP-TURN-1", "step", steps=tuple(derivation))
+    ending = [s for s in root.walk() if s.clause == "SP-END-1" and "over" in s.data]
+    game = "over" in theirs and theirs["over"] != ours.get("over") and ending
+    if game and theirs["over"]:
+        return (ending[0],)  # the peer ended the game where it goes on (its phase ended: the game did)
+    # a pass the phase went on after, where the peer ended it (and scored), or the other way
+    differ = any(n in theirs and theirs[n] != ours.get(n) for n in ("phase", "scores", "money"))
+    goes_on = [s for s in root.walk() if s.says == "goes-on" and "phase" in s.data]
+    if goes_on and differ:
+        return (goes_on[0],)
+    ended = [s for s in root.walk() if s.says == "phase-over"]
+    if ended and differ and theirs.get("phase") == ended[0].data["phase"]:
+        return (ended[0],)
+    if game:
+        return (ending[0],)  # the game ended where the peer's goes on
     for name in ("money", "scores"):
         if name in theirs and theirs.get(name) != ours.get(name):
             diffs = _seat_diffs(name, ours, theirs)
@@ -542,9 +559,6 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
             refills = [s for s in root.walk() if s.says == "refill"]
             if refills:
                 return tuple(refills)
-    goes_on = [s for s in root.walk() if s.says == "goes-on"]
-    if goes_on and any(n in theirs and theirs[n] != ours.get(n) for n in ("phase", "scores", "money")):
-        return (goes_on[0],)  # a pass the phase went on after, where the peer ended it (and scored)
     for name in sorted(("to_act", "phase"), key=lambda n: n != fact):  # the fact asked about first
         if name in theirs and theirs[name] != ours.get(name):
             concluding = [s for s in root.walk() if name in s.data and s.data[name] != theirs[name]]
