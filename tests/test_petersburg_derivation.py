@@ -153,7 +153,8 @@ def test_the_ends_a_pass_decides_are_steps_and_a_peer_contradicting_one_is_trace
     steps = GAME.derive(s, Pass(0))
     (over,) = [x for d in steps for x in d.walk() if x.says == "phase-over"]
     ours = KIT.facts(GAME.apply(s, Pass(0)))
-    assert contradicted_steps(steps, "phase", ours, {**ours, "phase": "worker"}) == (over,)
+    nothing = contradicted_steps(steps, "phase", ours, {**ours, "phase": "worker"})  # nothing earned
+    assert nothing[0] == over and [x.says for x in nothing] == ["phase-over", "no-pub"]
     s = position(players=2, phase="trading", turn=0, passes=1, upper=["Market"] * 4, lower=["Lumberjack"] * 4)
     steps = GAME.derive(s, Pass(0))
     (round_end,) = [x for d in steps for x in d.walk() if x.says == "goes-on" and x.clause == "SP-END-1"]
@@ -161,3 +162,14 @@ def test_the_ends_a_pass_decides_are_steps_and_a_peer_contradicting_one_is_trace
     assert ours["over"] is False
     theirs = {**ours, "over": True, "to_act": [], "scores": [3, 0], "stacks": [0, 0, 0, 0]}
     assert contradicted_steps(steps, "scores", ours, theirs) == (round_end,)
+    # a peer that scored a phase whose scoring earned something and stayed in it holds Pub decisions: the
+    # step saying there are none (SP-PUB-2); with nothing earned, it may not have ended the phase at all
+    s = position(players=2, phase="worker", turn=0, passes=1, upper=["Market"] * 4, lower=["Lumberjack"] * 4,
+                 areas=[["Lumberjack"], []])
+    steps = GAME.derive(s, Pass(0))
+    (none,) = [x for d in steps for x in d.walk() if x.says == "no-pub"]
+    (over,) = [x for d in steps for x in d.walk() if x.says == "phase-over"]
+    ours = KIT.facts(GAME.apply(s, Pass(0)))
+    assert contradicted_steps(steps, "phase", ours, {**ours, "phase": "worker", "to_act": [1]}) == (none,)
+    stayed = {**ours, "phase": "worker", "money": [ours["money"][0] - 3, ours["money"][1]]}
+    assert contradicted_steps(steps, "phase", ours, stayed) == (over,)

@@ -375,10 +375,13 @@ def _end_phase(s: State, trace: Trace | None = None) -> State:
                     trace.add(
                         "SP-PUB-2",
                         "pub-decisions",
-                        {"queue": list(queue), "to_act": queue[0]},
+                        {"phase": phase.name, "queue": list(queue), "to_act": queue[0]},
                         note=f"Pub decisions: {', '.join(_who(p) for p in queue)}",
                     )
                 return _pub_opened(s, pub_queue=queue)
+        if trace is not None:
+            trace.add("SP-PUB-2", "no-pub", {"after": phase.name, "queue": []},
+                      note=f"no Pub decisions after the {phase.name} scoring")
     elif trace is not None:
         trace.add(
             "SP-SCORE-5", "no-scoring", {"phase": phase.name}, note=f"the {phase.name} phase has no scoring"

@@ -516,7 +516,9 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     the round's end (SP-END-1; the final scoring, the refill it did not make follow from it); a pass that
     ended a phase where the peer's goes on, or the other way (its phase, scores or money differ): the step
     saying the phase is over, or goes on (SP-PHASE-3; the Pub queue keeps the building phase's name, so
-    the scores may be all that differ); else a game the rules end where the peer's goes on (SP-END-1).
+    the scores may be all that differ; a peer that scored it and stayed in it holds Pub decisions the
+    step saying there are none contradicts, SP-PUB-2); else a game the rules end where the peer's goes on
+    (SP-END-1).
     A money or VP difference at a scoring: the card incomes (or final-scoring parts) whose amount is the
     difference.  A differing ``stacks`` or ``upper`` after a refill: the refill steps (how many cards each
     drew, none when the board was full).  Then the last step concluding a differing ``to_act`` /
@@ -540,8 +542,19 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     if goes_on and differ:
         return (goes_on[0],)
     ended = [s for s in root.walk() if s.says == "phase-over"]
-    if ended and differ and theirs.get("phase") == ended[0].data["phase"]:
-        return (ended[0],)
+    if ended and theirs.get("phase") == ended[0].data["phase"]:
+        # the peer still in the phase: it did not score it (a phase with a scoring) or differs at all (one
+        # without: the Pub decisions after the building scoring keep its name, and are no sign)
+        scored = not any(s.says == "no-scoring" for s in root.walk())
+        shows = ("scores", "money") if scored else ("phase", "scores", "money", "over")
+        if any(n in theirs and theirs[n] != ours.get(n) for n in shows):
+            return (ended[0],)
+        # it scored the phase but did not move on: it holds Pub decisions the rules do not; a scoring
+        # that earned nothing cannot tell that from a phase not ended (both, a candidate set)
+        none = [s for s in root.walk() if s.says == "no-pub"]
+        if none and any(n in theirs and theirs[n] != ours.get(n) for n in ("phase", "to_act")):
+            earned = any(s.data.get("roubles") or s.data.get("vp") for s in root.walk() if s.says == "income")
+            return (none[0],) if earned else (ended[0], none[0])
     if game:
         return (ending[0],)  # the game ended where the peer's goes on
     for name in ("money", "scores"):
