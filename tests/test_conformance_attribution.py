@@ -334,3 +334,30 @@ def test_a_card_placed_in_another_row_is_named_by_its_placement_even_if_its_row_
     assert contradicted_steps((placed,), "rows", ours, theirs) == (placed,)
     same = {"rows": [[5, 25], [13, 43, 48, 49, 57, 58], [22], [95]]}
     assert contradicted_steps((placed,), "rows", ours, same) == ()
+
+
+def test_a_card_fitting_no_row_that_the_peer_placed_is_named_by_where_its_rows_show_it() -> None:
+    """T6-PLACE-1 / T6-PLACE-3 (attribution, issue 25): a card lower than every row's end fits no row; the
+    derivation says so from the search that found none (``no-row``, T6-PLACE-1) and then awaits its
+    player's row choice (``fits-nowhere``, T6-PLACE-3).  A peer whose rows show the card after another
+    card placed it by the placement rule: the search is contradicted; one whose rows show it starting a
+    row that was not full chose that row for it: the wait is; one whose rows no longer show it cannot tell
+    them apart: both, a candidate set."""
+    from engine.take6 import Deal
+
+    s = GAME.new_game(2, setup=Deal(hands=((1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+                                           (11, 12, 13, 14, 15, 16, 17, 18, 19, 20)), rows=(30, 40, 50, 60)))
+    s = GAME.apply(s, Select(0, 1))
+    steps = GAME.derive(s, Select(1, 11))
+    (nowhere,) = [x for d in steps for x in d.walk() if x.says == "fits-nowhere"]
+    (searched,) = nowhere.steps
+    assert (searched.clause, searched.says) == ("T6-PLACE-1", "no-row")
+    assert searched.data["ends"] == [30, 40, 50, 60]
+    ours = get_kit("take6").facts(GAME.apply(s, Select(1, 11)))
+    moved = {**ours, "to_act": [0, 1], "phase": "select"}
+    beside = {**moved, "rows": [[30], [40], [50], [60, 1, 11]]}
+    assert contradicted_steps(steps, "to_act", ours, beside) == (searched,)
+    started = {**moved, "rows": [[1, 11], [40], [50], [60]]}
+    assert contradicted_steps(steps, "to_act", ours, started) == (nowhere,)
+    gone = {**moved, "rows": [[11], [40], [50], [60]]}
+    assert contradicted_steps(steps, "to_act", ours, gone) == (nowhere, searched)

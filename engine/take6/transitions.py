@@ -110,15 +110,24 @@ def _record_placement(
 ) -> None:
     """The derivation of one placement, from :func:`~engine.take6.placement.locate`'s outcome: the row and
     side with every candidate (T6-PLACE-1 / T6-PRO-1..3), then the row's capacity (T6-PLACE-2 / T6-PRO-4):
-    room for the card, or its 6th card takes the row; or the card fits no row (T6-PLACE-3 / T6-PRO-5)."""
+    room for the card, or its 6th card takes the row; or the card fits no row (T6-PLACE-3 / T6-PRO-5),
+    from the search that found none (``no-row``: every row's end, and start, T6-PLACE-1 / T6-PRO-1)."""
     card = pl.card
     if pl.row is None:
-        trace.add(
+        with trace.step(
             pl.clauses[0],
             "fits-nowhere",
             {"card": card, "seat": seat, "phase": "choose", "to_act": [seat]},
             note=placement_note(seat, pl, rows),
-        )
+        ):
+            both = rules.placement == "ends_and_starts"  # the search that found none: T6-PLACE-1 / T6-PRO-1
+            ends = [r[-1] for r in rows if r]
+            trace.add("T6-PRO-1" if both else "T6-PLACE-1", "no-row",
+                      {"card": card, "ends": ends, **({"starts": [r[0] for r in rows if r]} if both else {}),
+                       "lengths": [len(r) for r in rows], "capacity": rules.capacity, "phase": "choose",
+                       "to_act": [seat]},
+                      note=f"no row's last card is lower than {card}"
+                      + (", nor its first card higher" if both else ""))
         return
     row = rows[pl.row]
     cap_clause = "T6-PRO-4" if rules.placement == "ends_and_starts" else "T6-PLACE-2"

@@ -111,31 +111,38 @@ def _discriminated(sig: str, signatures: Iterable[str]) -> str:
     another divergence of the campaign, of the same kind and detail, was decided by fewer of them with its
     subjects among them (a position that discriminates them), the smallest such signature; else ``sig``.
     Of a denial (an action missing or refused), any other denial discriminates it, whatever its action.
+    With none of the same kind and detail, one of another kind does: the difference the same step
+    explains may show as another fact (a low card not waited for: who acts, or only the phase).
 
     >>> _discriminated("sp:money:A-1|B-1:-:x|y", ["sp:money:B-1:-:y", "sp:money:A-1|B-1:-:x|y"])
     'sp:money:B-1:-:y'
     >>> _discriminated("sp:refused-legal:T-2|T-3:pass", ["sp:legal-missing:T-2:buy"])
     'sp:legal-missing:T-2:buy'
+    >>> _discriminated("t:claim:P-1|P-3:phase", ["t:to_act:P-3:-", "t:claim:P-1|P-3:phase"])
+    't:to_act:P-3:-'
     """
     parts = sig.split(":")
     if len(parts) < 4 or "|" not in parts[2]:
         return sig
     candidates = set(parts[2].split("|"))
     subjects = set(parts[4].split("|")) if len(parts) > 4 else set()
-    best, size = sig, len(candidates)
-    for other in signatures:
-        o = other.split(":")
-        if other == sig or len(o) < 4 or o[0] != parts[0]:
-            continue
-        # a denial (an action missing or refused) asks whether a step of its grant holds, whatever the
-        # action: any other denial decided by fewer of the steps discriminates it
-        denials = parts[1] in DENIAL_KINDS and o[1] in DENIAL_KINDS
-        if not denials and (o[1] != parts[1] or o[3] != parts[3]):
-            continue
-        mine = set(o[2].split("|"))
-        if mine < candidates and len(mine) < size and (len(o) < 5 or set(o[4].split("|")) <= subjects):
-            best, size = other, len(mine)
-    return best
+    for alike in (True, False):  # of the same kind and detail first, then of any
+        best, size = sig, len(candidates)
+        for other in signatures:
+            o = other.split(":")
+            if other == sig or len(o) < 4 or o[0] != parts[0]:
+                continue
+            # a denial (an action missing or refused) asks whether a step of its grant holds, whatever the
+            # action: any other denial decided by fewer of the steps discriminates it
+            denials = parts[1] in DENIAL_KINDS and o[1] in DENIAL_KINDS
+            if alike and not denials and (o[1] != parts[1] or o[3] != parts[3]):
+                continue
+            mine = set(o[2].split("|"))
+            if mine < candidates and len(mine) < size and (len(o) < 5 or set(o[4].split("|")) <= subjects):
+                best, size = other, len(mine)
+        if best != sig:
+            return best
+    return sig
 
 
 def _shared_denials(classes: Mapping[str, str]) -> dict[str, str]:

@@ -407,6 +407,24 @@ def _row_of(facts: Mapping[str, Any], card: int) -> int | None:
     return next((i for i, r in enumerate(rows) if isinstance(r, list) and card in r), None)
 
 
+def _where_placed(searched: Step, theirs: Mapping[str, Any]) -> str:
+    """Where the peer's rows show a card that fits no row (``searched``: the search that found none):
+    ``beside`` another card (after a row's last card, or before its first in professional: the placement
+    rule placed it), ``started`` a row that was not full (a row chosen for it), or ``unknown``: its rows no
+    longer show it (taken later, or another round's), or it started a row that was full (its 6th card
+    takes a full row as a row choice takes any)."""
+    at = _row_of(theirs, searched.data["card"])
+    if at is None:
+        return "unknown"
+    row = theirs["rows"][at]
+    i = row.index(searched.data["card"])
+    if i > 0 or (len(row) > 1 and row[1] in searched.data.get("starts", ())):
+        return "beside"
+    lengths = searched.data.get("lengths", [])
+    full = at < len(lengths) and lengths[at] >= searched.data.get("capacity", 0)
+    return "unknown" if full else "started"
+
+
 def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> bool:
     """Whether the peer's rows, taken cards or turn contradict what one placement step concluded."""
     d, says = step.data, step.says
@@ -427,6 +445,12 @@ def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) 
         if mine is None and isinstance(d.get("row"), int):
             mine = d["row"]  # a row the step went on to take: the card was placed there all the same
         return mine is not None and peer is not None and mine != peer
+    if says == "no-row":  # the card placed beside another where none fits: the search that found none
+        return "rows" in theirs and _where_placed(step, theirs) == "beside"
+    if says == "fits-nowhere" and "rows" in theirs:
+        searched = [c for c in step.steps if c.says == "no-row"]
+        if searched and _where_placed(searched[0], theirs) == "beside":
+            return False  # its search is the step contradicted, not the choice that follows
     if says == "fits-nowhere":
         if "to_act" in theirs and theirs["to_act"] != d["to_act"] and ours.get("to_act") == d["to_act"]:
             return True
@@ -547,7 +571,9 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
 
     In the derivation's order: a placement whose row, taken cards or wait for a row choice the peer's
     ``rows`` / ``taken`` / ``to_act`` contradict (the 6th-card rule for a row taken too early or not at
-    all, the placement rule for a card in another row, the low-card rule for a choice not awaited); then,
+    all, the placement rule for a card in another row, the low-card rule for a choice not awaited; the
+    search that found no row for a card the peer placed beside others, T6-PLACE-1, and both where its
+    rows cannot tell a placement from a row choice: :func:`_where_placed`); then,
     for a score difference, the bullhead rules that explain it (:func:`_bullhead_groups`); then the step
     whose ``to_act`` / ``phase`` differs (the next turn, the wait, the end).
 
@@ -563,6 +589,10 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     root = Step("T6-TURN-1", "step", steps=tuple(derivation))
     for s in root.walk():
         if _structural(s, ours, theirs):
+            searched = [c for c in s.steps if c.says == "no-row"]
+            if s.says == "fits-nowhere" and searched and "rows" in theirs \
+                    and _where_placed(searched[0], theirs) == "unknown":
+                return (s, searched[0])
             return (s,)
     if "scores" in theirs and theirs.get("scores") != ours.get("scores"):
         found = _bullhead_groups(root, ours, theirs)
