@@ -361,3 +361,45 @@ def test_a_card_fitting_no_row_that_the_peer_placed_is_named_by_where_its_rows_s
     assert contradicted_steps(steps, "to_act", ours, started) == (nowhere,)
     gone = {**moved, "rows": [[11], [40], [50], [60]]}
     assert contradicted_steps(steps, "to_act", ours, gone) == (nowhere, searched)
+
+
+def test_a_card_the_peer_never_placed_after_a_row_choice_is_named_by_the_turn_going_on() -> None:
+    """T6-TURN-2 (attribution, issue 25): after a row choice the turn's other revealed cards are placed, a
+    step of the choice's derivation (``rest``); a peer whose rows, piles and waiting cards hold one of them
+    nowhere never placed it: that step is contradicted, not the row choice (T6-PLACE-3) nor the card's own
+    placement, which its rows cannot show."""
+    from engine.take6 import Deal
+
+    s = GAME.new_game(2, setup=Deal(hands=((1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+                                           (11, 12, 13, 14, 15, 16, 17, 18, 19, 20)), rows=(30, 40, 50, 60)))
+    s = GAME.apply(GAME.apply(s, Select(0, 1)), Select(1, 11))
+    steps = GAME.derive(s, TakeRow(0, 0))
+    (rest,) = [x for d in steps for x in d.walk() if x.says == "rest"]
+    assert (rest.clause, rest.data["cards"]) == ("T6-TURN-2", [11])
+    ours = get_kit("take6").facts(GAME.apply(s, TakeRow(0, 0)))
+    dropped = {**ours, "rows": [[1], [40], [50], [60]]}
+    assert contradicted_steps(steps, "rows", ours, dropped) == (rest,)
+    waiting = {**dropped, "pending": [[11, 1]]}
+    assert contradicted_steps(steps, "rows", ours, waiting) != (rest,)
+
+
+def test_rows_and_hands_of_a_round_dealt_within_a_step_are_named_by_that_deal() -> None:
+    """T6-SETUP-4 / T6-SETUP-5 (attribution, issue 25): a step that ends a round deals the next one; a peer
+    whose rows, hands or pool then differ from that deal contradicts the deal's step (seeded: T6-SETUP-4),
+    not the placements of the step nor the action's own rule."""
+    import random
+
+    rng, s = random.Random(2), GAME.new_game(2, seed=3)
+    while True:
+        action = rng.choice(GAME.legal_actions(s))
+        steps = GAME.derive(s, action)
+        dealt = [x for d in steps for x in d.walk() if x.says == "dealt"]
+        if dealt:
+            break
+        s = GAME.apply(s, action)
+    assert dealt[0].clause == "T6-SETUP-4"
+    ours = get_kit("take6").facts(GAME.apply(s, action))
+    other = {**ours, "rows": [[r[0] + 1] for r in ours["rows"]]}
+    assert contradicted_steps(steps, "rows", ours, other) == (dealt[0],)
+    hands = {**ours, "hands": ours["hands"][::-1]}  # each seat dealt the other's hand
+    assert contradicted_steps(steps, "hands", ours, hands) == (dealt[0],)

@@ -256,12 +256,13 @@ def test_a_claim_before_the_first_action_is_named_by_the_set_up_step_that_says_i
 
 
 def test_a_take6_row_claimed_before_the_first_action_is_named_by_the_deal_of_the_rows() -> None:
-    """T6-SETUP-3 (attribution, issue 25): a 6 nimmt! record whose header claims other rows than its deal
-    lays out contradicts the step of the first round's deal that lays the rows (``GAME.derive_start``)."""
+    """T6-SETUP-5 (attribution, issue 25): a 6 nimmt! record whose header claims other rows than its deal
+    lays out contradicts the first round's deal (``GAME.derive_start``), the outermost step holding the
+    rows: the record's deal is given, so the given deal (T6-SETUP-5), not the laying of rows (T6-SETUP-3)."""
     header = json.loads((Path(__file__).parents[1] / "docs/examples/take6-record.jsonl").read_text(
         encoding="utf-8").splitlines()[0])
     header["claims"] = {"rows": [[18], [49], [43], [103]]}
     report = check_record(io.StringIO(json.dumps(header) + "\n"))
     d = report.divergence
     assert d is not None and (d.kind, d.index) == ("claim", None), d
-    assert d.clauses[0] == "T6-SETUP-3", d.clauses
+    assert d.clauses[0] == "T6-SETUP-5", d.clauses

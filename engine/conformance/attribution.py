@@ -102,15 +102,18 @@ def attribute(
     one whose prediction it meets decides (else the kit's simplest, as without positions).
 
     ``start`` (``new_game``'s keyword arguments, with ``step`` ``None``) says the position is a set-up's
-    start: a fact differing there contradicts the step of the set-up's derivation (the kit's
-    ``derive_start``) that says that fact (the upper row's workers: SP-SETUP-4)."""
+    start: a fact differing there contradicts the outermost step of the set-up's derivation (the kit's
+    ``derive_start``) that says that fact or holds it (the upper row's workers: SP-SETUP-4; 6 nimmt!'s
+    rows: the round's deal, seeded T6-SETUP-4 or given T6-SETUP-5)."""
     ok = _applies(game, variant)
     derivation: tuple[Step, ...] = ()
     found: tuple[Step, ...] = ()
     first: tuple[str, ...] = ()
     if step is None and start is not None:
         try:
-            found = tuple(s for root in kit.derive_start(game, start) for s in root.walk() if s.says == fact)
+            saying = [s for root in kit.derive_start(game, start) for s in root.walk()
+                      if s.says == fact or fact in s.data]
+            found = tuple(saying[:1])  # the outermost: a deal holds its rows, laid by the step below it
         except Exception:  # naming clauses is advisory: never let it hide the divergence itself
             found = ()
     if step is not None:

@@ -488,7 +488,7 @@ def _reveal(
 
 def take_row(s: State, p: int, r: int, trace: Trace | None) -> State:
     """Seat ``p`` takes row ``r`` for its waiting card (T6-PLACE-3 / T6-PRO-5, T6-PILE-1): the card starts
-    the row, and the other waiting cards are placed."""
+    the row, and the other waiting cards are placed on the rows as it left them (T6-TURN-1, T6-TURN-2)."""
     pending = s[I_PENDING]
     card = pending[0][0]
     rows = s[I_ROWS]
@@ -522,6 +522,10 @@ def take_row(s: State, p: int, r: int, trace: Trace | None) -> State:
         ):
             record_take(trace, p, row, rules)
     if len(pending) > 1:
+        if trace is not None:
+            rest = [c for c, _q in pending[1:]]
+            trace.add("T6-TURN-2", "rest", {"cards": rest},
+                      note="then the other revealed cards, lowest first: " + ", ".join(map(str, rest)))
         return _resolve(
             s, rows, pending[1:], piles, penalties, held=s[I_HELD], selects=s[I_SELECTS], trace=trace
         )

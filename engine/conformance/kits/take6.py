@@ -407,6 +407,13 @@ def _row_of(facts: Mapping[str, Any], card: int) -> int | None:
     return next((i for i, r in enumerate(rows) if isinstance(r, list) and card in r), None)
 
 
+def _placed(facts: Mapping[str, Any]) -> set[Any]:
+    """The cards ``facts`` hold in a row, a pile taken this round, or waiting to be placed."""
+    waiting = [x[0] for x in facts.get("pending") or [] if isinstance(x, list) and x]
+    groups = (*(facts.get("rows") or []), *(facts.get("taken") or []), waiting)
+    return {c for g in groups if isinstance(g, list) for c in g if isinstance(c, int)}
+
+
 def _where_placed(searched: Step, theirs: Mapping[str, Any]) -> str:
     """Where the peer's rows show a card that fits no row (``searched``: the search that found none):
     ``beside`` another card (after a row's last card, or before its first in professional: the placement
@@ -445,6 +452,11 @@ def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) 
         if mine is None and isinstance(d.get("row"), int):
             mine = d["row"]  # a row the step went on to take: the card was placed there all the same
         return mine is not None and peer is not None and mine != peer
+    if says == "rest" and "rows" in theirs and "taken" in theirs and not elsewhere:
+        # the turn's other revealed cards, placed after a row choice: one the rules hold in a row, a pile
+        # or waiting that the peer holds nowhere was never placed
+        mine, peer = _placed(ours), _placed(theirs)
+        return any(c in mine and c not in peer for c in d["cards"])
     if says == "no-row":  # the card placed beside another where none fits: the search that found none
         return "rows" in theirs and _where_placed(step, theirs) == "beside"
     if says == "fits-nowhere" and "rows" in theirs:
@@ -573,7 +585,9 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     ``rows`` / ``taken`` / ``to_act`` contradict (the 6th-card rule for a row taken too early or not at
     all, the placement rule for a card in another row, the low-card rule for a choice not awaited; the
     search that found no row for a card the peer placed beside others, T6-PLACE-1, and both where its
-    rows cannot tell a placement from a row choice: :func:`_where_placed`); then,
+    rows cannot tell a placement from a row choice: :func:`_where_placed`; the turn's other cards after a
+    row choice, one of which the peer never placed), except that a peer's rows or hands other than those
+    of a round dealt within the step contradict that deal (T6-SETUP-4, or T6-SETUP-5 given); then,
     for a score difference, the bullhead rules that explain it (:func:`_bullhead_groups`); then the step
     whose ``to_act`` / ``phase`` differs (the next turn, the wait, the end).
 
@@ -587,6 +601,14 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     ['T6-PLACE-3']
     """
     root = Step("T6-TURN-1", "step", steps=tuple(derivation))
+    dealt = [s for s in root.walk() if s.says == "dealt"]
+    if dealt and fact in ("rows", "hands", "piles", "pool") and theirs.get(fact) != ours.get(fact):
+        # a round dealt within the step: its rows and hands are the deal's (given, T6-SETUP-5, or seeded;
+        # the kids' piles are their hands, the pool the cards it left): the peer's others contradict it
+        said = {"rows": [[c] for c in dealt[-1].data["rows"]], "pool": ours.get("pool")}.get(
+            fact, dealt[-1].data["hands"])
+        if theirs.get(fact) != said:
+            return (dealt[-1],)
     for s in root.walk():
         if _structural(s, ours, theirs):
             searched = [c for c in s.steps if c.says == "no-row"]
