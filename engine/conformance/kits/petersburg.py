@@ -505,24 +505,56 @@ def _income_steps(root: Step, fact: str, diffs: Mapping[int, int]) -> tuple[Step
     return ()
 
 
+def _ends(root: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tuple[Step, ...]:
+    """The steps saying that the game or a phase ends, or goes on, that the peer's facts contradict:
+
+    * a peer whose game is over where the rules' goes on: the round's end saying it goes on (SP-END-1);
+      the final scoring and the refill it did not make follow from it;
+    * a pass the phase went on after (SP-PHASE-3 ``goes-on``) where the peer's phase, scores or money
+      differ: it ended the phase (the Pub decisions keep the building phase's name, so who acts and the
+      scores may be all that differ);
+    * a pass that ended the phase (``phase-over``) where the peer is still in it: it did not score it, or,
+      for a phase without a scoring, anything differs; one that scored it and stayed holds Pub decisions
+      the step saying there are none contradicts (SP-PUB-2 ``no-pub``; a scoring that earned nothing
+      cannot tell the two apart: both, a candidate set);
+    * a game the rules end where the peer's goes on: the game's end (SP-END-1).
+    """
+    walked = tuple(root.walk())
+    ending = [s for s in walked if s.clause == "SP-END-1" and "over" in s.data]
+    game = bool(ending) and "over" in theirs and theirs["over"] != ours.get("over")
+    if game and theirs["over"]:
+        return (ending[0],)  # its phase ended: the game did, where the rules' goes on
+
+    def differ(*names: str) -> bool:
+        return any(n in theirs and theirs[n] != ours.get(n) for n in names)
+
+    goes_on = [s for s in walked if s.says == "goes-on" and "phase" in s.data]
+    if goes_on and differ("phase", "scores", "money"):
+        return (goes_on[0],)
+    ended = [s for s in walked if s.says == "phase-over"]
+    if ended and theirs.get("phase") == ended[0].data["phase"]:
+        scored = not any(s.says == "no-scoring" for s in walked)
+        if differ("scores", "money") if scored else differ("phase", "scores", "money", "over"):
+            return (ended[0],)
+        none = [s for s in walked if s.says == "no-pub"]
+        if none and differ("phase", "to_act"):
+            earned = any(s.data.get("roubles") or s.data.get("vp") for s in walked if s.says == "income")
+            return (none[0],) if earned else (ended[0], none[0])
+    return (ending[0],) if game else ()
+
+
 def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str, Any],
                        theirs: Mapping[str, Any]) -> tuple[Step, ...]:
     """The steps of a Saint Petersburg step's derivation that the peer's facts contradict.
 
-    A money difference after a buy or a play: the step of the price it contradicts (the reduction the
-    peer omitted, ``subject`` the card granting it; two equal reductions: both, a candidate set; the
-    minimum SP-COST-6 when the peer charged less than it; else the printed price SP-COST-1 of the card).
-    First, the ends: a peer whose game is over where the rules' goes on, the step saying it goes on at
-    the round's end (SP-END-1; the final scoring, the refill it did not make follow from it); a pass that
-    ended a phase where the peer's goes on, or the other way (its phase, scores or money differ): the step
-    saying the phase is over, or goes on (SP-PHASE-3; the Pub queue keeps the building phase's name, so
-    the scores may be all that differ; a peer that scored it and stayed in it holds Pub decisions the
-    step saying there are none contradicts, SP-PUB-2); else a game the rules end where the peer's goes on
-    (SP-END-1).
-    A money or VP difference at a scoring: the card incomes (or final-scoring parts) whose amount is the
-    difference.  A differing ``stacks`` or ``upper`` after a refill: the refill steps (how many cards each
-    drew, none when the board was full).  Then the last step concluding a differing ``to_act`` /
-    ``phase``, the fact asked about first.
+    First the ends a step decided that the peer's facts contradict (:func:`_ends`): whatever else differs
+    follows from them.  A money difference after a buy or a play: the step of the price it contradicts
+    (the reduction the peer omitted, ``subject`` the card granting it; two equal reductions: both, a
+    candidate set; the minimum SP-COST-6 when the peer charged less than it; else the printed price
+    SP-COST-1 of the card).  A money or VP difference at a scoring: the card incomes (or final-scoring
+    parts) whose amount is the difference.  A differing ``stacks`` or ``upper`` after a refill: the refill
+    steps (how many cards each drew, none when the board was full).  Then the last step concluding a
+    differing ``to_act`` / ``phase``, the fact asked about first.
 
     >>> from engine.petersburg import GAME, Buy, position
     >>> s = position(players=2, upper=["Author"], areas=[["Gold Smelter"], []])
@@ -532,31 +564,9 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     [('SP-COST-4', 'Gold Smelter')]
     """
     root = Step("SP-TURN-1", "step", steps=tuple(derivation))
-    ending = [s for s in root.walk() if s.clause == "SP-END-1" and "over" in s.data]
-    game = "over" in theirs and theirs["over"] != ours.get("over") and ending
-    if game and theirs["over"]:
-        return (ending[0],)  # the peer ended the game where it goes on (its phase ended: the game did)
-    # a pass the phase went on after, where the peer ended it (and scored), or the other way
-    differ = any(n in theirs and theirs[n] != ours.get(n) for n in ("phase", "scores", "money"))
-    goes_on = [s for s in root.walk() if s.says == "goes-on" and "phase" in s.data]
-    if goes_on and differ:
-        return (goes_on[0],)
-    ended = [s for s in root.walk() if s.says == "phase-over"]
-    if ended and theirs.get("phase") == ended[0].data["phase"]:
-        # the peer still in the phase: it did not score it (a phase with a scoring) or differs at all (one
-        # without: the Pub decisions after the building scoring keep its name, and are no sign)
-        scored = not any(s.says == "no-scoring" for s in root.walk())
-        shows = ("scores", "money") if scored else ("phase", "scores", "money", "over")
-        if any(n in theirs and theirs[n] != ours.get(n) for n in shows):
-            return (ended[0],)
-        # it scored the phase but did not move on: it holds Pub decisions the rules do not; a scoring
-        # that earned nothing cannot tell that from a phase not ended (both, a candidate set)
-        none = [s for s in root.walk() if s.says == "no-pub"]
-        if none and any(n in theirs and theirs[n] != ours.get(n) for n in ("phase", "to_act")):
-            earned = any(s.data.get("roubles") or s.data.get("vp") for s in root.walk() if s.says == "income")
-            return (none[0],) if earned else (ended[0], none[0])
-    if game:
-        return (ending[0],)  # the game ended where the peer's goes on
+    ended = _ends(root, ours, theirs)
+    if ended:
+        return ended
     for name in ("money", "scores"):
         if name in theirs and theirs.get(name) != ours.get(name):
             diffs = _seat_diffs(name, ours, theirs)
