@@ -172,4 +172,6 @@ def test_the_ends_a_pass_decides_are_steps_and_a_peer_contradicting_one_is_trace
     ours = KIT.facts(GAME.apply(s, Pass(0)))
     assert contradicted_steps(steps, "phase", ours, {**ours, "phase": "worker", "to_act": [1]}) == (none,)
     stayed = {**ours, "phase": "worker", "money": [ours["money"][0] - 3, ours["money"][1]]}
-    assert contradicted_steps(steps, "phase", ours, stayed) == (over,)
+    assert contradicted_steps(steps, "phase", ours, stayed) == (over,)  # the rules' money less the income
+    otherwise = {**ours, "phase": "worker", "money": [ours["money"][0] - 1, ours["money"][1]]}
+    assert over not in contradicted_steps(steps, "phase", ours, otherwise)  # it scored, otherwise

@@ -513,10 +513,12 @@ def _ends(root: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tup
     * a pass the phase went on after (SP-PHASE-3 ``goes-on``) where the peer's phase, scores or money
       differ: it ended the phase (the Pub decisions keep the building phase's name, so who acts and the
       scores may be all that differ);
-    * a pass that ended the phase (``phase-over``) where the peer is still in it: it did not score it, or,
-      for a phase without a scoring, anything differs; one that scored it and stayed holds Pub decisions
-      the step saying there are none contradicts (SP-PUB-2 ``no-pub``; a scoring that earned nothing
-      cannot tell the two apart: both, a candidate set);
+    * a pass that ended the phase (``phase-over``) where the peer is still in it: its money and scores are
+      the rules' less the scoring's incomes (it did not score it), or, for a phase without a scoring,
+      anything differs; one that scored it as the rules do and stayed holds Pub decisions the step
+      saying there are none contradicts (SP-PUB-2 ``no-pub``; a scoring that earned nothing cannot tell
+      the two apart: both, a candidate set); one that scored it otherwise is the scoring's (the incomes,
+      below: who may buy at the Pub follows from the money);
     * a game the rules end where the peer's goes on: the game's end (SP-END-1).
     """
     walked = tuple(root.walk())
@@ -533,14 +535,33 @@ def _ends(root: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tup
         return (goes_on[0],)
     ended = [s for s in walked if s.says == "phase-over"]
     if ended and theirs.get("phase") == ended[0].data["phase"]:
-        scored = not any(s.says == "no-scoring" for s in walked)
-        if differ("scores", "money") if scored else differ("phase", "scores", "money", "over"):
+        if any(s.says == "no-scoring" for s in walked):  # no scoring: any difference shows it went on
+            return (ended[0],) if differ("phase", "scores", "money", "over") else ()
+        incomes = [s for s in walked if s.says == "income"]
+        earned = any(s.data.get("roubles") or s.data.get("vp") for s in incomes)
+        if earned and _unscored(incomes, ours, theirs):
             return (ended[0],)
         none = [s for s in walked if s.says == "no-pub"]
-        if none and differ("phase", "to_act"):
-            earned = any(s.data.get("roubles") or s.data.get("vp") for s in walked if s.says == "income")
+        if none and differ("phase", "to_act") and not differ("money", "scores"):
             return (none[0],) if earned else (ended[0], none[0])
     return (ending[0],) if game else ()
+
+
+def _unscored(incomes: Sequence[Step], ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> bool:
+    """Whether the peer's money and scores are the rules' less every seat's income of the scoring
+    (``incomes``): the peer did not score the phase at all (one that scored it otherwise differs else)."""
+    for name, key in (("money", "roubles"), ("scores", "vp")):
+        mine, peer = ours.get(name), theirs.get(name)
+        if not isinstance(mine, list) or not isinstance(peer, list) or len(mine) != len(peer):
+            return False
+        before = list(mine)
+        for s in incomes:
+            seat = s.data.get("seat")
+            if isinstance(seat, int) and 0 <= seat < len(before):
+                before[seat] -= int(s.data.get(key) or 0)
+        if peer != before:
+            return False
+    return True
 
 
 def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str, Any],
