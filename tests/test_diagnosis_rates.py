@@ -282,3 +282,28 @@ def test_a_line_names_what_its_test_guards_and_the_state_fields_it_touches() -> 
     assert expected.line_clauses(at, src, 3, "petersburg") == ("SP-PHASE-2", "SP-PHASE-3")
     src = "def f(s):\n    'Phases (SP-PHASE-2).'\n    over = s.round > 4\n    return over\n"
     assert expected.line_clauses(at, src, 3, "petersburg") == ("SP-PHASE-2", "SP-END-1")
+
+
+def test_again_tells_a_mutation_written_twice_apart_by_its_line_then(tmp_path: Path) -> None:
+    """``--again`` finds a counted mutant by its file and mutation; where that text is written more than
+    once, the one whose line reads as it did at the report's commit (from git, the report named by the
+    commit), else the one nearest where the file's other listed mutants show its lines moved."""
+    import shutil
+    import subprocess
+
+    from engine.mutation.mutant import Mutant
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=7", "HEAD"], capture_output=True,
+                          text=True, check=False).stdout.strip()
+    if not head:
+        pytest.skip("not a git clone")
+    path = "engine/petersburg/transitions.py"
+    shown = subprocess.run(["git", "-C", str(ROOT), "show", f"HEAD:{path}"], capture_output=True, text=True,
+                           check=False).stdout.splitlines()
+    line = next(i for i, t in enumerate(shown, 1) if "passes=0" in t)
+    assert rates._line_then(tmp_path / f"{head}-seed1.txt", path, line) == shown[line - 1].strip()
+    assert rates._line_then(tmp_path / "nocommit-seed1.txt", path, line) is None
+    pool = {(path, "x -> y"): [Mutant(path, 40, "x", "y", str)]}
+    assert rates._moved([(path, 30, "x -> y")], pool)(path, 100) == 110  # moved as its nearest anchor

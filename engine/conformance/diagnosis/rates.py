@@ -49,14 +49,16 @@ classes); then every miss with its classes, and every trial set apart with why.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -507,26 +509,83 @@ def counted_before(path: str | Path) -> list[tuple[int, str, int, str]]:
     return out
 
 
+def _listed(path: str | Path) -> list[tuple[str, int, str]]:
+    """Every code mutant a saved report lists, counted or set apart: ``(file, line, mutation)``."""
+    text = Path(path).read_text(encoding="utf-8")
+    return [(m[2], int(m[3]), m[4].strip()) for line in text.splitlines() if (m := _TRIAL.match(line))]
+
+
+def _line_then(report: str | Path, path: str, line: int) -> str | None:
+    """The text of ``path``'s line ``line`` at the commit a saved report is named by (``410552f-seed1.txt``),
+    stripped, from git; ``None`` when the name names no commit git has."""
+    commit = Path(report).name.split("-")[0]
+    lines = _file_then(commit, path) if re.fullmatch(r"[0-9a-f]{7,40}", commit) else None
+    return lines[line - 1].strip() if lines is not None and 0 < line <= len(lines) else None
+
+
+@functools.cache
+def _file_then(commit: str, path: str) -> list[str] | None:
+    try:
+        shown = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:{path}"], capture_output=True,
+                               text=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return shown.stdout.splitlines() if shown.returncode == 0 else None
+
+
+def _line_now(path: str, line: int) -> str:
+    lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def _moved(listed: Sequence[tuple[str, int, str]], pool: Mapping[tuple[str, str], Sequence[Mutant]]
+           ) -> Callable[[str, int], int]:
+    """Where a line of a report's tree is in this one: a mutation found once in its file now is an anchor
+    (its old and new line); a line moves as its file's nearest anchor did (lines added above it move it,
+    so the same text written twice is told apart by where it went, not by where it was).
+
+    >>> pool = {("a.py", "x -> y"): [Mutant("a.py", 15, "x", "y", str)]}
+    >>> _moved([("a.py", 10, "x -> y")], pool)("a.py", 30)
+    35
+    """
+    anchors: dict[str, list[tuple[int, int]]] = {}
+    for path, line, text in listed:
+        found = pool.get((path, text))
+        if found is not None and len(found) == 1:
+            anchors.setdefault(path, []).append((line, found[0].line))
+
+    def where(path: str, line: int) -> int:
+        near = min(anchors.get(path, ()), key=lambda a: abs(a[0] - line), default=None)
+        return line if near is None else line + near[1] - near[0]
+
+    return where
+
+
 def run_again(paths: Sequence[str | Path], *, games: int, max_steps: int, progress: Any = None
               ) -> tuple[list[Trial], int]:
     """The code mutants saved reports counted, run again on this tree, each with its campaign seed: the
     same mutants before and after a change, whatever the rule modules' text now draws.  A mutant is found
-    by its file and mutation (the nearest line of that text); returns the trials and how many are gone."""
-    counted = [c for path in paths for c in counted_before(path)]
+    by its file and mutation; of that text written more than once, the one whose line reads as it did at
+    the report's commit (where git has it), else the one nearest where its line moved (:func:`_moved`);
+    returns the trials and how many are gone."""
     pool: dict[tuple[str, str], list[Mutant]] = {}
     for rel in RULE_FILES:
         for m in code_mutants(rel, (ROOT / rel).read_text(encoding="utf-8")):
             pool.setdefault((m.path, m.describe().split(":", 2)[2].strip()), []).append(m)
+    moved = _moved([a for path in paths for a in _listed(path)], pool)
+    counted_in = [(report, c) for report in paths for c in counted_before(report)]
     trials: list[Trial] = []
     gone = 0
     work = _scratch()
     try:
-        for seed, path, line, text in counted:
+        for report, (seed, path, line, text) in counted_in:
             found = pool.get((path, text.strip()))
             if not found:
                 gone += 1
                 continue
-            m = min(found, key=lambda c: abs(c.line - line))
+            was = _line_then(report, path, line)  # the line's own text, where git has the report's commit
+            same = [c for c in found if was is not None and _line_now(c.path, c.line) == was]
+            m = min(same or found, key=lambda c: abs(c.line - moved(path, line)))
             trials.append(mutant(m, work, games=games, seed=seed, max_steps=max_steps))
             if progress is not None:
                 progress(trials[-1])
