@@ -175,3 +175,15 @@ def test_the_ends_a_pass_decides_are_steps_and_a_peer_contradicting_one_is_trace
     assert contradicted_steps(steps, "phase", ours, stayed) == (over,)  # the rules' money less the income
     otherwise = {**ours, "phase": "worker", "money": [ours["money"][0] - 1, ours["money"][1]]}
     assert over not in contradicted_steps(steps, "phase", ours, otherwise)  # it scored, otherwise
+    # the last round's trading phase ended by a pass ends the game, its phase staying: a peer whose final
+    # scores differ scored it otherwise (not the phase's end); one whose game goes on in the trading phase
+    # did not end the phase
+    s = position(players=2, phase="trading", turn=0, passes=1, upper=["Market"] * 4, lower=["Lumberjack"] * 4,
+                 last_round=True, money=[7, 0])
+    steps = GAME.derive(s, Pass(0))
+    (over,) = [x for d in steps for x in d.walk() if x.says == "phase-over"]
+    ours = KIT.facts(GAME.apply(s, Pass(0)))
+    assert ours["over"] is True and ours["phase"] == "trading"
+    assert over not in contradicted_steps(steps, "scores", ours, {**ours, "scores": [9, 0]})
+    goes_on = {**ours, "over": False, "to_act": [1]}
+    assert contradicted_steps(steps, "to_act", ours, goes_on) == (over,)

@@ -514,11 +514,12 @@ def _ends(root: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tup
       differ: it ended the phase (the Pub decisions keep the building phase's name, so who acts and the
       scores may be all that differ);
     * a pass that ended the phase (``phase-over``) where the peer is still in it: its money and scores are
-      the rules' less the scoring's incomes (it did not score it), or, for a phase without a scoring,
-      anything differs; one that scored it as the rules do and stayed holds Pub decisions the step
-      saying there are none contradicts (SP-PUB-2 ``no-pub``; a scoring that earned nothing cannot tell
-      the two apart: both, a candidate set); one that scored it otherwise is the scoring's (the incomes,
-      below: who may buy at the Pub follows from the money);
+      the rules' less the scoring's incomes (it did not score it), or, for a phase without a scoring, the
+      rules' phase moved on, or the rules' game ended there and the peer's goes on; one that scored it as
+      the rules do and stayed holds Pub decisions the step saying there are none contradicts (SP-PUB-2
+      ``no-pub``; a scoring that earned nothing cannot tell the two apart: both, a candidate set); one
+      that scored it otherwise is the scoring's (the incomes, below: who may buy at the Pub follows from
+      the money);
     * a game the rules end where the peer's goes on: the game's end (SP-END-1).
     """
     walked = tuple(root.walk())
@@ -535,8 +536,11 @@ def _ends(root: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tup
         return (goes_on[0],)
     ended = [s for s in walked if s.says == "phase-over"]
     if ended and theirs.get("phase") == ended[0].data["phase"]:
-        if any(s.says == "no-scoring" for s in walked):  # no scoring: any difference shows it went on
-            return (ended[0],) if differ("phase", "scores", "money", "over") else ()
+        if any(s.says == "no-scoring" for s in walked):
+            # no scoring: its phase shows it went on where the rules' moved on, or where the rules ended the
+            # game (the phase stays) and the peer's goes on
+            moved = ours.get("phase") != ended[0].data["phase"] and differ("phase")
+            return (ended[0],) if moved or game else ()
         incomes = [s for s in walked if s.says == "income"]
         earned = any(s.data.get("roubles") or s.data.get("vp") for s in incomes)
         if earned and _unscored(incomes, ours, theirs):
