@@ -185,5 +185,5 @@ def test_the_ends_a_pass_decides_are_steps_and_a_peer_contradicting_one_is_trace
     ours = KIT.facts(GAME.apply(s, Pass(0)))
     assert ours["over"] is True and ours["phase"] == "trading"
     assert over not in contradicted_steps(steps, "scores", ours, {**ours, "scores": [9, 0]})
-    goes_on = {**ours, "over": False, "to_act": [1]}
-    assert contradicted_steps(steps, "to_act", ours, goes_on) == (over,)
+    played_on = {**ours, "over": False, "to_act": [1]}
+    assert contradicted_steps(steps, "to_act", ours, played_on) == (over,)
