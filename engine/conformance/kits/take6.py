@@ -455,8 +455,8 @@ def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) 
     if says == "rest" and "rows" in theirs and "taken" in theirs and not elsewhere:
         # the turn's other revealed cards, placed after a row choice: one the rules hold in a row, a pile
         # or waiting that the peer holds nowhere was never placed
-        mine, peer = _placed(ours), _placed(theirs)
-        return any(c in mine and c not in peer for c in d["cards"])
+        held, shown = _placed(ours), _placed(theirs)
+        return any(c in held and c not in shown for c in d["cards"])
     if says == "no-row":  # the card placed beside another where none fits: the search that found none
         return "rows" in theirs and _where_placed(step, theirs) == "beside"
     if says == "fits-nowhere" and "rows" in theirs:
