@@ -267,13 +267,9 @@ def _t_pass(s: State, a: Pass, trace: Trace | None = None) -> State:
         return _end_phase(s, trace)
     after = _passed(s, passes=passes, turn=(s.turn + 1) % s.players)
     if trace is not None:
-        trace.add(
-            "SP-PHASE-3",
-            "goes-on",
-            {"phase": PHASES[s.phase_index].name, "passes": passes},
-            note=f"{passes} of {s.players} players passed consecutively: the "
-            f"{PHASES[s.phase_index].name} phase goes on",
-        )
+        name = PHASES[s.phase_index].name
+        trace.add("SP-PHASE-3", "goes-on", {"phase": name, "passes": passes},
+                  note=f"{passes} of {s.players} players passed consecutively: the {name} phase goes on")
         trace.add("SP-PHASE-4", "next-turn", {"to_act": after.turn}, note=f"seat {after.turn}'s turn")
     return after
 

@@ -37,7 +37,7 @@ from attrs import frozen
 
 from engine.take6.rules import GAME_INFO, rules_for
 
-__all__ = ["Candidate", "Placement", "fast_end_row", "locate", "place"]
+__all__ = ["Candidate", "Placement", "fast_end_row", "locate", "place", "search_clause"]
 
 END = "end"
 START = "start"
@@ -73,6 +73,16 @@ class Placement:
         return self.row is not None
 
 
+def search_clause(placement: str) -> str:
+    """The clause of the search for a card's row under a placement kind (``ends``: after a row's last card,
+    T6-PLACE-1; ``ends_and_starts``: at either end, T6-PRO-1), also of a search that finds none.
+
+    >>> search_clause("ends"), search_clause("ends_and_starts")
+    ('T6-PLACE-1', 'T6-PRO-1')
+    """
+    return "T6-PRO-1" if placement == "ends_and_starts" else "T6-PLACE-1"
+
+
 def locate(
     rows: Sequence[Sequence[int]], card: int, placement: str, capacity: int, tie_to_start: bool = False
 ) -> Placement:
@@ -91,7 +101,7 @@ def locate(
         return Placement(card, (), None, None, False, ("T6-PRO-5",) if both else ("T6-PLACE-3",))
     preferred = START if tie_to_start else END
     best = min(candidates, key=lambda c: (c.difference, c.side != preferred))
-    clauses = ["T6-PRO-1", "T6-PRO-2"] if both else ["T6-PLACE-1"]
+    clauses = [search_clause(placement), *(["T6-PRO-2"] if both else [])]
     if both and sum(1 for c in candidates if c.difference == best.difference) > 1:
         clauses.append("T6-PRO-3")
     sixth = len(rows[best.row]) >= capacity

@@ -66,7 +66,7 @@ from engine.take6.narration import (
     round_note,
     sixth_note,
 )
-from engine.take6.placement import Placement, locate
+from engine.take6.placement import Placement, locate, search_clause
 from engine.take6.rules import SHIPPED, Rules
 from engine.take6.scoring import bullheads_of, end_step, result_of
 
@@ -117,18 +117,13 @@ def _record_placement(
     from the search that found none (``no-row``: every row's end, and start, T6-PLACE-1 / T6-PRO-1)."""
     card = pl.card
     if pl.row is None:
-        with trace.step(
-            pl.clauses[0],
-            "fits-nowhere",
-            {"card": card, "seat": seat, "phase": "choose", "to_act": [seat]},
-            note=placement_note(seat, pl, rows),
-        ):
-            both = rules.placement == "ends_and_starts"  # the search that found none: T6-PLACE-1 / T6-PRO-1
-            ends = [r[-1] for r in rows if r]
-            trace.add("T6-PRO-1" if both else "T6-PLACE-1", "no-row",
-                      {"card": card, "ends": ends, **({"starts": [r[0] for r in rows if r]} if both else {}),
-                       "lengths": [len(r) for r in rows], "capacity": rules.capacity, "phase": "choose",
-                       "to_act": [seat]},
+        wait = {"card": card, "seat": seat, "phase": "choose", "to_act": [seat]}
+        with trace.step(pl.clauses[0], "fits-nowhere", wait, note=placement_note(seat, pl, rows)):
+            both = rules.placement == "ends_and_starts"
+            starts = {"starts": [r[0] for r in rows if r]} if both else {}
+            trace.add(search_clause(rules.placement), "no-row",
+                      {**wait, "ends": [r[-1] for r in rows if r], **starts,
+                       "lengths": [len(r) for r in rows], "capacity": rules.capacity},
                       note=f"no row's last card is lower than {card}"
                       + (", nor its first card higher" if both else ""))
         return

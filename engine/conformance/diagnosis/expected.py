@@ -87,7 +87,7 @@ def line_clauses(path: str, source: str, line: int, game: str) -> tuple[str, ...
     read = [*_literals(smallest), *_attributes(smallest)]
     named = [c for text in read for c in _named_rows(game).get(text, ())]
     fields = _layout_fields(game)
-    touched = (*_attributes(smallest), *_keywords(smallest, line))
+    touched = (*_attributes(smallest), *_written(smallest, line))
     named += [c for name in touched for c in fields.get(name, ())]
     return tuple(dict.fromkeys([*own, *called, *named]))
 
@@ -154,7 +154,7 @@ def _attributes(node: ast.AST | None) -> list[str]:
     return [a.attr for a in ast.walk(node) if isinstance(a, ast.Attribute)]
 
 
-def _keywords(node: ast.AST | None, line: int) -> list[str]:
+def _written(node: ast.AST | None, line: int) -> list[str]:
     """The names ``node`` assigns (``drawn = -1``: the successor's field the transition builds) and the
     keyword argument names on ``line`` of its calls (``_passed(s, passes=0)``: ``passes``; of a call over
     several lines, only those written on ``line``)."""

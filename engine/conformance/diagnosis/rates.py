@@ -534,8 +534,13 @@ def _file_then(commit: str, path: str) -> list[str] | None:
 
 
 def _line_now(path: str, line: int) -> str:
-    lines = (ROOT / path).read_text(encoding="utf-8").splitlines()
+    lines = _file_now(path)
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+@functools.cache
+def _file_now(path: str) -> list[str]:
+    return (ROOT / path).read_text(encoding="utf-8").splitlines()
 
 
 def _moved(listed: Sequence[tuple[str, int, str]], pool: Mapping[tuple[str, str], Sequence[Mutant]]

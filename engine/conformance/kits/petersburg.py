@@ -523,7 +523,7 @@ def _ends(root: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tup
     * a game the rules end where the peer's goes on: the game's end (SP-END-1).
     """
     walked = tuple(root.walk())
-    ending = [s for s in walked if s.clause == "SP-END-1" and "over" in s.data]
+    ending = [s for s in walked if s.says in ("game-over", "goes-on") and "over" in s.data]
     game = bool(ending) and "over" in theirs and theirs["over"] != ours.get("over")
     if game and theirs["over"]:
         return (ending[0],)  # its phase ended: the game did, where the rules' goes on

@@ -414,6 +414,13 @@ def _placed(facts: Mapping[str, Any]) -> set[Any]:
     return {c for g in groups if isinstance(g, list) for c in g if isinstance(c, int)}
 
 
+def _placed_where(wait: Step, theirs: Mapping[str, Any]) -> str:
+    """Where the peer's rows show the card of a wait for a row choice (:func:`_where_placed`, from the
+    search below it); ``""`` when they say nothing or the derivation has no search."""
+    searched = next((c for c in wait.steps if c.says == "no-row"), None)
+    return _where_placed(searched, theirs) if searched is not None and "rows" in theirs else ""
+
+
 def _where_placed(searched: Step, theirs: Mapping[str, Any]) -> str:
     """Where the peer's rows show a card that fits no row (``searched``: the search that found none):
     ``beside`` another card (after a row's last card, or before its first in professional: the placement
@@ -459,10 +466,8 @@ def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) 
         return any(c in held and c not in shown for c in d["cards"])
     if says == "no-row":  # the card placed beside another where none fits: the search that found none
         return "rows" in theirs and _where_placed(step, theirs) == "beside"
-    if says == "fits-nowhere" and "rows" in theirs:
-        searched = [c for c in step.steps if c.says == "no-row"]
-        if searched and _where_placed(searched[0], theirs) == "beside":
-            return False  # its search is the step contradicted, not the choice that follows
+    if says == "fits-nowhere" and _placed_where(step, theirs) == "beside":
+        return False  # its search is the step contradicted, not the choice that follows
     if says == "fits-nowhere":
         if "to_act" in theirs and theirs["to_act"] != d["to_act"] and ours.get("to_act") == d["to_act"]:
             return True
@@ -585,7 +590,7 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     ``rows`` / ``taken`` / ``to_act`` contradict (the 6th-card rule for a row taken too early or not at
     all, the placement rule for a card in another row, the low-card rule for a choice not awaited; the
     search that found no row for a card the peer placed beside others, T6-PLACE-1, and both where its
-    rows cannot tell a placement from a row choice: :func:`_where_placed`; the turn's other cards after a
+    rows cannot tell a placement from a row choice: :func:`_placed_where`; the turn's other cards after a
     row choice, one of which the peer never placed), except that a peer's rows or hands other than those
     of a round dealt within the step contradict that deal (T6-SETUP-4, or T6-SETUP-5 given); then,
     for a score difference, the bullhead rules that explain it (:func:`_bullhead_groups`); then the step
@@ -603,18 +608,16 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     root = Step("T6-TURN-1", "step", steps=tuple(derivation))
     dealt = [s for s in root.walk() if s.says == "dealt"]
     if dealt and fact in ("rows", "hands", "piles", "pool") and theirs.get(fact) != ours.get(fact):
-        # a round dealt within the step: its rows and hands are the deal's (given, T6-SETUP-5, or seeded;
-        # the kids' piles are their hands, the pool the cards it left): the peer's others contradict it
-        said = {"rows": [[c] for c in dealt[-1].data["rows"]], "pool": ours.get("pool")}.get(
-            fact, dealt[-1].data["hands"])
-        if theirs.get(fact) != said:
+        # a round dealt within the step: its rows, hands (the kids' piles) and the pool it left are the
+        # deal's (given, T6-SETUP-5, or seeded): the peer's others contradict it
+        deal = dealt[-1].data
+        said = [[c] for c in deal["rows"]] if fact == "rows" else deal["hands"] if fact != "pool" else None
+        if said is None or theirs.get(fact) != said:
             return (dealt[-1],)
     for s in root.walk():
         if _structural(s, ours, theirs):
-            searched = [c for c in s.steps if c.says == "no-row"]
-            if s.says == "fits-nowhere" and searched and "rows" in theirs \
-                    and _where_placed(searched[0], theirs) == "unknown":
-                return (s, searched[0])
+            if s.says == "fits-nowhere" and _placed_where(s, theirs) == "unknown":
+                return (s, *(c for c in s.steps if c.says == "no-row"))  # placed, or a row chosen: both
             return (s,)
     if "scores" in theirs and theirs.get("scores") != ours.get("scores"):
         found = _bullhead_groups(root, ours, theirs)
