@@ -266,3 +266,17 @@ def test_a_take6_row_claimed_before_the_first_action_is_named_by_the_deal_of_the
     d = report.divergence
     assert d is not None and (d.kind, d.index) == ("claim", None), d
     assert d.clauses[0] == "T6-SETUP-5", d.clauses
+
+
+def test_take6_piles_claimed_before_the_first_action_are_named_by_the_deal_that_holds_the_hands() -> None:
+    """T6-SETUP-5 (attribution, issue 25): ``piles`` spell the hands in their order (the kit's
+    ``spells``), so a header claiming a hand in the order given, where the rules sort it, contradicts the
+    given deal that holds the hands, not no step at all."""
+    header = json.loads((Path(__file__).parents[1] / "docs/examples/take6-record.jsonl").read_text(
+        encoding="utf-8").splitlines()[0])
+    hands = header["setup"][0]["hands"]  # the first round's deal
+    header["claims"] = {"piles": [sorted(h, reverse=True) for h in hands]}
+    report = check_record(io.StringIO(json.dumps(header) + "\n"))
+    d = report.divergence
+    assert d is not None and (d.kind, d.index) == ("claim", None), d
+    assert d.clauses[0] == "T6-SETUP-5", d.clauses

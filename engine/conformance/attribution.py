@@ -111,8 +111,9 @@ def attribute(
     first: tuple[str, ...] = ()
     if step is None and start is not None:
         try:
+            held = (fact, kit.spells.get(fact, fact))  # the piles a deal holds are its hands in order
             saying = [s for root in kit.derive_start(game, start) for s in root.walk()
-                      if s.says == fact or fact in s.data]
+                      if s.says == fact or any(f in s.data for f in held)]
             found = tuple(saying[:1])  # the outermost: a deal holds its rows, laid by the step below it
         except Exception:  # naming clauses is advisory: never let it hide the divergence itself
             found = ()

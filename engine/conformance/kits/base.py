@@ -61,6 +61,8 @@ class GameKit(Protocol):
     """The clause the engine refuses a value that is no action of the game under (the game's own
     ``NOT_AN_ACTION``, which its ``check`` raises): an action a peer offers that does not parse as one is
     named by it."""
+    spells: Mapping[str, str]
+    """Facts that state another fact's content in their own order (``piles``: the ``hands``)."""
     turn_clause: str
     """The clause of the step every action's grant passes, that its seat may act now (the game's own
     ``MAY_ACT``, which its ``check`` refuses another seat's action under): a seat denied every action of
@@ -175,6 +177,10 @@ class KitBase:
     def chance_outcome(self, state: Any) -> Any:
         """No chance steps (a game that has them says so)."""
         return None
+
+    spells: Mapping[str, str] = {}
+    """Facts that state another fact's content in its own order (6 nimmt!'s ``piles``: the hands, top card
+    first): a step holding the other fact holds this one (a set-up's deal holds the piles it deals)."""
 
     unordered: tuple[str, ...] = ()
     """The facts that are lists of per-seat lists in no order (hands, areas): :meth:`normalise` sorts them."""

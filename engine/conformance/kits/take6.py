@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
@@ -106,6 +107,7 @@ class Take6Kit(KitBase):
     turn_clause = MAY_ACT
     fact_topics = FACT_TOPICS
     unordered = ("hands", "taken")  # hands and taken cards are claimed in any order
+    spells: Mapping[str, str] = MappingProxyType({"piles": "hands"})  # the hands in order (kids: face down)
     faults = FaultPlan(
         tables=(
             TableFaults("bullheads.toml", "rule", "clause", fields=("bullheads", "n"), swaps=("bullheads",),
