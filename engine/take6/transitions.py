@@ -736,6 +736,12 @@ def check(s: State, a: object, trace: Trace | None = None) -> None:
         if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < len(s.rows):
             raise IllegalAction("T6-CHOOSE-2", f"row must be 0..{len(s.rows) - 1}, got {r!r}")
         if trace is not None:
+            trace.add(
+                "T6-CHOOSE-2",
+                "row-exists",
+                {"seat": p, "row": r, "rows": len(s.rows)},
+                note=f"row {r} is on the table (rows 0..{len(s.rows) - 1})",
+            )
             card = s.pending[0][0]
             trace.add(
                 "T6-CHOOSE-1",

@@ -206,6 +206,26 @@ def turn_elsewhere(duel: Seats, seat: int, action: Any) -> TurnElsewhere | None:
     return None
 
 
+def _parted(duel: Seats, action: Any, accepted: Any) -> Attribution | None:
+    """A legal ``action`` the peer refused where it accepts ``accepted``, another action of the same
+    kind and seat: what the refusal denies is where their grants part, the first step below the grant's
+    own clause that the two derive alike but for its data (the row a row choice names: T6-CHOOSE-2), not
+    the grant the accepted one passes too.  ``None`` when they part at no such step (the kind's own rule
+    then names it, as before)."""
+    try:
+        mine, theirs = (duel.kit.why(duel.game, duel.state, a) for a in (action, accepted))
+    except Exception:  # advisory, as attribution is
+        return None
+    if mine is None or theirs is None or mine.says != "legal" or theirs.says != "legal":
+        return None
+    for a, b in zip(mine.walk(), theirs.walk(), strict=False):
+        if (a.clause, a.says) != (b.clause, b.says):
+            return None  # the grants take other ways: no one step tells them apart
+        if a is not mine and a.data != b.data and a.clause != mine.clause:
+            return Attribution((a.clause,), "", (a,))
+    return None
+
+
 def unresolved(
     duel: Seats, seat: int, action: Any, *, refused: bool
 ) -> tuple[Attribution | None, tuple[Any, ...]]:
@@ -217,8 +237,8 @@ def unresolved(
     (``SP-PHASE-2|SP-TURN-2|SP-TURN-3``: a pass, the seat's only action, missing); another divergence of
     the campaign decided by fewer of them discriminates it (:func:`~engine.conformance.campaign.
     grouping.group`).  The other action refused is evidence too.
-    ``(None, ())`` when the seat has actions of several kinds, the peer accepts the other one, or the
-    grant has no such step."""
+    ``(None, ())`` when the seat has actions of several kinds or the grant has no such step; when the
+    peer accepts the other one, the step where their grants part (:func:`_parted`) or ``None``."""
     legal = duel.game.legal_actions(duel.state, seat)
     if len(_one_of_each_kind(legal)) != 1:
         return None, ()
@@ -226,7 +246,7 @@ def unresolved(
     if refused and duel.trials:
         others = tuple(a for a in legal if a != action)[:1]
         if others and duel.accepts(seat, duel.game.action_to_json(others[0])):
-            return None, ()
+            return _parted(duel, action, others[0]), ()
     try:
         why = duel.kit.why(duel.game, duel.state, action)
     except Exception:  # advisory, as attribution is
