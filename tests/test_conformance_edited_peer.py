@@ -433,14 +433,15 @@ class _RowChoiceElsewhere(ReferencePeer):
 
 @pytest.mark.parametrize(("peer", "named"), [
     (_RefusesRowChoices, "T6-ACT-1|T6-PLACE-3"),
-    (_RefusesRowZero, "T6-PLACE-3"),
+    (_RefusesRowZero, "T6-CHOOSE-2"),
     (_RowChoiceElsewhere, "T6-ACT-1"),
 ])
 def test_a_seat_refused_every_action_of_its_one_kind_names_what_the_position_can_tell(
         peer: type[ReferencePeer], named: str) -> None:
     """T6-ACT-1 / T6-PLACE-3 (attribution, issue 25): a peer refusing a legal row choice is put back on the
     position and offered another row choice of the seat, then the same choice by another seat.  Another
-    row accepted: the seat may act, and the refusal keeps the row choice's rule (T6-PLACE-3).  Every row
+    row accepted: the seat may act, and the refusal is named where the two choices' grants part, the row
+    the choice names (T6-CHOOSE-2: the rows are numbered from 0), not the grant both pass.  Every row
     refused and no other seat accepted: the position cannot tell whether the seat may not act now or may
     not choose a row, and the class is the candidate set of both.  Another seat's choice accepted: the
     peer has the turn elsewhere (T6-ACT-1)."""
@@ -537,3 +538,41 @@ def test_a_game_ended_at_a_round_the_rules_go_on_after_is_named_by_the_step_sayi
     report = run_campaign(in_process(_EndsAfterTheFirstRound), games=3, jobs=1, seed=3, shrink=False,
                           game_names=["petersburg"], max_steps=200, positions=True)
     assert {c.signature for c in report.classes} == {"petersburg:unexplained:SP-END-1"}, report.classes
+
+
+class _DraftLosesTheNextHand(ReferencePeer):
+    """Defect (logic): a draft empties the hand of the seat after the drafting one (the card goes into
+    the drafter's hand as it should), and who drafts next, or whether the draft is over, follows from the
+    cards then held."""
+
+    name = "take6: a draft loses the next seat's hand"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        from engine.take6.layout import I_FIXED, I_HELD, replace
+
+        before = self.state
+        super().do_apply(player, action)
+        after = self.state
+        if action.get("type") != "draft":
+            return
+        held = list(after[I_HELD])
+        n = len(held)
+        held[(player + 1) % n] = ()
+        seed, rnd, stock, start, deals = before[I_FIXED]
+        nxt = ((start + sum(map(len, held))) % n,)
+        if after.phase == "draft":
+            self.state = replace(after, held=tuple(held), to_act=nxt)
+        else:  # the rules' draft is over: the peer's short count drafts on
+            left = tuple(c for c in stock if c != action["card"])
+            self.state = replace(before, held=tuple(held), fixed=(seed, rnd, left, start, deals), to_act=nxt)
+
+
+def test_a_draft_that_changes_another_hand_is_named_by_the_draft_step() -> None:
+    """T6-LOGIC-1 (attribution, issue 25): a draft changes no hand but the drafting seat's, by the card
+    drafted (the ``drafted`` step); a peer whose hands differ after a draft is named by that step, in one
+    class, not by the step of who drafts next or of the draft's end (T6-LOGIC-2) that its short count
+    then contradicts."""
+    report = run_campaign(in_process(_DraftLosesTheNextHand), games=4, jobs=1, seed=3, shrink=False,
+                          game_names=["take6"], variants=["logic"], players=[2, 3], max_steps=200,
+                          positions=True)
+    assert {c.signature for c in report.classes} == {"take6:unexplained:T6-LOGIC-1"}, report.classes

@@ -442,7 +442,8 @@ def _where_placed(searched: Step, theirs: Mapping[str, Any]) -> str:
 
 
 def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> bool:
-    """Whether the peer's rows, taken cards or turn contradict what one placement step concluded."""
+    """Whether the peer's rows, taken cards or turn contradict what one placement step concluded, or its
+    hands what a draft did (a draft changes no hand but the drafting seat's, by the card drafted)."""
     d, says = step.data, step.says
     seat = d.get("seat", -1)
     elsewhere = theirs.get("round", ours.get("round")) != ours.get("round")
@@ -466,6 +467,8 @@ def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) 
         # or waiting that the peer holds nowhere was never placed
         held, shown = _placed(ours), _placed(theirs)
         return any(c in held and c not in shown for c in d["cards"])
+    if says == "drafted":  # the draft's one change of the hands: the card into the seat's (T6-LOGIC-1)
+        return "hands" in theirs and theirs["hands"] != ours.get("hands") and not elsewhere
     if says == "no-row":  # the card placed beside another where none fits: the search that found none
         return "rows" in theirs and _where_placed(step, theirs) == "beside"
     if says == "fits-nowhere" and _placed_where(step, theirs) == "beside":
