@@ -576,3 +576,32 @@ def test_a_draft_that_changes_another_hand_is_named_by_the_draft_step() -> None:
                           game_names=["take6"], variants=["logic"], players=[2, 3], max_steps=200,
                           positions=True)
     assert {c.signature for c in report.classes} == {"take6:unexplained:T6-LOGIC-1"}, report.classes
+
+
+class _DealsFlips(ReferencePeer):
+    """Defect: a 6 nimmt! round of simultaneous play opens as the kids' flips (seat 0 flips first)."""
+
+    name = "take6: a round opens with flips"
+
+    def _opened(self) -> None:
+        from engine.take6.layout import replace
+
+        s = self.state
+        if s.phase == "select" and not any(s.selected) and all(len(h) == len(s.hands[0]) for h in s.hands):
+            self.state = replace(s, phase="flip", to_act=(0,))
+
+    def do_new(self, game: str, variant: str, players: int, options: Any, setup: Any) -> None:
+        super().do_new(game, variant, players, options, setup)
+        self._opened()
+
+
+def test_a_round_opened_in_another_phase_is_named_by_its_deal() -> None:
+    """T6-SETUP-5 (attribution, issue 25): a round's deal says what the round opens with (its selections,
+    every seat to act; the kids' flips, seat 0), so a peer opening a standard game with a flip is named by
+    the deal that holds the phase and who acts, not by the selection rule (T6-SELECT-1) its turn
+    contradicts."""
+    report = run_campaign(in_process(_DealsFlips), games=3, jobs=1, seed=3, shrink=False,
+                          game_names=["take6"], variants=["standard"], players=[2, 3], max_steps=60,
+                          positions=True, diagnose=False)
+    assert report.classes, "the peer's flips show"
+    assert {c.first.clauses[0] for c in report.classes} == {"T6-SETUP-5"}, report.classes

@@ -199,6 +199,8 @@ def deal_round(
                 "hands": [list(hand) for hand in hands],
                 "rows": list(row_cards),
                 "source": source,
+                "phase": "flip" if flip else "select",  # the round opens with its flips or selections
+                "to_act": [0] if flip else list(range(n)),
             },
             note=f"Round {rnd}: {n} {what} of {h} cards ({source}); rows start with "
             f"{', '.join(str(c) for c in row_cards)}",
