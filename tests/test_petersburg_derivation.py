@@ -187,3 +187,26 @@ def test_the_ends_a_pass_decides_are_steps_and_a_peer_contradicting_one_is_trace
     assert over not in contradicted_steps(steps, "scores", ours, {**ours, "scores": [9, 0]})
     played_on = {**ours, "over": False, "to_act": [1]}
     assert contradicted_steps(steps, "to_act", ours, played_on) == (over,)
+
+
+def test_the_pubs_last_decision_is_a_step_and_a_peer_deciding_on_contradicts_it() -> None:
+    """SP-PUB-2: the Pub's last decision taken, the derivation says the Pub is over (``pub-over``, naming
+    the phase its scoring opened it after) before the next phase and its refill; a peer still in that
+    phase with money and scores alike holds decisions the rules do not, and is traced to that step, not
+    to the refill it did not make (SP-REFILL-1)."""
+    from engine.conformance.kits.petersburg import KIT, contradicted_steps
+    from engine.petersburg import PubBuy
+
+    s = position(players=2, phase="pub", pub_queue=[1], areas=[[], ["Pub"]], money=[5, 5],
+                 upper=["Market"] * 2, lower=["Lumberjack"] * 2)
+    steps = GAME.derive(s, PubBuy(1, 0))
+    walked = [x for d in steps for x in d.walk()]
+    (over,) = [x for x in walked if x.says == "pub-over"]
+    assert over.clause == "SP-PUB-2" and over.data["phase"] == "building"
+    assert walked.index(over) < min(i for i, x in enumerate(walked) if x.says == "refill")
+    ours = KIT.facts(GAME.apply(s, PubBuy(1, 0)))
+    assert ours["phase"] != "building"
+    theirs = {**ours, "phase": "building", "to_act": [0], "upper": ["Market"] * 2, "stacks": [9, 9, 9, 9]}
+    assert contradicted_steps(steps, "upper", ours, theirs) == (over,)
+    scored = {**theirs, "money": [ours["money"][0] + 1, ours["money"][1]]}
+    assert over not in contradicted_steps(steps, "upper", ours, scored)  # money differs: not that alone

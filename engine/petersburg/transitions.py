@@ -299,6 +299,10 @@ def _t_pub(s: State, a: PubBuy, trace: Trace | None = None) -> State:
                 note=f"P{after.pub_queue[0]} decides on the Pub next",
             )
         return after
+    if trace is not None:  # the Pub's last decision: the phase whose scoring opened it ends
+        phase = PHASES[s.phase_index].name
+        trace.add("SP-PUB-2", "pub-over", {"phase": phase, "queue": []},
+                  note=f"every Pub decision after the {phase} scoring is taken")
     return _next_phase(after, trace)
 
 

@@ -520,6 +520,9 @@ def _ends(root: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tup
       ``no-pub``; a scoring that earned nothing cannot tell the two apart: both, a candidate set); one
       that scored it otherwise is the scoring's (the incomes, below: who may buy at the Pub follows from
       the money);
+    * the Pub's last decision taken (SP-PUB-2 ``pub-over``) where the peer, its money and scores alike,
+      is still in the phase the Pub kept: it holds decisions the rules do not (the refill and the next
+      phase follow from it);
     * a game the rules end where the peer's goes on: the game's end (SP-END-1).
     """
     walked = tuple(root.walk())
@@ -534,6 +537,10 @@ def _ends(root: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tup
     goes_on = [s for s in walked if s.says == "goes-on" and "phase" in s.data]
     if goes_on and differ("phase", "scores", "money"):
         return (goes_on[0],)
+    over = [s for s in walked if s.says == "pub-over"]
+    stayed = bool(over) and theirs.get("phase") == over[0].data["phase"] != ours.get("phase")
+    if stayed and not differ("money", "scores"):
+        return (over[0],)  # the peer still holds Pub decisions where the last was taken
     ended = [s for s in walked if s.says == "phase-over"]
     if ended and theirs.get("phase") == ended[0].data["phase"]:
         if any(s.says == "no-scoring" for s in walked):
