@@ -43,7 +43,7 @@ def test_every_fault_reads_back_from_its_signature() -> None:
     for game in ("take6", "petersburg"):
         space = fault_space(game)
         kinds = {f.kind for f in space}
-        assert {"edit", "swap", "drop", "reading"} <= kinds
+        assert {"edit", "swap", "drop", "reading", "shift", "misread"} <= kinds
         for f in rng.sample(space, 60) + [next(f for f in space if f.kind == k) for k in sorted(kinds)]:
             again = parse(f.signature)
             assert again == f and again.signature == f.signature
@@ -59,6 +59,11 @@ def test_every_fault_reads_back_from_its_signature() -> None:
         ("petersburg:reading:SP-COST-1", "names no option"),
         ("petersburg:skip:SP-COST-1", "cannot be left out"),
         ("chess:edit:x/y=1", "unknown game"),
+        ("take6:shift:setup/standard/row_capacity=1", r"every row with \*"),
+        ("take6:shift:setup/*/row_capacity=0", "whole number but 0"),
+        ("take6:misread:setup/*/rows=rows", "another field"),
+        ("petersburg:shift:*/*/cost=1", "effect's parameter"),
+        ("petersburg:shift:cards/*/colour=1", "0 row"),
         ("nonsense", "expected GAME:KIND:TARGET"),
     ],
 )
@@ -137,6 +142,27 @@ def test_a_coincidence_does_not_stand_for_a_defect() -> None:
         (LOWER, (4, 5)),
         ("petersburg:claim:SP-COST-4:money:Gold Smelter", (0, 1, 2, 3)),
     ]
+
+
+def test_a_weak_diagnosis_leaves_its_divergences_unexplained_for_the_others() -> None:
+    """Classes by diagnosis: a coincidence's divergences count as unexplained when the next diagnosis is
+    weighed (two coincidences of a price, one divergence each beside two unexplained, leave four
+    unexplained, more than the two a third explains);
+    a column fault (every row read otherwise) is weighed by the step deciding its divergences, whatever
+    their kind: a misread of every card's income explaining two scorings' money beside three scorings'
+    VP nothing explains is a coincidence too."""
+    one, two, three = ((parse(f"petersburg:edit:cards/{c}/cost=4"),) for c in ("Market", "Bank", "Pub"))
+    money = "petersburg:claim:SP-COST-1:money"
+    found = {0: (one,), 1: (two,), 2: (three,), 3: (three,), 4: (), 5: ()}
+    classes = cover(found, dict.fromkeys(range(6), money))
+    assert [(c.signature, c.members) for c in classes] == [(money, (0, 1, 2, 3, 4, 5))]
+    misread = (parse("petersburg:misread:cards/*/roubles=vp"),)
+    signatures = {0: "petersburg:claim:SP-SCORE-4:money", 1: "petersburg:claim:SP-SCORE-4:money",
+                  **dict.fromkeys((2, 3, 4), "petersburg:scores:SP-SCORE-4:-")}
+    classes = cover({0: (misread,), 1: (misread,), 2: (), 3: (), 4: ()}, signatures)
+    assert [c.explained for c in classes] == [False, False], classes
+    classes = cover({0: (misread,), 1: (misread,), 2: (misread,), 3: (), 4: ()}, signatures)
+    assert (classes[0].signature, classes[0].members) == (misread[0].signature, (0, 1, 2))
 
 
 def _edited_campaign(signatures: list[str], game: str, positions: bool, games: int = 16) -> Any:
@@ -277,3 +303,40 @@ def test_a_value_diagnosed_twice_is_one_class() -> None:
     assert got[swap[0].signature] == (0, 1, 2, 3, 4, 9)
     assert got[hospital[0].signature] == (5, 6, 7, 8)
     assert len(got) == 3 and got["petersburg:edit:cards/Market/cost=4"] == (10,)
+
+
+def test_a_column_fault_changes_every_row_of_its_column() -> None:
+    """T6-PLACE-2 / SP-MARI-1, SP-TAX-1: a shift moves a field of every row by one amount (every variant's
+    row capacity one more), a misread reads a field of every row from another (every per-card income's
+    roubles from its VP: the Mariinsky's and the Tax Man's roubles are gone, the second edition's Mariinsky
+    pays a rouble); the shipped rules stay as they were."""
+    shift = parse("take6:shift:setup/*/row_capacity=1")
+    assert shift.shipped == {"setup/standard/row_capacity": 5, "setup/kids/row_capacity": 5}
+    assert shift.changes == frozenset(shift.shipped) and shift.clause == "T6-PLACE-2"
+    world = World("take6", [shift])
+    assert [world.new_game(4, seed=1, variant=v).rules.capacity for v in ("standard", "kids")] == [6, 6]
+    assert rules_for("standard", 4).capacity == 5
+    misread = parse("petersburg:misread:*/*/effect.roubles=effect.vp")
+    first, second = (World("petersburg", [misread]).new_game(2, seed=1, variant=v).rules
+                     for v in ("first", "second"))
+    income = {rs.names[k]: pc for rs in (first, second) for k, pc in enumerate(rs.per_card) if pc is not None}
+    assert income["Tax Man"][1:] == (0, 0) and income["Mariinskij Theater"][1:] == (0, 0)
+    assert income["Mariinsky Theater"][1:] == (1, 1)
+    assert "every row's effect.roubles were read from its effect.vp" in misread.describe()
+    with pytest.raises(InputError, match="two faults change"):
+        World("take6", [shift, parse("take6:edit:setup/kids/row_capacity=4")])
+
+
+@pytest.mark.parametrize(("variants", "diagnosed"), [
+    (["standard", "kids"], "take6:shift:setup/*/row_capacity=1"),
+    (["standard"], "take6:edit:setup/standard/row_capacity=6"),
+])
+def test_a_column_read_off_by_one_is_one_class_named_by_the_column(variants: list[str], diagnosed: str
+                                                                    ) -> None:
+    """T6-PLACE-2: a peer whose every variant takes a row one card late (``len(row) <= capacity``) is one
+    class, diagnosed as the column shifted (every set-up's row capacity one more), not as one edit per
+    variant's row; where only one variant is played, that row's edit says as much and is the simpler
+    diagnosis."""
+    report = run_campaign(edited_peer(["take6:shift:setup/*/row_capacity=1"]), games=12, jobs=1, seed=4,
+                          game_names=["take6"], variants=variants, positions=True, shrink=False)
+    assert [c.signature for c in report.classes] == [diagnosed], [c.signature for c in report.classes]

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from attrs import frozen
 
-from engine.conformance.diagnosis.faults import Fault
+from engine.conformance.diagnosis.faults import COLUMN_KINDS, Fault
 from engine.conformance.diagnosis.search import simplicity
 
 __all__ = ["DiagnosedClass", "cover", "signature_of"]
@@ -179,22 +179,38 @@ def _supported(
     of its sorts (the game, the kind and what differs: ``claim`` of ``money``, a missing ``buy``) than
     remain unexplained of that sort accounts for a coincidence (an implementation whose defect no fault
     models, a price that happens to match one card's edited cost), not for the defect: its divergences join
-    the unexplained ones of their signature."""
-    unexplained: dict[str, int] = {}
-    for k, sets in explanations.items():
-        if not sets:
-            sig = _sort(signatures.get(k, str(k)))
-            unexplained[sig] = unexplained.get(sig, 0) + weight.get(k, 1)
+    the unexplained ones of their signature, and count as unexplained for the others (a coincidence of a
+    few divergences stands no better beside many explained only by coincidences of one or two).  A column
+    fault (a shift or misread of every row) is measured by the steps deciding its divergences, whatever
+    their kind: one that explains five scorings' money where a hundred scorings stay unexplained matched
+    by coincidence the few it explains."""
     weak: set[K] = set()
-    for c in classes:
-        mine: dict[str, int] = {}
-        members: tuple[Any, ...] = c.members
-        for key in members:
-            sig = _sort(signatures.get(key, str(key)))
-            mine[sig] = mine.get(sig, 0) + weight.get(key, 1)
-        if all(n < unexplained.get(sig, 0) for sig, n in mine.items()):
-            weak.update(members)
-    return weak
+    while True:  # a weak diagnosis's divergences are unexplained too: another may then be as weak
+        unexplained: dict[str, int] = {}
+        for k, sets in explanations.items():
+            if not sets or k in weak:
+                for sig in (_sort(signatures.get(k, str(k))), _step(signatures.get(k, str(k)))):
+                    unexplained[sig] = unexplained.get(sig, 0) + weight.get(k, 1)
+        more = set(weak)
+        for c in classes:
+            # a column fault changes every row: it must outnumber what its deciding steps leave unexplained
+            sort = _step if any(f.kind in COLUMN_KINDS for f in c.faults) else _sort
+            mine: dict[str, int] = {}
+            members: tuple[Any, ...] = c.members
+            for key in members:
+                sig = sort(signatures.get(key, str(key)))
+                mine[sig] = mine.get(sig, 0) + weight.get(key, 1)
+            if all(n < unexplained.get(sig, 0) for sig, n in mine.items()):
+                more.update(members)
+        if more == weak:
+            return weak
+        weak = more
+
+
+def _step(signature: str) -> str:
+    """A divergence signature's game and deciding step (``game:clause``), whatever its kind and detail."""
+    parts = signature.split(":")
+    return ":".join(["step", *parts[:1], *parts[2:3]])
 
 
 def _sort(signature: str) -> str:

@@ -16,7 +16,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from engine.conformance.diagnosis.faults import Fault, target_row
+from engine.conformance.diagnosis.faults import COLUMN_KINDS, Fault, target_row
 from engine.mutation.driver import ROOT
 from engine.spec import FIELD_CLAUSES, Tables, field_clause, load_clauses, row_clauses
 
@@ -255,12 +255,13 @@ def fault_clauses(fault: Fault) -> tuple[str, ...]:
     ('SP-OBS-1', 'SP-OBS-2', 'SP-OBS-3', 'SP-OBS-4', 'SP-OBS-5', 'SP-OBS-6')
     """
     out = [fault.clause] if fault.clause else []
-    if fault.kind in ("edit", "drop", "swap"):
-        for target in (fault.target, str(fault.value)) if fault.kind == "swap" else (fault.target,):
+    if fault.kind in ("edit", "drop", "swap", *COLUMN_KINDS):
+        for target in sorted(fault.changes):  # a swap: both rows; a shift or misread: every row
             out += _row_clauses(fault.game, target)
     elif fault.kind in ("reading", "skip"):
         out.append(fault.target)
-    if fault.kind in ("edit", "drop") and fault.target.split("/")[-1].split(".")[0] == "effect":
+    effect = fault.target.split("/")[-1].split(".")[0] == "effect"
+    if fault.kind in ("edit", "drop", *COLUMN_KINDS) and effect:
         # a card's effect left out or changed: every rule of that effect (SP-OBS-1 .. SP-OBS-6)
         families = {c.rsplit("-", 1)[0] for c in out if c}
         out += [c for c in load_clauses(fault.game) if c.rsplit("-", 1)[0] in families]  # the book's order

@@ -11,6 +11,8 @@ drop      a row or an optional field left out    ``petersburg:drop:cards/Observa
 reading   the reading a ruling rejects           ``petersburg:reading:SP-COST-5``
 option    another value of a game option         ``take6:option:kids_piles=strict``
 skip      a procedural step not applied          ``petersburg:skip:SP-OBS-5``
+shift     one field of every row off by as much  ``take6:shift:setup/*/row_capacity=1``
+misread   a field of every row read from another ``petersburg:misread:*/*/effect.roubles=effect.vp``
 ========  =====================================  ==================================================
 
 A table value is addressed ``FILE/ROW/FIELD``: the table file's stem, the row's key (the array's name
@@ -18,7 +20,10 @@ first when the file holds several arrays: ``phases/param/lower_row_discount/valu
 parameter of an effect as ``effect.PARAM``.  Values are written as JSON (a bare word for a string).  Which
 tables, fields and rows a game's faults range over is the ``faults`` declaration of its conformance kit
 (a :class:`~engine.conformance.diagnosis.plan.FaultPlan`): the values the interpreter reads to play, never
-prose, clause ids or the redundant figures that only guard a table against a typo.
+prose, clause ids or the redundant figures that only guard a table against a typo.  A ``shift`` or a
+``misread`` is one slip in how a column is read, shown in every row at once: its address names every row
+with ``*`` (``FILE/*/FIELD``; ``*/*/effect.PARAM``: every effect holding that parameter, in every table),
+and it changes each integer value of the column it finds (at least two rows).
 
 A set of faults is applied with :func:`world`: the shipped tables edited in memory
 (:meth:`engine.spec.Tables.replace`), the game built from them (``GAME.edited``), options and skipped
@@ -51,9 +56,11 @@ from engine.game import Game, get_game
 from engine.spec import Tables, field_clause, load_clauses
 
 __all__ = [
+    "COLUMN_KINDS",
     "FAULT_KINDS",
     "Fault",
     "World",
+    "column_rows",
     "parse",
     "reading_option",
     "row_key",
@@ -68,8 +75,13 @@ FAULT_KINDS: Mapping[str, str] = {
     "reading": "the reading a ruling rejects is followed",
     "option": "another value of a game option is played",
     "skip": "a procedural step is not applied",
+    "shift": "a field of every row differs by one amount",
+    "misread": "a field of every row is read from another of its fields",
 }
 """Every kind of fault model, with a one-line meaning."""
+
+COLUMN_KINDS = ("shift", "misread")
+"""The kinds that change a column, every row at once (one slip in how the column is read)."""
 
 
 @frozen(order=True)
@@ -104,12 +116,14 @@ class Fault:
         >>> sorted(parse("petersburg:swap:cards/Tax Man/vp,cards/Senator/vp").changes)
         ['cards/Senator/vp', 'cards/Tax Man/vp']
         """
+        if self.kind in COLUMN_KINDS and isinstance(self.shipped, Mapping):
+            return frozenset(self.shipped)  # every row's address it changes
         return frozenset((self.target, str(self.value))) if self.kind == "swap" else frozenset((self.target,))
 
     @property
     def signature(self) -> str:
         """The fault's stable name (a class signature's edit part)."""
-        if self.kind in ("edit", "option"):
+        if self.kind in ("edit", "option", *COLUMN_KINDS):
             return f"{self.game}:{self.kind}:{self.target}={_show(self.value)}"
         if self.kind == "swap":
             return f"{self.game}:swap:{self.target},{self.value}"
@@ -118,7 +132,10 @@ class Fault:
     @property
     def file(self) -> str:
         """The table file a table fault edits (``""`` for the others)."""
-        return f"{self.target.split('/')[0]}.toml" if self.kind in ("edit", "swap", "drop") else ""
+        head = self.target.split("/")[0]
+        if self.kind in COLUMN_KINDS:
+            return "" if head == "*" else f"{head}.toml"
+        return f"{head}.toml" if self.kind in ("edit", "swap", "drop") else ""
 
     def describe(self) -> str:
         """The fault in the spec's words: what the peer behaves as if, and what the rules say.
@@ -127,6 +144,14 @@ class Fault:
         'behaves as if phases.toml param lower_row_discount value were 2 (the rules: 1, SP-COST-3)'
         """
         shipped = self.shipped
+        if self.kind in COLUMN_KINDS and isinstance(shipped, Mapping):
+            rows = "; ".join(f"{_row_of(a)} {_show(v)}" for a, v in shipped.items())
+            field = self.target.split("/")[-1]
+            table = self.target.split("/")[:-2]
+            where = "every row's" if table == ["*"] else f"every {_place('/'.join(table)).rstrip()} row's"
+            how = (f"{abs(self.value)} {'more' if self.value > 0 else 'less'}" if self.kind == "shift"
+                   else f"read from its {self.value}")
+            return f"behaves as if {where} {field} were {how} (the rules: {rows}; {self.clause})"
         if self.kind == "swap" and isinstance(shipped, list) and len(shipped) == 2:
             rules = f"the rules: {_show(shipped[0])} and {_show(shipped[1])}"
         else:
@@ -155,6 +180,11 @@ def _place(target: str) -> str:
     return f"{parts[0]}.toml {' '.join(parts[1:])}"
 
 
+def _row_of(address: str) -> str:
+    """A row address's row key, for a column fault's list (``setup/kids/row_capacity``: ``kids``)."""
+    return address.split("/")[-2]
+
+
 def parse(signature: str) -> Fault:
     """A fault from its signature, its shipped value and clause looked up (InputError naming what is wrong).
 
@@ -174,7 +204,7 @@ def parse(signature: str) -> Fault:
         get_game(game)
     except ArbiterError as exc:
         raise InputError("edit", str(exc)) from None
-    if kind in ("edit", "option"):
+    if kind in ("edit", "option", *COLUMN_KINDS):
         target, eq, raw = rest.partition("=")
         if not eq:
             raise InputError("edit", f"{kind} needs TARGET=VALUE, got {rest!r}")
@@ -216,11 +246,72 @@ def _completed(fault: Fault) -> Fault:
         default, clause_id = options[fault.target]
         return Fault(game, kind, fault.target, fault.value, default, clause_id)
     tables = Tables.shipped(game)
+    if kind in COLUMN_KINDS:
+        return _column(tables, fault)
     if kind == "swap":
         both = [_read(tables, fault.target), _read(tables, str(fault.value))]
         return Fault(game, kind, fault.target, fault.value, both, _row_clause(tables, fault.target))
     return Fault(game, kind, fault.target, fault.value, _read(tables, fault.target, optional=kind == "drop"),
                  _row_clause(tables, fault.target))
+
+
+def _column(tables: Tables, fault: Fault) -> Fault:
+    """A shift or misread completed: ``shipped`` maps each row address it changes to the rules' value."""
+    if fault.kind == "shift" and (fault.value.__class__ is not int or not fault.value):
+        raise InputError("edit", f"a shift moves a column by a whole number but 0, got {fault.value!r}")
+    field = fault.target.split("/")[-1]
+    if fault.kind == "misread" and (not isinstance(fault.value, str) or fault.value == field):
+        raise InputError("edit", f"a misread names another field of the rows, got {fault.value!r}")
+    rows = column_rows(tables, fault.target, fault.value if fault.kind == "misread" else None)
+    if len(rows) < 2:
+        raise InputError("edit", f"{fault.target}: {len(rows)} row(s) hold it as a whole number (a column "
+                                 "fault changes two or more; one row's value is an edit)")
+    shipped = {address: _read(tables, address) for address, _other in rows}
+    return Fault(fault.game, fault.kind, fault.target, fault.value, shipped, _row_clause(tables, rows[0][0]))
+
+
+def column_rows(tables: Tables, pattern: str, other: str | None = None) -> list[tuple[str, str | None]]:
+    """Every row a column pattern names (``FILE/*/FIELD``, ``FILE/ARRAY/*/FIELD``; ``*/*/effect.PARAM``:
+    every table's effects) whose value there is a whole number, as its address, with the address of the
+    same row's ``other`` field where one is named (a row without a whole number there is left out).
+
+    >>> [a for a, _ in column_rows(Tables.shipped("take6"), "setup/*/row_capacity")]
+    ['setup/standard/row_capacity', 'setup/kids/row_capacity']
+    """
+    parts = pattern.split("/")
+    if len(parts) < 3 or parts[-2] != "*":
+        raise InputError("edit", f"{pattern}: a column fault names every row with * (FILE/*/FIELD)")
+    field, head = parts[-1], parts[:-2]
+    plan = _plan(tables.game)
+    if head == ["*"]:
+        if not field.startswith("effect."):
+            raise InputError("edit", f"{pattern}: every table (*) names an effect's parameter (effect.PARAM)")
+        specs = [t for t in plan.tables if t.effect]
+    else:
+        filename = f"{head[0]}.toml"
+        specs = [t for t in plan.tables if t.file == filename and (len(head) == 1 or t.array == head[1])]
+        if not specs or len(head) > 2 or (len(head) == 1 and len(specs) > 1):
+            raise InputError("edit", f"{pattern}: no one array of rule values of {filename} "
+                                     "(FILE[/ARRAY]/*/FIELD)")
+    out: list[tuple[str, str | None]] = []
+    for spec in specs:
+        doc = tables.doc(spec.file)
+        several = len(_arrays(doc)) > 1
+        for row in doc[spec.array]:
+            stem = spec.file[: -len(".toml")]
+            base = "/".join([stem, *([spec.array] if several else []), row_key(spec, row)])
+            address, also = f"{base}/{field}", (f"{base}/{other}" if other else None)
+            if all(_whole(tables, a) for a in (address, also) if a is not None):
+                out.append((address, also))
+    return out
+
+
+def _whole(tables: Tables, address: str) -> bool:
+    try:
+        value = _read(tables, address)
+    except InputError:
+        return False
+    return value.__class__ is int
 
 
 # ------------------------------------------------------------------------------------------ addressing
@@ -418,7 +509,10 @@ class World:
 
 
 def _places(fault: Fault) -> Iterator[str]:
-    if fault.kind == "swap":
+    if fault.kind in COLUMN_KINDS:
+        for address in sorted(fault.changes):
+            yield f"False:{address}"  # each row, as its edit would
+    elif fault.kind == "swap":
         yield fault.target
         yield str(fault.value)
     else:
@@ -434,6 +528,11 @@ def _apply(tables: Tables, f: Fault, options: dict[str, Any], skips: set[str], p
         a, b = _read(tables, f.target), _read(tables, str(f.value))
         tables = _write(tables, f.target, b, label=f.signature)
         return _write(tables, str(f.value), a, label=f.signature)
+    if f.kind in COLUMN_KINDS:
+        for address, other in column_rows(tables, f.target, f.value if f.kind == "misread" else None):
+            value = _read(tables, address) + f.value if f.kind == "shift" else _read(tables, str(other))
+            tables = _write(tables, address, value, label=f.signature)
+        return tables
     if f.kind == "option":
         options[f.target] = f.value
         return tables

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.conformance.diagnosis.evidence import REFUSED, Seen, agreement, matches, numbers, predict
-from engine.conformance.diagnosis.faults import Fault, World
+from engine.conformance.diagnosis.faults import COLUMN_KINDS, Fault, World
 from engine.conformance.diagnosis.space import candidates
 from engine.conformance.peers.protocol import canonical
 from engine.derivation import Step
@@ -62,9 +62,12 @@ SEARCHES = 3
 """How many full searches a diagnoser makes for divergences of one signature (``game:kind:clause:...``)
 that the faults found so far do not explain: a defect no fault models, seen a hundred times, costs three."""
 
-_KIND_ORDER = {"reading": 0, "option": 1, "skip": 2, "drop": 3, "edit": 4, "swap": 5}
+_KIND_ORDER = {
+    "reading": 0, "option": 1, "skip": 2, "drop": 3, "edit": 4, "swap": 5, "shift": 6, "misread": 7,
+}
 """Of faults explaining equally, the one a report names first: a reading before an option, a skipped step,
-a missing row or effect, a changed value, a swap."""
+a missing row or effect, a changed value, a swap, a column shifted or misread (a change of every row, named
+only where one row's change does not explain as much)."""
 
 
 def simplicity(faults: Sequence[Fault]) -> tuple[Any, ...]:
@@ -332,6 +335,8 @@ def _clash(a: Fault, b: Fault) -> bool:
     """Two faults of one value (or one option) cannot stand together."""
     if a.target == b.target or a.target.startswith(f"{b.target}.") or b.target.startswith(f"{a.target}."):
         return True
+    if a.kind in COLUMN_KINDS or b.kind in COLUMN_KINDS:
+        return bool(a.changes & b.changes)  # a column and one of its rows
     return a.kind == "swap" and b.kind == "swap" and bool({a.target, a.value} & {b.target, b.value})
 
 

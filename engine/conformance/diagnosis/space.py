@@ -29,9 +29,10 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from engine.conformance.diagnosis.faults import Fault, reading_option, row_key
+from engine.conformance.diagnosis.faults import Fault, parse, reading_option, row_key
 from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
 from engine.conformance.kits.base import get_kit
+from engine.errors import InputError
 from engine.game import get_game
 from engine.spec import Tables, field_clause, load_clauses, row_clauses
 
@@ -130,6 +131,37 @@ def _swaps(game: str, tables: Tables, spec: TableFaults, rows: list[Mapping[str,
                 yield Fault(game, "swap", first, second, both, field_clause(row, name))
 
 
+def _columns(game: str, tables: Tables, spec: TableFaults, rows: list[Mapping[str, Any]]) -> Iterator[Fault]:
+    """The column faults of ``spec``'s integer fields and of the integer parameters of ``rows``' effects:
+    each shifted one either way in every row, and each read from another such field of the same row (an
+    effect's parameter: in every table's effects that hold both)."""
+    several = len([n for n, r in tables.doc(spec.file).items() if isinstance(r, list)]) > 1
+    table = "/".join([spec.file[: -len(".toml")], *([spec.array] if several else [])])
+    columns = [(f"{table}/*", name, spec.fields) for name in spec.fields]
+    params: dict[str, None] = {}
+    for row in rows:
+        effect = row.get(spec.effect) if spec.effect else None
+        if isinstance(effect, Mapping):
+            ints = (k for k, v in effect.items() if v.__class__ is int)
+            params.update(dict.fromkeys(f"{spec.effect}.{k}" for k in ints))
+    columns += [("*/*", name, tuple(params)) for name in params]
+    for where, name, fields in columns:
+        for signature in (f"shift:{where}/{name}=1", f"shift:{where}/{name}=-1",
+                          *(f"misread:{where}/{name}={other}" for other in fields if other != name)):
+            fault = _column(game, signature)
+            if fault is not None:
+                yield fault
+
+
+@functools.cache
+def _column(game: str, signature: str) -> Fault | None:
+    """A column fault of ``game`` (``KIND:TARGET=VALUE``), ``None`` where fewer than two rows hold it."""
+    try:
+        return parse(f"{game}:{signature}")
+    except InputError:
+        return None
+
+
 def _readings(game: str, only: set[str] | None) -> Iterator[Fault]:
     """Every option's other values: as the reading of the ruling that names it (``reading``), else
     ``option``; and every skippable step."""
@@ -169,6 +201,8 @@ def fault_space(game: str) -> tuple[Fault, ...]:
             for f in _row_faults(game, tables, plan, spec, row, rows, ()):
                 out.setdefault(f.signature, f)
         for f in _swaps(game, tables, spec, rows, None):
+            out.setdefault(f.signature, f)
+        for f in _columns(game, tables, spec, rows):
             out.setdefault(f.signature, f)
     for f in _readings(game, None):
         out.setdefault(f.signature, f)
@@ -217,6 +251,9 @@ def candidates(game: str, clauses: set[str], names: set[str], deltas: set[int]) 
                     out.setdefault(f.signature, f)
         if touched:
             for f in _swaps(game, tables, spec, rows, touched):
+                out.setdefault(f.signature, f)
+            rows_read = [row for row in rows if row_key(spec, row) in touched]
+            for f in _columns(game, tables, spec, rows_read):
                 out.setdefault(f.signature, f)
     for f in _readings(game, clauses):
         out.setdefault(f.signature, f)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.conformance.diagnosis.faults import Fault, parse
+from engine.conformance.diagnosis.faults import COLUMN_KINDS, Fault, parse
 from engine.errors import ArbiterError
 from engine.spec import load_clauses
 
@@ -44,7 +44,11 @@ def described(faults: Sequence[str | Fault]) -> list[dict[str, Any]]:
                         "wording": None, "seed": None})
             continue
         table = row = fld = None
-        if f.kind in ("edit", "swap", "drop"):
+        if f.kind in COLUMN_KINDS:  # every row: the table (``*``: every table's effects) and the field
+            parts = f.target.split("/")
+            table = "*" if parts[0] == "*" else f"{parts[0]}.toml"
+            row, fld = " ".join(parts[1:-1]), parts[-1]
+        elif f.kind in ("edit", "swap", "drop"):
             parts = f.target.split("/")
             table = f"{parts[0]}.toml"
             if f.kind == "drop" and len(parts) == 2 + (len(parts) > 3):
@@ -63,7 +67,7 @@ def described(faults: Sequence[str | Fault]) -> list[dict[str, Any]]:
                 "row": row,
                 "field": fld,
                 "rules": f.shipped,
-                "peer": f.value if f.kind in ("edit", "option") else None,
+                "peer": f.value if f.kind in ("edit", "option", *COLUMN_KINDS) else None,
                 "clause": f.clause or None,
                 "wording": clause.text if clause is not None else None,
                 "seed": {"seed": cite.seed, "where": cite.where, "quote": cite.quote} if cite else None,
