@@ -308,3 +308,15 @@ def test_again_tells_a_mutation_written_twice_apart_by_its_line_then(tmp_path: P
     assert rates._line_then(tmp_path / "nocommit-seed1.txt", path, line) is None
     pool = {(path, "x -> y"): [Mutant(path, 40, "x", "y", str)]}
     assert rates._moved([(path, 30, "x -> y")], pool)(path, 100) == 110  # moved as its nearest anchor
+
+
+@pytest.mark.parametrize("positions", [True, False], ids=["positions", "no-positions"])
+def test_a_step_of_two_defects_is_explained_by_faults_found_after_it(positions: bool) -> None:
+    """Classes by diagnosis: a divergence where two defects act in one step (a row taken at its 4th card
+    whose multiples of 10 count 4 bullheads) may come before the campaign found the second defect; the
+    batch diagnoses what nothing explained again at its end, with every fault its games found, so the
+    step joins the classes of the two faults, not a third, unexplained class."""
+    trial = rates.two_edits(["take6:edit:setup/standard/row_capacity=3",
+                             "take6:edit:bullheads/T6-BULL-4/bullheads=4"], positions=positions, games=8,
+                            seed=15_002, max_steps=300)
+    assert trial.outcome == "exact", [(c.signature, c.count) for c in trial.classes]

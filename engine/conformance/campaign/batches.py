@@ -35,6 +35,7 @@ from engine.conformance.campaign.draws import seed_only_draws
 from engine.conformance.campaign.duel import FAILURE_KINDS, Chooser, play_game
 from engine.conformance.campaign.setups.generated import setups
 from engine.conformance.diagnosis.evidence import Seen
+from engine.conformance.diagnosis.faults import Fault
 from engine.conformance.diagnosis.search import Diagnoser
 from engine.conformance.peers.launch import PeerFactory
 from engine.conformance.peers.protocol import Transport, canonical
@@ -100,6 +101,11 @@ class BatchResult:
     with positions a game may record a hundred)."""
 
 
+def _named(found: tuple[tuple[Fault, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    """Explaining sets by the faults' signatures."""
+    return tuple(tuple(f.signature for f in fs) for fs in found)
+
+
 def _settings(examples: int, phases: Sequence[Phase]) -> Any:
     return settings(
         max_examples=examples,
@@ -126,6 +132,9 @@ class _Games:
         self.kept: list[Transport] = _KEPT.setdefault(spec.peer, []) if spec.reuse else []
         self.games = self.steps = self.probes = self.aborted = 0
         self.digest = hashlib.sha256()
+        self.unexplained: dict[int, tuple[str, Divergence, list[Seen]]] = {}
+        """Divergences nothing explained when their game ended, by the id of the one returned: their game,
+        the divergence with its evidence and the game's agreed steps (:meth:`rediagnosed`)."""
 
     def play(self, data: st.DataObject) -> list[Divergence]:
         """Play one game; its divergences (with positions every one, else at most the one ending it)."""
@@ -176,9 +185,26 @@ class _Games:
             explanations: tuple[tuple[str, ...], ...] = ()
             if self.spec.diagnose and div.evidence:
                 diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
-                found_sets = diagnoser.diagnose(div.evidence, agreed, div.signature)
-                explanations = tuple(tuple(f.signature for f in fs) for fs in found_sets)
+                explanations = _named(diagnoser.diagnose(div.evidence, agreed, div.signature))
             out.append(evolve(div, evidence=(), explanations=explanations))
+            if self.spec.diagnose and div.evidence and not explanations:
+                self.unexplained[id(out[-1])] = (game, div, agreed)
+        return out
+
+    def rediagnosed(self, found: list[tuple[int, Divergence]]) -> list[tuple[int, Divergence]]:
+        """``found`` with each divergence nothing explained when its game ended diagnosed again, with the
+        faults the batch's later divergences found (two defects acting in one step: the second one found
+        in a later game, or later in the same one); its evidence dropped then."""
+        out = []
+        for ordinal, div in found:
+            held = self.unexplained.pop(id(div), None)
+            if held is not None:
+                game, shown, agreed = held
+                diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
+                again = _named(diagnoser.diagnose(shown.evidence, agreed, div.signature))
+                out.append((ordinal, evolve(div, explanations=again)))
+            else:
+                out.append((ordinal, div))
         return out
 
     def close(self) -> None:
@@ -260,6 +286,7 @@ def play_batch(spec: CampaignSpec, batch: int, count: int, deadline: float | Non
         pass
     finally:
         runner.close()
+    found = runner.rediagnosed(found)
     firsts: dict[str, tuple[int, Divergence]] = {}
     counts: dict[str, int] = {}
     for ordinal, div in found:
