@@ -35,7 +35,7 @@ from engine.conformance.campaign.draws import seed_only_draws
 from engine.conformance.campaign.duel import FAILURE_KINDS, Chooser, play_game
 from engine.conformance.campaign.setups.generated import setups
 from engine.conformance.diagnosis.evidence import Seen
-from engine.conformance.diagnosis.faults import Fault
+from engine.conformance.diagnosis.faults import Fault, parse
 from engine.conformance.diagnosis.search import Diagnoser
 from engine.conformance.peers.launch import PeerFactory
 from engine.conformance.peers.protocol import Transport, canonical
@@ -132,9 +132,10 @@ class _Games:
         self.kept: list[Transport] = _KEPT.setdefault(spec.peer, []) if spec.reuse else []
         self.games = self.steps = self.probes = self.aborted = 0
         self.digest = hashlib.sha256()
-        self.unexplained: dict[int, tuple[str, Divergence, list[Seen]]] = {}
-        """Divergences nothing explained when their game ended, by the id of the one returned: their game,
-        the divergence with its evidence and the game's agreed steps (:meth:`rediagnosed`)."""
+        self.second: dict[int, tuple[str, Divergence, list[Seen]]] = {}
+        """Divergences nothing or only single faults explained when their game ended, by the id of the one
+        returned: their game, the divergence with its evidence and the game's agreed steps
+        (:meth:`rediagnosed`)."""
 
     def play(self, data: st.DataObject) -> list[Divergence]:
         """Play one game; its divergences (with positions every one, else at most the one ending it)."""
@@ -187,21 +188,23 @@ class _Games:
                 diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
                 explanations = _named(diagnoser.diagnose(div.evidence, agreed, div.signature))
             out.append(evolve(div, evidence=(), explanations=explanations))
-            if self.spec.diagnose and div.evidence and not explanations:
-                self.unexplained[id(out[-1])] = (game, div, agreed)
+            if self.spec.diagnose and div.evidence and all(len(fs) == 1 for fs in explanations):
+                self.second[id(out[-1])] = (game, div, agreed)
         return out
 
     def rediagnosed(self, found: list[tuple[int, Divergence]]) -> list[tuple[int, Divergence]]:
-        """``found`` with each divergence nothing explained when its game ended diagnosed again, with the
-        faults the batch's later divergences found (two defects acting in one step: the second one found
-        in a later game, or later in the same one); its evidence dropped then."""
+        """``found`` with a second look, at the batch's end, at each divergence nothing or only single
+        faults explained when its game ended (:meth:`~engine.conformance.diagnosis.search.Diagnoser.
+        second_look`: with every fault the batch's divergences found, two defects acting in one step,
+        the second found later, in a later game or later in the same one); its evidence dropped then."""
         out = []
         for ordinal, div in found:
-            held = self.unexplained.pop(id(div), None)
+            held = self.second.pop(id(div), None)
             if held is not None:
                 game, shown, agreed = held
                 diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
-                again = _named(diagnoser.diagnose(shown.evidence, agreed, div.signature))
+                first = tuple(tuple(parse(f) for f in fs) for fs in div.explanations)
+                again = _named(diagnoser.second_look(shown.evidence, agreed, first, div.signature))
                 out.append((ordinal, evolve(div, explanations=again)))
             else:
                 out.append((ordinal, div))

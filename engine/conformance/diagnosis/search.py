@@ -290,6 +290,26 @@ class Diagnoser:
                 return self.ranked(pairs)
         return found
 
+    def second_look(
+        self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen], found: Sequence[tuple[Fault, ...]],
+        signature: str = "",
+    ) -> tuple[tuple[Fault, ...], ...]:
+        """A divergence looked at again once every divergence of its batch is diagnosed (``found``: what
+        explained it when its game ended): one nothing explained is diagnosed again (:meth:`diagnose`,
+        now knowing the faults found after it); one explained only by single faults that explain no other
+        divergence (a value seen wrong only there) is explained by two faults each found elsewhere, acting
+        in one step, where a pair of them does (two defects already diagnosed are likelier than a value
+        wrong only there); else ``found`` stands."""
+        if not found:
+            return self.diagnose(seen, agreed, signature)
+        if not all(len(fs) == 1 and self.uses.get(fs[0], 0) <= 1 for fs in found):
+            return tuple(found)
+        seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
+        references = [predict(None, self.name, s) for s in seens]
+        alone = {fs[0] for fs in found}
+        pairs = [fs for fs in self.known_pairs(seens, references, agreed) if not alone & set(fs)]
+        return self.ranked(pairs) if pairs else tuple(found)
+
     def known_pairs(
         self, seens: Sequence[Seen], references: Sequence[Any], agreed: Sequence[Seen]
     ) -> list[tuple[Fault, ...]]:
