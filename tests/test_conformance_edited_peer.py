@@ -53,10 +53,11 @@ def lockstep(peer: ReferencePeer, world: World | None, name: str, seed: int, ste
     kit = get_kit(name)
     rng = random.Random(seed)
     players = rng.choice([2, 3, 4])
-    setup = kit.setup_to_json(kit.explicit_setup([ref.new_game(players, seed=seed)]))
     variant = ref.variants[0]
     start = world.new_game if world is not None else ref.new_game
     game = world.game if world is not None else ref
+    # the deal the rules under the edit make (an edited hand size deals hands of that size)
+    setup = kit.setup_to_json(kit.explicit_setup([start(players, variant=variant, options={}, seed=seed)]))
     state = start(players, variant=variant, options={}, setup=kit.setup_from_json(setup))
     ask(peer, new_request(name, variant, players, setup))
     played = 0

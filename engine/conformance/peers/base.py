@@ -117,13 +117,17 @@ class ReferencePeer:
         """Start a game from the explicit set-up."""
         from engine.conformance.kits.base import get_kit
 
-        self.game = get_game(game)
         self.kit = get_kit(game)
-        self.state = self.game.new_game(
-            players, variant=variant, options=dict(options), setup=self.kit.setup_from_json(setup)
-        )
+        self.game, self.state = self.started(game, variant, players, options, self.kit.setup_from_json(setup))
         self.players = players
         self.applied = 0
+
+    def started(
+        self, game: str, variant: str, players: int, options: Mapping[str, Any], setup: Any
+    ) -> tuple[Game, Any]:
+        """The game a new game is played by and its start from the explicit ``setup`` (the reference's)."""
+        g = get_game(game)
+        return g, g.new_game(players, variant=variant, options=dict(options), setup=setup)
 
     def do_position(self, game: str, notation: str, state: Mapping[str, Any]) -> None:
         """Go on from a position: the JSON ``state`` (the reference's own form), else the ``notation`` line

@@ -40,6 +40,7 @@ from engine.conformance.diagnosis.faults import Fault, World, parse
 from engine.conformance.peers.base import ReferencePeer, serve
 from engine.conformance.peers.launch import PeerFactory, in_process
 from engine.errors import InputError
+from engine.game import Game
 
 __all__ = ["EditedPeer", "MakeEdited", "edited_peer", "main"]
 
@@ -73,15 +74,15 @@ class EditedPeer(ReferencePeer):
         named = ", ".join(f.signature for f in self.faults)
         self.name = f"arbiter-rules reference under {named or 'no edit'}"
 
-    def do_new(self, game: str, variant: str, players: int, options: Mapping[str, Any], setup: Any) -> None:
-        """Start a game from the explicit set-up under the game's world (the reference when none)."""
-        super().do_new(game, variant, players, options, setup)
+    def started(
+        self, game: str, variant: str, players: int, options: Mapping[str, Any], setup: Any
+    ) -> tuple[Game, Any]:
+        """A new game under the game's world (the reference when none): its set-up is checked by the edited
+        rules (an edited hand size deals hands of that size), never by the reference's."""
         world = self.worlds.get(game)
-        if world is not None:
-            self.game = world.game
-            self.state = world.new_game(
-                players, variant=variant, options=dict(options), setup=self.kit.setup_from_json(setup)
-            )
+        if world is None:
+            return super().started(game, variant, players, options, setup)
+        return world.game, world.new_game(players, variant=variant, options=dict(options), setup=setup)
 
     def do_position(self, game: str, notation: str, state: Mapping[str, Any]) -> None:
         """Go on from a reference position put under the game's world."""
