@@ -19,8 +19,11 @@ rules say 1 shows as a price one rouble lower).
 >>> space = fault_space("petersburg")
 >>> any(f.signature == "petersburg:drop:cards/Observatory/effect" for f in space)
 True
->>> [f.value for f in candidates("petersburg", {"SP-COST-3"}, set(), {1})]  # and 8: another row's value
+>>> found = candidates("petersburg", {"SP-COST-3"}, set(), {1})
+>>> [f.value for f in found if f.kind == "edit"]  # and 8: another row's value
 [-1, 0, 2, 3, 8]
+>>> [f.signature for f in found if f.kind == "shift"]  # the column of the row read, one either way
+['petersburg:shift:phases/param/*/value=1', 'petersburg:shift:phases/param/*/value=-1']
 """
 
 from __future__ import annotations
