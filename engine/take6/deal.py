@@ -188,6 +188,7 @@ def deal_round(
         else:
             hands = tuple(tuple(sorted(order[p * h : (p + 1) * h])) for p in range(n))
     rows = tuple(map(ONE.__getitem__, row_cards))
+    phase, to_act = ("flip", (0,)) if flip else ("select", ALL[n])  # the round opens with flips or selections
     if trace is not None:
         what = "face-down piles" if flip else "hands"
         source = source or f"seeded deal {derived_seed(s_seed or 0, rnd)}"
@@ -199,8 +200,8 @@ def deal_round(
                 "hands": [list(hand) for hand in hands],
                 "rows": list(row_cards),
                 "source": source,
-                "phase": "flip" if flip else "select",  # the round opens with its flips or selections
-                "to_act": [0] if flip else list(range(n)),
+                "phase": phase,
+                "to_act": list(to_act),
             },
             note=f"Round {rnd}: {n} {what} of {h} cards ({source}); rows start with "
             f"{', '.join(str(c) for c in row_cards)}",
@@ -210,7 +211,7 @@ def deal_round(
     return build(
         rules=rules,
         fixed=(s_seed, rnd, None, 0, deals),
-        phase="flip" if flip else "select",
+        phase=phase,
         rows=rows,
         ends=tuple(row_cards),
         pending=(),
@@ -219,7 +220,7 @@ def deal_round(
         held=hands,
         selects=() if flip else selects_of(rules, hands),
         selected=ZEROS[n],
-        to_act=(0,) if flip else ALL[n],
+        to_act=to_act,
     )
 
 

@@ -35,7 +35,7 @@ from engine.conformance.campaign.draws import seed_only_draws
 from engine.conformance.campaign.duel import FAILURE_KINDS, Chooser, play_game
 from engine.conformance.campaign.setups.generated import setups
 from engine.conformance.diagnosis.evidence import Seen
-from engine.conformance.diagnosis.faults import Fault, parse
+from engine.conformance.diagnosis.faults import Fault
 from engine.conformance.diagnosis.search import Diagnoser
 from engine.conformance.peers.launch import PeerFactory
 from engine.conformance.peers.protocol import Transport, canonical
@@ -132,10 +132,10 @@ class _Games:
         self.kept: list[Transport] = _KEPT.setdefault(spec.peer, []) if spec.reuse else []
         self.games = self.steps = self.probes = self.aborted = 0
         self.digest = hashlib.sha256()
-        self.second: dict[int, tuple[str, Divergence, list[Seen]]] = {}
+        self.second: dict[int, tuple[str, Divergence, list[Seen], tuple[tuple[Fault, ...], ...]]] = {}
         """Divergences nothing or only single faults explained when their game ended, by the id of the one
-        returned: their game, the divergence with its evidence and the game's agreed steps
-        (:meth:`rediagnosed`)."""
+        returned: their game, the divergence with its evidence, the game's agreed steps and what explained
+        it (:meth:`rediagnosed`)."""
 
     def play(self, data: st.DataObject) -> list[Divergence]:
         """Play one game; its divergences (with positions every one, else at most the one ending it)."""
@@ -183,13 +183,13 @@ class _Games:
         """``found`` with each divergence's diagnosis (its evidence dropped: it holds the game's states)."""
         out = []
         for div in found:
-            explanations: tuple[tuple[str, ...], ...] = ()
+            sets: tuple[tuple[Fault, ...], ...] = ()
             if self.spec.diagnose and div.evidence:
-                diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
-                explanations = _named(diagnoser.diagnose(div.evidence, agreed, div.signature))
-            out.append(evolve(div, evidence=(), explanations=explanations))
-            if self.spec.diagnose and div.evidence and all(len(fs) == 1 for fs in explanations):
-                self.second[id(out[-1])] = (game, div, agreed)
+                sets = diagnoser_for(game, self.spec.campaign, self.batch).diagnose(
+                    div.evidence, agreed, div.signature)
+            out.append(evolve(div, evidence=(), explanations=_named(sets)))
+            if self.spec.diagnose and div.evidence and all(len(fs) == 1 for fs in sets):
+                self.second[id(out[-1])] = (game, div, agreed, sets)
         return out
 
     def rediagnosed(self, found: list[tuple[int, Divergence]]) -> list[tuple[int, Divergence]]:
@@ -201,9 +201,8 @@ class _Games:
         for ordinal, div in found:
             held = self.second.pop(id(div), None)
             if held is not None:
-                game, shown, agreed = held
+                game, shown, agreed, first = held
                 diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
-                first = tuple(tuple(parse(f) for f in fs) for fs in div.explanations)
                 again = _named(diagnoser.second_look(shown.evidence, agreed, first, div.signature))
                 out.append((ordinal, evolve(div, explanations=again)))
             else:

@@ -60,6 +60,7 @@ __all__ = [
     "FAULT_KINDS",
     "Fault",
     "World",
+    "address",
     "column_rows",
     "parse",
     "reading_option",
@@ -295,14 +296,12 @@ def column_rows(tables: Tables, pattern: str, other: str | None = None) -> list[
                                      "(FILE[/ARRAY]/*/FIELD)")
     out: list[tuple[str, str | None]] = []
     for spec in specs:
-        doc = tables.doc(spec.file)
-        several = len(_arrays(doc)) > 1
-        for row in doc[spec.array]:
-            stem = spec.file[: -len(".toml")]
-            base = "/".join([stem, *([spec.array] if several else []), row_key(spec, row)])
-            address, also = f"{base}/{field}", (f"{base}/{other}" if other else None)
-            if all(_whole(tables, a) for a in (address, also) if a is not None):
-                out.append((address, also))
+        for row in tables.doc(spec.file)[spec.array]:
+            key = row_key(spec, row)
+            here = address(tables, spec, key, field)
+            also = address(tables, spec, key, other) if other else None
+            if all(_whole(tables, a) for a in (here, also) if a is not None):
+                out.append((here, also))
     return out
 
 
@@ -324,6 +323,18 @@ def _plan(game: str) -> FaultPlan:
 
 def _arrays(doc: Mapping[str, Any]) -> list[str]:
     return [name for name, rows in doc.items() if isinstance(rows, list)]
+
+
+def address(tables: Tables, spec: TableFaults, key: str, field: str = "") -> str:
+    """The address of row ``key``'s ``field`` of ``spec``'s array (the form :func:`parse` reads: the array's
+    name only when its file holds several; ``key`` ``*``: every row, a column fault's).
+
+    >>> from engine.conformance.diagnosis.plan import TableFaults
+    >>> address(Tables.shipped("petersburg"), TableFaults("phases.toml", "param", "name"), "*", "value")
+    'phases/param/*/value'
+    """
+    array = [spec.array] if len(_arrays(tables.doc(spec.file))) > 1 else []
+    return "/".join([spec.file[: -len(".toml")], *array, key, *([field] if field else [])])
 
 
 def row_key(spec: TableFaults, row: Mapping[str, Any]) -> str:

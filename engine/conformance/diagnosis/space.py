@@ -32,7 +32,7 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from engine.conformance.diagnosis.faults import Fault, parse, reading_option, row_key
+from engine.conformance.diagnosis.faults import Fault, address, parse, reading_option, row_key
 from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
 from engine.conformance.kits.base import get_kit
 from engine.errors import InputError
@@ -49,13 +49,6 @@ as the catalog's, touches none)."""
 def _plan(game: str) -> FaultPlan:
     plan: FaultPlan = get_kit(game).faults  # type: ignore[attr-defined]
     return plan
-
-
-def _address(tables: Tables, spec: TableFaults, key: str, field: str = "") -> str:
-    stem = spec.file[: -len(".toml")]
-    arrays = [name for name, rows in tables.doc(spec.file).items() if isinstance(rows, list)]
-    parts = [stem, *([spec.array] if len(arrays) > 1 else []), key, *([field] if field else [])]
-    return "/".join(parts)
 
 
 def _ints(value: int, column: Iterable[Any], deltas: Iterable[int]) -> list[int]:
@@ -101,20 +94,20 @@ def _row_faults(  # noqa: PLR0917 (one row of one table, in context)
         column = [r.get(name, spec.defaults.get(name)) for r in rows]
         domain = plan.domains.get(f"{key}.{name}", plan.domains.get(name))
         for value in _alternatives(value_now, column, domain, deltas):
-            yield Fault(game, "edit", _address(tables, spec, key, name), value, value_now,
+            yield Fault(game, "edit", address(tables, spec, key, name), value, value_now,
                         field_clause(row, name))
     effect = row.get(spec.effect) if spec.effect else None
     if isinstance(effect, Mapping):
-        yield Fault(game, "drop", _address(tables, spec, key, str(spec.effect)), None, dict(effect), clause)
+        yield Fault(game, "drop", address(tables, spec, key, str(spec.effect)), None, dict(effect), clause)
         for param, value in effect.items():
             if param == "kind":
                 continue
             domain = plan.domains.get(param)
             for new in _alternatives(value, [value], domain, deltas):
-                target = _address(tables, spec, key, f"{spec.effect}.{param}")
+                target = address(tables, spec, key, f"{spec.effect}.{param}")
                 yield Fault(game, "edit", target, new, value, clause)
     if spec.drop:
-        yield Fault(game, "drop", _address(tables, spec, key), None, None, clause)
+        yield Fault(game, "drop", address(tables, spec, key), None, None, clause)
 
 
 def _swaps(game: str, tables: Tables, spec: TableFaults, rows: list[Mapping[str, Any]],
@@ -128,7 +121,7 @@ def _swaps(game: str, tables: Tables, spec: TableFaults, rows: list[Mapping[str,
                 va, vb = a.get(name, spec.defaults.get(name)), b.get(name, spec.defaults.get(name))
                 if va is None or vb is None or va == vb:
                     continue
-                first, second = sorted((_address(tables, spec, ka, name), _address(tables, spec, kb, name)))
+                first, second = sorted((address(tables, spec, ka, name), address(tables, spec, kb, name)))
                 row = a if first.endswith(f"/{ka}/{name}") else b
                 both = [va, vb] if row is a else [vb, va]
                 yield Fault(game, "swap", first, second, both, field_clause(row, name))
@@ -138,9 +131,7 @@ def _columns(game: str, tables: Tables, spec: TableFaults, rows: list[Mapping[st
     """The column faults of ``spec``'s integer fields and of the integer parameters of ``rows``' effects:
     each shifted one either way in every row, and each read from another such field of the same row (an
     effect's parameter: in every table's effects that hold both)."""
-    several = len([n for n, r in tables.doc(spec.file).items() if isinstance(r, list)]) > 1
-    table = "/".join([spec.file[: -len(".toml")], *([spec.array] if several else [])])
-    columns = [(f"{table}/*", name, spec.fields) for name in spec.fields]
+    columns = [(address(tables, spec, "*"), name, spec.fields) for name in spec.fields]
     params: dict[str, None] = {}
     for row in rows:
         effect = row.get(spec.effect) if spec.effect else None
