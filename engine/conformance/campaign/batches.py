@@ -133,9 +133,8 @@ class _Games:
         self.games = self.steps = self.probes = self.aborted = 0
         self.digest = hashlib.sha256()
         self.second: dict[int, tuple[str, Divergence, list[Seen], tuple[tuple[Fault, ...], ...]]] = {}
-        """Divergences nothing or only single faults explained when their game ended, by the id of the one
-        returned: their game, the divergence with its evidence, the game's agreed steps and what explained
-        it (:meth:`rediagnosed`)."""
+        """The diagnosed divergences of the batch, by the id of the one returned: their game, the divergence
+        with its evidence, the game's agreed steps and what explained it (:meth:`rediagnosed`)."""
 
     def play(self, data: st.DataObject) -> list[Divergence]:
         """Play one game; its divergences (with positions every one, else at most the one ending it)."""
@@ -188,25 +187,64 @@ class _Games:
                 sets = diagnoser_for(game, self.spec.campaign, self.batch).diagnose(
                     div.evidence, agreed, div.signature)
             out.append(evolve(div, evidence=(), explanations=_named(sets)))
-            if self.spec.diagnose and div.evidence and all(len(fs) == 1 for fs in sets):
+            if self.spec.diagnose and div.evidence:
                 self.second[id(out[-1])] = (game, div, agreed, sets)
         return out
 
     def rediagnosed(self, found: list[tuple[int, Divergence]]) -> list[tuple[int, Divergence]]:
-        """``found`` with a second look, at the batch's end, at each divergence nothing or only single
-        faults explained when its game ended (:meth:`~engine.conformance.diagnosis.search.Diagnoser.
+        """``found`` with a second look, at the batch's end, at each divergence diagnosed when its game
+        ended (:meth:`~engine.conformance.diagnosis.search.Diagnoser.
         second_look`: with every fault the batch's divergences found, two defects acting in one step,
         the second found later, in a later game or later in the same one); its evidence dropped then."""
-        out = []
+        looked: list[tuple[int, Divergence, str, tuple[tuple[Fault, ...], ...]]] = []
+        games: dict[str, dict[int, list[Seen]]] = {}
+        held_of: dict[int, tuple[str, Divergence, list[Seen], tuple[tuple[Fault, ...], ...]]] = {}
         for ordinal, div in found:
             held = self.second.pop(id(div), None)
-            if held is not None:
-                game, shown, agreed, first = held
-                diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
-                again = _named(diagnoser.second_look(shown.evidence, agreed, first, div.signature))
-                out.append((ordinal, evolve(div, explanations=again)))
-            else:
+            if held is None:
+                looked.append((ordinal, div, "", ()))
+                continue
+            game, shown, agreed, first = held
+            held_of[id(div)] = held
+            diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
+            games.setdefault(game, {})[id(agreed)] = agreed
+            looked.append((ordinal, div, game, diagnoser.second_look(shown.evidence, agreed, first,
+                                                                     div.signature)))
+        for game in games:  # what the search left unexplained, against what explained the others
+            tally: dict[tuple[Fault, ...], int] = {}
+            for _o, _d, g, sets in looked:
+                for fs in sets if g == game else ():
+                    tally[fs] = tally.get(fs, 0) + 1
+            likeliest = sorted(tally, key=lambda fs: -tally[fs])
+            diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
+            for i, (ordinal, div, g, sets) in enumerate(looked):
+                if g == game and not sets and likeliest:
+                    _g, shown, agreed, _first = held_of[id(div)]
+                    looked[i] = (ordinal, div, g, diagnoser.among(shown.evidence, agreed, likeliest))
+        refuted = {game: self._refuted_elsewhere(game, list(agreed.values()), [
+            sets for _o, _d, g, sets in looked if g == game]) for game, agreed in games.items()}
+        out = []
+        for ordinal, div, game, sets in looked:
+            if not game:
                 out.append((ordinal, div))
+                continue
+            kept = tuple(fs for fs in sets if fs not in refuted[game]) or sets
+            out.append((ordinal, evolve(div, explanations=_named(kept))))
+        return out
+
+    def _refuted_elsewhere(
+        self, game: str, agreed: list[list[Seen]], sets: list[tuple[tuple[Fault, ...], ...]]
+    ) -> set[tuple[Fault, ...]]:
+        """The explaining sets, among those of several choices for one divergence, that a step the peer
+        agreed on in any game of the batch refutes (a divergence's own game refuted them already: another
+        game's steps may tell a card's price of 2 from one of 0 that its own never did)."""
+        choices = {fs for found in sets if len(found) > 1 for fs in found}
+        diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
+        out: set[tuple[Fault, ...]] = set()
+        for steps in agreed:
+            for fs in choices - out:
+                if diagnoser.refuted(fs, steps):
+                    out.add(fs)
         return out
 
     def close(self) -> None:

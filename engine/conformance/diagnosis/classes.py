@@ -122,14 +122,19 @@ def _same_values(classes: list[DiagnosedClass], order: Sequence[Hashable], weigh
     def size(c: DiagnosedClass) -> int:
         return sum(weight.get(k, 1) for k in c.members)
 
+    def larger(f: Fault, c: DiagnosedClass, out: list[DiagnosedClass]) -> list[DiagnosedClass]:
+        return [d for d in out if d is not c and len(d.faults) == 1 and size(d) > size(c)
+                and f.changes & d.faults[0].changes]
+
     def into_of(c: DiagnosedClass, out: list[DiagnosedClass]) -> DiagnosedClass | None:
         owners = []
         for f in c.faults:
-            larger = [d for d in out if d is not c and len(d.faults) == 1 and size(d) > size(c)
-                      and f.changes & d.faults[0].changes]
-            if not larger:
+            # a class that joins another itself says no value (a swap seen as one card's price beside
+            # the class of the other card's): the class of the value it shares with it stays
+            own = [d for d in larger(f, c, out) if not larger(d.faults[0], d, out)]
+            if not own:
                 return None
-            owners.append(max(larger, key=size))
+            owners.append(max(own, key=size))
         return max(owners, key=size) if owners else None
 
     return _absorbed(classes, order, size, into_of)

@@ -60,7 +60,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from attrs import field, frozen
 
@@ -180,20 +180,38 @@ class Trial:
         return self.outcome in ("exact", "equivalent", "named")
 
 
+_T = TypeVar("_T")
+
+
 class _TimedDiagnoser(Diagnoser):
-    """A diagnoser that adds up the CPU time of its :meth:`diagnose` calls."""
+    """A diagnoser that adds up the CPU time of its outermost :meth:`diagnose`, :meth:`second_look` and
+    :meth:`refuted` calls (a batch's end refutes other games' explanations with the last)."""
 
     def __init__(self, name: str) -> None:
         super().__init__(name)
         self.cpu = 0.0
+        self._depth = 0
 
-    def diagnose(self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen], signature: str = ""
-                 ) -> tuple[tuple[Fault, ...], ...]:
+    def _timed(self, call: Callable[[], _T]) -> _T:
         began = time.process_time()
+        self._depth += 1
         try:
-            return super().diagnose(seen, agreed, signature)
+            return call()
         finally:
-            self.cpu += time.process_time() - began
+            self._depth -= 1
+            if not self._depth:
+                self.cpu += time.process_time() - began
+
+    def diagnose(self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen], signature: str = "",
+                 searches: dict[str, int] | None = None) -> tuple[tuple[Fault, ...], ...]:
+        return self._timed(lambda: super(_TimedDiagnoser, self).diagnose(seen, agreed, signature, searches))
+
+    def second_look(self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen],
+                    found: Sequence[tuple[Fault, ...]], signature: str = "") -> tuple[tuple[Fault, ...], ...]:
+        return self._timed(lambda: super(_TimedDiagnoser, self).second_look(seen, agreed, found, signature))
+
+    def refuted(self, faults: Sequence[Fault], agreed: Sequence[Seen]) -> bool:
+        return self._timed(lambda: super(_TimedDiagnoser, self).refuted(faults, agreed))
 
 
 def _campaign(factory: PeerFactory, game: str, *, positions: bool, games: int, seed: int, max_steps: int

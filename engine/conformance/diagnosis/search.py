@@ -53,10 +53,19 @@ WORLDS = 4096
 KNOWN = 256
 """How many single faults found so far a diagnoser tries first on the next divergence."""
 
-KNOWN_PAIRS = 10
-"""How many of the single faults found so far (the most used) are paired for a divergence none of them
-explains alone (two defects acting in one step: their effects add up there, or cancel where the peer
-agreed)."""
+KNOWN_PAIRS = 45
+"""How many pairs of the single faults found so far (the most used first) are tried on a divergence none of
+them explains alone (two defects acting in one step: their effects add up there, or cancel where the peer
+agreed): :meth:`Diagnoser.known_pairs`."""
+
+KNOWN_READINGS = 4
+"""How many defects found before (one fault each) the search pairs with every fault that explains a
+divergence in part (a defect found before, acting beside a value seen wrong only with it):
+:meth:`Diagnoser.explain`."""
+
+AMONG = 24
+"""How many of the diagnoses its batch found a divergence nothing else explained is tried against
+(:meth:`Diagnoser.among`)."""
 
 SEARCHES = 3
 """How many full searches a diagnoser makes for divergences of one signature (``game:kind:clause:...``)
@@ -91,9 +100,13 @@ class Diagnoser:
         faults of rows that cite one: the deciding step's own rule before a card the step also names)."""
         self.searches: dict[str, int] = {}
         """Full searches made per divergence signature."""
-        self.uses: dict[Fault, int] = {}
-        """How many divergences each single fault found so far explained (:meth:`known_pairs` pairs the
-        most used)."""
+        self.second_searches: dict[str, int] = {}
+        """Full searches made per divergence signature by :meth:`second_look` (a budget of their own)."""
+        self.met: dict[Fault, list[int]] = {}
+        """Which divergences (numbered as diagnosed) each single fault found so far explained
+        (:meth:`known_pairs` pairs the most used)."""
+        self.diagnosed = 0
+        """Divergences diagnosed so far (their numbers in :attr:`met`)."""
         self._refuted: dict[tuple[tuple[Fault, ...], int], bool] = {}
         """``refuted`` answers for the agreed list :attr:`_against` (by its length)."""
         self._against: Sequence[Seen] = ()
@@ -104,8 +117,9 @@ class Diagnoser:
         on its batch's games, never on which batches the same process diagnosed before: the classes are the
         same with any number of jobs."""
         self.known.clear()
-        self.uses.clear()
+        self.met.clear()
         self.searches.clear()
+        self.second_searches.clear()
 
     # -- worlds -------------------------------------------------------------------------------------------
 
@@ -231,7 +245,11 @@ class Diagnoser:
         partial = [f for _score, f in sorted(scored, key=lambda sf: (-sf[0], simplicity((sf[1],))))]
         pool2 = [fs[0] for fs in singles] + partial
         pairs: list[tuple[Fault, ...]] = []
-        for a, b in itertools.combinations(pool2[:PAIR_POOL], 2):
+        head = pool2[:PAIR_POOL]
+        # a defect found before acting here too (or keeping an agreed step as it was) beside any of them
+        tried = [*itertools.combinations(head, 2), *(
+            (a, b) for a in self._defects() for b in pool2 if a != b and (a not in head or b not in head))]
+        for a, b in tried:
             if _clash(a, b):
                 continue
             _score, ok = self._score((a, b), seens, references)
@@ -248,15 +266,18 @@ class Diagnoser:
             len(fs), -sum(f.clause in read for f in fs), simplicity(fs))))
 
     def diagnose(
-        self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen], signature: str = ""
+        self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen], signature: str = "",
+        searches: dict[str, int] | None = None,
     ) -> tuple[tuple[Fault, ...], ...]:
         """:meth:`explain`, trying first the single faults that explained earlier divergences: where some of
         them explain this one too (unrefuted), they are its diagnosis and the search is spared (one defect
         seen many times costs one search); else the search, whose single answers are remembered.  At most
-        :data:`SEARCHES` searches are made for divergences of one ``signature`` (the divergence's own).
+        :data:`SEARCHES` searches are made for divergences of one ``signature`` (the divergence's own),
+        counted in ``searches`` (default: :attr:`searches`).
         Where no fault found before explains it alone, pairs of them (:data:`KNOWN_PAIRS` most used) come
         before what the search finds: two defects already diagnosed, acting in one step, are likelier than
         a value seen wrong only there or two values that happen to add up there."""
+        self.diagnosed += 1
         seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
         references = [predict(None, self.name, s) for s in seens]
         hits = [
@@ -265,12 +286,13 @@ class Diagnoser:
         if hits:
             for fs in hits:
                 self.known.move_to_end(fs)
-                self.uses[fs[0]] = self.uses.get(fs[0], 0) + 1
+                self.met.setdefault(fs[0], []).append(self.diagnosed)
             self.read_clauses = {c for s in seens for c in self.read(s)[0]}
             return self.ranked(hits)
         found: tuple[tuple[Fault, ...], ...] = ()
-        if self.searches.get(signature, 0) < SEARCHES:
-            self.searches[signature] = self.searches.get(signature, 0) + 1
+        budget = self.searches if searches is None else searches
+        if budget.get(signature, 0) < SEARCHES:
+            budget[signature] = budget.get(signature, 0) + 1
             found = self.explain(seens, agreed)
             pairs = self.known_pairs(seens, references, agreed) if found else []
             if pairs:  # two defects diagnosed before, acting in one step, before a value seen only here
@@ -280,9 +302,9 @@ class Diagnoser:
                 if len(fs) == 1:
                     self.known[fs] = None
                     self.known.move_to_end(fs)
-                    self.uses[fs[0]] = self.uses.get(fs[0], 0) + 1
+                    self.met.setdefault(fs[0], []).append(self.diagnosed)
             while len(self.known) > KNOWN:
-                self.uses.pop(self.known.popitem(last=False)[0][0], None)
+                self.met.pop(self.known.popitem(last=False)[0][0], None)
         if not found or len(found[0]) > 1:
             pairs = self.known_pairs(seens, references, agreed)
             if pairs:
@@ -296,35 +318,76 @@ class Diagnoser:
     ) -> tuple[tuple[Fault, ...], ...]:
         """A divergence looked at again once every divergence of its batch is diagnosed (``found``: what
         explained it when its game ended): one nothing explained is diagnosed again (:meth:`diagnose`,
-        now knowing the faults found after it); one explained only by single faults that explain no other
-        divergence (a value seen wrong only there) is explained by two faults each found elsewhere, acting
-        in one step, where a pair of them does (two defects already diagnosed are likelier than a value
-        wrong only there); else ``found`` stands."""
+        now knowing the faults found after it, with a budget of searches of its own); one whose every
+        explanation holds a fault that explains no other divergence (a value seen wrong only there, alone or
+        beside another) is explained by two faults each found elsewhere, acting in one step, where a pair of
+        them does (two defects already diagnosed are likelier than a value wrong only there); one some of
+        whose explanations hold only faults found elsewhere keeps those."""
         if not found:
-            return self.diagnose(seen, agreed, signature)
-        if not all(len(fs) == 1 and self.uses.get(fs[0], 0) <= 1 for fs in found):
-            return tuple(found)
+            return self.diagnose(seen, agreed, signature, self.second_searches)
+        alone = {f for fs in found for f in fs if self._elsewhere(f, fs) <= 0}
+        if not all(alone & set(fs) for fs in found):  # those of defects diagnosed elsewhere only
+            return self.ranked(fs for fs in found if not alone & set(fs))
         seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
         references = [predict(None, self.name, s) for s in seens]
-        alone = {fs[0] for fs in found}
         pairs = [fs for fs in self.known_pairs(seens, references, agreed) if not alone & set(fs)]
         return self.ranked(pairs) if pairs else tuple(found)
+
+    def among(
+        self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen], sets: Sequence[tuple[Fault, ...]]
+    ) -> tuple[tuple[Fault, ...], ...]:
+        """Those of ``sets`` (what explained other divergences: the likeliest first) that explain ``seen``,
+        refuted by no ``agreed`` step, at most :data:`AMONG` tried: a divergence no search explained
+        (its signature's searches spent) is tried against the diagnoses the others found."""
+        seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
+        references = [predict(None, self.name, s) for s in seens]
+        return self.ranked(fs for fs in sets[:AMONG]
+                           if self._score(fs, seens, references)[1] and not self.refuted(fs, agreed))
+
+    def _elsewhere(self, fault: Fault, found: tuple[Fault, ...]) -> int:
+        """How many other divergences ``fault`` explained alone (``found``: the explanation holding it here;
+        a single one counted itself in :attr:`uses`, a pair did not)."""
+        return len(self.met.get(fault, ())) - (len(found) == 1)
+
+    def _defects(self) -> list[Fault]:
+        """One single fault found so far per defect, at most :data:`KNOWN_READINGS`: the one that explained
+        the most divergences, then the next that explained none of the same, and so on."""
+        singles = [fs[0] for fs in reversed(self.known) if len(fs) == 1 and self.met.get(fs[0])]
+        singles.sort(key=lambda f: -len(self.met[f]))
+        out: list[Fault] = []
+        seen: set[int] = set()
+        for f in singles:
+            if len(out) == KNOWN_READINGS:
+                break
+            if not seen & set(self.met[f]):
+                out.append(f)
+                seen.update(self.met[f])
+        return out
 
     def known_pairs(
         self, seens: Sequence[Seen], references: Sequence[Any], agreed: Sequence[Seen]
     ) -> list[tuple[Fault, ...]]:
-        """The pairs of the :data:`KNOWN_PAIRS` single faults found so far that explained the most
-        divergences (the most recent of those explaining as many) that explain ``seens``, refuted by no
-        ``agreed`` step."""
-        singles = [fs[0] for fs in reversed(self.known) if len(fs) == 1]
-        recent = sorted(singles, key=lambda f: -self.uses.get(f, 0))[:KNOWN_PAIRS]
+        """The pairs of single faults found so far that explain ``seens``, refuted by no ``agreed`` step.
+        Two faults that explained a divergence alike are readings of one defect, never a pair: paired are
+        faults that explained no divergence in common, those that explained the most first (the most
+        recent first among those explaining as many), as long as :data:`KNOWN_PAIRS` pairs are tried."""
+        singles = [fs[0] for fs in reversed(self.known) if len(fs) == 1 and self.met.get(fs[0])]
+        singles.sort(key=lambda f: -len(self.met[f]))
+        met = [set(self.met[f]) for f in singles]
+        n = len(singles)
         out: list[tuple[Fault, ...]] = []
-        for a, b in itertools.combinations(recent, 2):
-            pair = tuple(sorted((a, b)))
-            if _clash(a, b) or not self._score(pair, seens, references)[1]:
-                continue
-            if not self.refuted(pair, agreed):
-                out.append(pair)
+        tried = 0
+        for rank in range(1, 2 * n - 2):  # the pairs by the sum of their ranks: the likeliest first
+            for i in range(max(0, rank - n + 1), (rank + 1) // 2):
+                a, b = singles[i], singles[rank - i]
+                if met[i] & met[rank - i] or _clash(a, b):
+                    continue
+                if tried == KNOWN_PAIRS:
+                    return out
+                tried += 1
+                pair = tuple(sorted((a, b)))
+                if self._score(pair, seens, references)[1] and not self.refuted(pair, agreed):
+                    out.append(pair)
         return out
 
     def _score(
