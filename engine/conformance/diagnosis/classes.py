@@ -115,9 +115,9 @@ def _same_values(classes: list[DiagnosedClass], order: Sequence[Hashable], weigh
                  ) -> list[DiagnosedClass]:
     """A class whose every fault changes a value that a larger class's diagnosis changes (another value of
     one card's cost beside the class of that card's cost; a pair of two such values) joins the largest
-    such class: a value is wrong once, and the larger class says how; the smaller saw it through the other
-    defect acting in the same step.  (After :func:`_consolidated`: where one diagnosis explains all of
-    another class's divergences, that decides first.)"""
+    such class that joins no larger one itself: a value is wrong once, and the larger class says how; the
+    smaller saw it through the other defect acting in the same step.  (After :func:`_consolidated`:
+    where one diagnosis explains all of another class's divergences, that decides first.)"""
 
     def size(c: DiagnosedClass) -> int:
         return sum(weight.get(k, 1) for k in c.members)
@@ -129,8 +129,8 @@ def _same_values(classes: list[DiagnosedClass], order: Sequence[Hashable], weigh
     def into_of(c: DiagnosedClass, out: list[DiagnosedClass]) -> DiagnosedClass | None:
         owners = []
         for f in c.faults:
-            # a class that joins another itself says no value (a swap seen as one card's price beside
-            # the class of the other card's): the class of the value it shares with it stays
+            # no class that itself joins a larger one takes it: a swap of two cards' costs joins the class
+            # of one card's, and the class of the other card's cost it shares with the swap stays
             own = [d for d in larger(f, c, out) if not larger(d.faults[0], d, out)]
             if not own:
                 return None

@@ -7,9 +7,10 @@ candidates are the faults touching the tables and clauses the reference derivati
 suggest).  Each candidate replays the step under its :class:`~engine.conformance.diagnosis.faults.World`;
 it *explains* the divergence when its prediction is what the peer showed.  A candidate that also changes a
 step the peer agreed on is *refuted*: the peer did not behave like that.  When no single fault explains
-the divergence unrefuted, pairs of the candidates that explain most of it are tried.  The answer is every
-explaining set of the smallest size (``()`` when nothing explains it); the campaign's classes pick, among
-them, the one that explains the most divergences (:mod:`engine.conformance.diagnosis.classes`).
+the divergence unrefuted, pairs of the candidates that explain most of it are tried, and each defect
+found before beside every candidate that explains some of it.  The answer is every explaining set of the
+smallest size (``()`` when nothing explains it); the campaign's classes pick, among them, the one that
+explains the most divergences (:mod:`engine.conformance.diagnosis.classes`).
 
 >>> from engine.conformance.diagnosis.faults import parse, world
 >>> from engine.game import get_game
