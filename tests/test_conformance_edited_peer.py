@@ -501,6 +501,28 @@ def test_a_fact_differing_at_the_start_is_named_by_the_set_up_step_that_says_it(
     assert first.signature == "petersburg:claim:SP-SETUP-2:money", first.signature
 
 
+class _OpensInRoundTwo(ReferencePeer):
+    """Defect: the set-up opens the game in round 2 with the building phase (a set-up's round and phase
+    index each off by one)."""
+
+    name = "petersburg: the game opens in round 2, building phase"
+
+    def do_new(self, game: str, variant: str, players: int, options: Any, setup: Any) -> None:
+        super().do_new(game, variant, players, options, setup)
+        self.state = self.state._replace(round=2, phase_index=1)
+
+
+def test_a_game_opened_in_another_round_or_phase_is_named_by_the_set_up_step_that_opens_it() -> None:
+    """SP-PHASE-1 (attribution, issue 25): the set-up's derivation says what the game opens with (round 1,
+    the worker phase: ``opens``; its marker's holder first: SP-PHASE-2 ``first``), so a peer opening in
+    round 2 or in the building phase is named by that step, not by the round's end (SP-ROUND-1) or the
+    phase's topic."""
+    report = run_campaign(in_process(_OpensInRoundTwo), games=3, jobs=1, seed=2, shrink=False,
+                          game_names=["petersburg"], max_steps=60, positions=True, diagnose=False)
+    assert report.classes, "the peer's opening shows"
+    assert {c.first.clauses[0] for c in report.classes} == {"SP-PHASE-1"}, report.classes
+
+
 class _EndsPhasesAPassEarly(ReferencePeer):
     """Defect: an action other than a pass leaves the count of consecutive passes at 1, not 0 (a phase's
     actions end one pass early); the count itself is no claimed fact."""

@@ -152,6 +152,11 @@ def initial_state(players: int, rs: Ruleset, setup: Setup, trace: Trace | None =
                   note=f"each player takes {spec.money} roubles")
         trace.add("SP-SETUP-2", "scores", {"scores": [0] * players}, note="each figure on space 0")
         trace.add("SP-SETUP-3", "markers", {"markers": list(markers)}, note="the start-player markers dealt")
+        first = rs.book.phases[0].name
+        trace.add("SP-PHASE-1", "opens", {"round": 1, "phase": first},
+                  note=f"the first round opens with the {first} phase")
+        trace.add("SP-PHASE-2", "first", {"to_act": [markers[0]]},
+                  note=f"the {first} phase's start-player marker's holder acts first")
     return State(
         rules=rs,
         players=players,

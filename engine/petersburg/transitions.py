@@ -112,7 +112,7 @@ def _acquire(s: State, p: int, k: int, src: int, t: int, *, into_hand: bool) -> 
         drawn = -1
     else:
         hands = _set(hands, p, _remove(hands[p], k))
-    turn = (s.turn + 1) % s.players
+    turn = _next_seat(s)
     if into_hand:
         hands = _set(hands, p, _add_sorted(hands[p], k))
         return _taken(s, upper=upper, lower=lower, drawn=drawn, hands=hands, turn=turn, passes=0)
@@ -182,6 +182,12 @@ def _paid(s: State, a: Buy | Play, src: int, clause: str, *, trace: Trace | None
     return after
 
 
+def _next_seat(s: State) -> int:
+    """The seat acting after the one whose turn it is: the next in seat order, wrapping around
+    (SP-PHASE-2)."""
+    return (s.turn + 1) % s.players
+
+
 def _next_turn(s: State, trace: Trace) -> None:
     trace.add("SP-PHASE-2", "next-turn", {"to_act": s.turn}, note=f"seat {s.turn}'s turn")
 
@@ -207,7 +213,7 @@ def _t_take(s: State, a: Take, trace: Trace | None = None) -> State:
 
 def _t_discard(s: State, a: Discard, trace: Trace | None = None) -> State:
     k = s.drawn
-    after = _discarded(s, drawn=-1, discard=(*s.discard, k), turn=(s.turn + 1) % s.players, passes=0)
+    after = _discarded(s, drawn=-1, discard=(*s.discard, k), turn=_next_seat(s), passes=0)
     if trace is not None:
         trace.add(
             "SP-OBS-6",
@@ -265,7 +271,7 @@ def _t_pass(s: State, a: Pass, trace: Trace | None = None) -> State:
                 note=f"every player passed: the {PHASES[s.phase_index].name} phase's actions are over",
             )
         return _end_phase(s, trace)
-    after = _passed(s, passes=passes, turn=(s.turn + 1) % s.players)
+    after = _passed(s, passes=passes, turn=_next_seat(s))
     if trace is not None:
         name = PHASES[s.phase_index].name
         trace.add("SP-PHASE-3", "goes-on", {"phase": name, "passes": passes},
