@@ -14,7 +14,8 @@ missed before the mechanism it checks; the test fails without that mechanism:
 * of a divergence's explanations, one a step of another game refutes is dropped (a price of 0 where
   another game showed it is 2);
 * a class absorbed by a value's larger class is not carried into a third through a class that itself
-  joins another.
+  joins another;
+* a swap seen through one of its cards is the class's diagnosis once a step of both defects shows it.
 """
 
 from __future__ import annotations
@@ -89,3 +90,18 @@ def test_a_class_joins_no_class_that_itself_joins_another() -> None:
                     **{i: (market,) for i in range(16, 20)}}
     found = {c.signature: c.members for c in cover(explanations, {k: "x" for k in explanations})}
     assert found == {theater[0].signature: tuple(range(16)), market[0].signature: tuple(range(16, 20))}
+
+
+def test_a_swap_seen_through_one_card_is_the_swap_once_a_step_shows_both() -> None:
+    """classes.py: a swap of the Gold Miner's and the Judge's VP explains, like an edit of the Gold
+    Miner's VP, every scoring where no Judge scores, and the greedy choice names the simpler edit; a step
+    where the other defect acts too is explained only by the swap beside it, so the swap is the class's
+    diagnosis."""
+    swap = parse("petersburg:swap:cards/Gold Miner/vp,cards/Judge/vp")
+    edit = parse("petersburg:edit:cards/Gold Miner/vp=2")
+    other = parse("petersburg:swap:cards/Patriarch/roubles,cards/St Isaac's Cathedral/roubles")
+    explanations = {**{i: ((edit,), (swap,)) for i in range(5)}, **{i: ((other,),) for i in range(5, 8)},
+                    8: ((other, swap),)}
+    found = {c.signature: c.members for c in cover(explanations, {k: "x" for k in explanations})}
+    assert set(found) == {swap.signature, other.signature}, found
+    assert set(found[swap.signature]) >= set(range(5)) and set(found[other.signature]) >= set(range(5, 8))

@@ -54,11 +54,16 @@ class DiagnosedClass:
         return bool(self.faults)
 
 
-def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[DiagnosedClass]:
+def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable],
+           sets: Mapping[Hashable, set[tuple[Fault, ...]]]) -> list[DiagnosedClass]:
     """Two defects acting in one step: a class whose faults each change a value the diagnosis of a class of
     its own changes joins the class of its first fault's (the step shows both; it is no third defect); a
     class whose faults are all but one such is the class of that one (a defect seen only beside another:
     the Winter Palace's income beside a swap of the Catherine Palace's, seen once as both values at once).
+    Where such a step's swap changes the value a class of its own edits, and explains every divergence of
+    that class alone too, the swap is that class's diagnosis (a swap of two cards' VP seen as the one
+    card's VP until a step of both defects scores the other card; ``sets``: each divergence's explaining
+    sets).
     """
     single = {c.faults[0]: i for i, c in enumerate(classes) if len(c.faults) == 1}
 
@@ -79,6 +84,14 @@ def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable]) -> list[Dia
             single[others[0]] = i
             out[i] = DiagnosedClass(signature_of(others), tuple(others), c.members)
             continue
+        for f in c.faults:  # a swap seen through its one card, until a step of both defects shows both
+            k = owner(f)
+            assert k is not None
+            mine = out[k]
+            if f.kind == "swap" and mine.faults != (f,) and mine.faults[0].changes < f.changes and all(
+                    (f,) in sets.get(m, ()) for m in mine.members):
+                out[k] = DiagnosedClass(signature_of((f,)), (f,), mine.members)
+                single = {g: x for g, x in single.items() if x != k} | {f: k}
         j = owner(c.faults[0])
         assert j is not None
         out[j] = _joined(out[j], c, order)
@@ -248,7 +261,7 @@ def cover(
         for k in members:
             del left[k]
         out.append(DiagnosedClass(signature_of(best), best, members))
-    out = _joint(out, order)
+    out = _joint(out, order, {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items()})
     out = _consolidated(out, {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items()},
                         order, weight)
     out = _same_values(out, order, weight)
