@@ -322,13 +322,15 @@ class Diagnoser:
         now knowing the faults found after it, with a budget of searches of its own); one whose every
         explanation holds a fault that explains no other divergence (a value seen wrong only there, alone or
         beside another) is explained by two faults each found elsewhere, acting in one step, where a pair of
-        them does (two defects already diagnosed are likelier than a value wrong only there); one some of
-        whose explanations hold only faults found elsewhere keeps those."""
+        them does (two defects already diagnosed are likelier than a value wrong only there); one explained
+        only by pairs, some of two faults found elsewhere, keeps those."""
         if not found:
             return self.diagnose(seen, agreed, signature, self.second_searches)
         alone = {f for fs in found for f in fs if self._elsewhere(f, fs) <= 0}
-        if not all(alone & set(fs) for fs in found):  # those of defects diagnosed elsewhere only
-            return self.ranked(fs for fs in found if not alone & set(fs))
+        if not all(alone & set(fs) for fs in found):
+            if min(map(len, found)) > 1:  # of pairs, those of two defects diagnosed elsewhere
+                return self.ranked(fs for fs in found if not alone & set(fs))
+            return tuple(found)  # a single fault: the classes weigh what each explains
         seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
         references = [predict(None, self.name, s) for s in seens]
         pairs = [fs for fs in self.known_pairs(seens, references, agreed) if not alone & set(fs)]
