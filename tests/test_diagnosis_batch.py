@@ -39,6 +39,16 @@ def test_a_step_of_both_defects_is_their_pair_not_a_value_seen_only_there() -> N
     assert trial.outcome == "exact", classes(trial)
 
 
+def test_a_rule_seen_once_is_not_displaced_by_a_coincidence_seen_twice() -> None:
+    """T6-BULL-2, T6-BULL-4: the multiples-of-11 rule dropped beside the multiples-of-5 rule moved to 55;
+    without positions a scoring the dropped rule explains is explained too by every row's divisor read one
+    lower (a column shift that happens to match a second scoring): the second look keeps a single
+    fault's explanations for the classes to weigh, so the shift is no third class."""
+    trial = rates.two_edits(["take6:edit:bullheads/T6-BULL-4/n=55", "take6:drop:bullheads/T6-BULL-2"],
+                            positions=False, seed=35036, max_steps=300)
+    assert trial.outcome in ("exact", "equivalent"), classes(trial)
+
+
 def test_readings_of_one_defect_crowd_no_other_defect_out_of_the_pairs() -> None:
     """SP-SCORE-1: two VP swaps; ten readings of the Smolny Cathedral's swap (each explaining the same
     scorings) took every place among the pairs tried, so a scoring of both swaps was a third class
