@@ -276,7 +276,7 @@ def _t_pass(s: State, a: Pass, trace: Trace | None = None) -> State:
         name = PHASES[s.phase_index].name
         trace.add("SP-PHASE-3", "goes-on", {"phase": name, "passes": passes},
                   note=f"{passes} of {s.players} players passed consecutively: the {name} phase goes on")
-        trace.add("SP-PHASE-4", "next-turn", {"to_act": after.turn}, note=f"seat {after.turn}'s turn")
+        _next_turn(after, trace)
     return after
 
 
