@@ -115,3 +115,16 @@ def test_a_swap_seen_through_one_card_is_the_swap_once_a_step_shows_both() -> No
     found = {c.signature: c.members for c in cover(explanations, {k: "x" for k in explanations})}
     assert set(found) == {swap.signature, other.signature}, found
     assert set(found[swap.signature]) >= set(range(5)) and set(found[other.signature]) >= set(range(5, 8))
+
+
+def test_a_swap_whose_other_value_another_class_holds_stays_an_edit() -> None:
+    """classes.py: 55 counting 8 and multiples of 10 counting 7; a swap of the two rules' bullheads explains
+    every divergence of the multiples-of-10 class too, but another class holds the 55 rule's bullheads (8):
+    the swap is no diagnosis, and the two classes stay."""
+    tens = parse("take6:edit:bullheads/T6-BULL-3/bullheads=7")
+    swap = parse("take6:swap:bullheads/T6-BULL-1/bullheads,bullheads/T6-BULL-3/bullheads")
+    fifty_five = parse("take6:edit:bullheads/T6-BULL-1/bullheads=8")
+    explanations = {**{i: ((tens,), (swap,)) for i in range(5)}, **{i: ((fifty_five,),) for i in range(5, 8)},
+                    8: ((fifty_five, swap),)}
+    found = {c.signature: c.members for c in cover(explanations, {k: "x" for k in explanations})}
+    assert set(found) == {tens.signature, fifty_five.signature}, found

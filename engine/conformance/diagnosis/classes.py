@@ -61,9 +61,9 @@ def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable],
     class whose faults are all but one such is the class of that one (a defect seen only beside another:
     the Winter Palace's income beside a swap of the Catherine Palace's, seen once as both values at once).
     Where such a step's swap changes the value a class of its own edits, and explains every divergence of
-    that class alone too, the swap is that class's diagnosis (a swap of two cards' VP seen as the one
-    card's VP until a step of both defects scores the other card; ``sets``: each divergence's explaining
-    sets).
+    that class alone too, and no other class's diagnosis changes its other value, the swap is that class's
+    diagnosis (a swap of two cards' VP seen as the one card's VP until a step of both defects scores the
+    other card; ``sets``: each divergence's explaining sets).
     """
     single = {c.faults[0]: i for i, c in enumerate(classes) if len(c.faults) == 1}
 
@@ -88,7 +88,9 @@ def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable],
             k = owner(f)
             assert k is not None
             mine = out[k]
-            if f.kind == "swap" and mine.faults != (f,) and mine.faults[0].changes < f.changes and all(
+            rest = f.changes - mine.faults[0].changes  # the other card's value: no other class's
+            if f.kind == "swap" and mine.faults != (f,) and len(rest) == 1 and not any(
+                    g.changes & rest for g, x in single.items() if x != k) and all(
                     (f,) in sets.get(m, ()) for m in mine.members):
                 out[k] = DiagnosedClass(signature_of((f,)), (f,), mine.members)
                 single = {g: x for g, x in single.items() if x != k} | {f: k}
