@@ -20,9 +20,11 @@ missed before the mechanism it checks; the test fails without that mechanism:
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from engine.conformance.diagnosis import rates
 from engine.conformance.diagnosis.classes import cover
-from engine.conformance.diagnosis.faults import parse
+from engine.conformance.diagnosis.faults import Fault, parse
 
 
 def classes(trial: rates.Trial) -> list[tuple[str, int]]:
@@ -108,11 +110,8 @@ def test_a_swap_seen_through_one_card_is_the_swap_once_a_step_shows_both() -> No
     where the other defect acts too is explained only by the swap beside it, so the swap is the class's
     diagnosis."""
     swap = parse("petersburg:swap:cards/Gold Miner/vp,cards/Judge/vp")
-    edit = parse("petersburg:edit:cards/Gold Miner/vp=2")
     other = parse("petersburg:swap:cards/Patriarch/roubles,cards/St Isaac's Cathedral/roubles")
-    explanations = {**{i: ((edit,), (swap,)) for i in range(5)}, **{i: ((other,),) for i in range(5, 8)},
-                    8: ((other, swap),)}
-    found = {c.signature: c.members for c in cover(explanations, {k: "x" for k in explanations})}
+    found = _swap_beside(parse("petersburg:edit:cards/Gold Miner/vp=2"), swap, other)
     assert set(found) == {swap.signature, other.signature}, found
     assert set(found[swap.signature]) >= set(range(5)) and set(found[other.signature]) >= set(range(5, 8))
 
@@ -122,9 +121,15 @@ def test_a_swap_whose_other_value_another_class_holds_stays_an_edit() -> None:
     every divergence of the multiples-of-10 class too, but another class holds the 55 rule's bullheads (8):
     the swap is no diagnosis, and the two classes stay."""
     tens = parse("take6:edit:bullheads/T6-BULL-3/bullheads=7")
-    swap = parse("take6:swap:bullheads/T6-BULL-1/bullheads,bullheads/T6-BULL-3/bullheads")
     fifty_five = parse("take6:edit:bullheads/T6-BULL-1/bullheads=8")
-    explanations = {**{i: ((tens,), (swap,)) for i in range(5)}, **{i: ((fifty_five,),) for i in range(5, 8)},
-                    8: ((fifty_five, swap),)}
-    found = {c.signature: c.members for c in cover(explanations, {k: "x" for k in explanations})}
+    swap = parse("take6:swap:bullheads/T6-BULL-1/bullheads,bullheads/T6-BULL-3/bullheads")
+    found = _swap_beside(tens, swap, fifty_five)
     assert set(found) == {tens.signature, fifty_five.signature}, found
+
+
+def _swap_beside(edit: Fault, swap: Fault, other: Fault) -> dict[str, tuple[Hashable, ...]]:
+    """The classes (signature -> members) of five divergences ``edit`` and ``swap`` each explain alone,
+    three ``other`` explains, and one step of both defects, which ``other`` and ``swap`` explain together."""
+    explanations = {**{i: ((edit,), (swap,)) for i in range(5)}, **{i: ((other,),) for i in range(5, 8)},
+                    8: ((other, swap),)}
+    return {c.signature: c.members for c in cover(explanations, {k: "x" for k in explanations})}
