@@ -142,6 +142,7 @@ def initial_state(players: int, rs: Ruleset, setup: Setup, trace: Trace | None =
     workers = stacks[0]
     n0 = spec.first_workers
     stacks[0] = workers[n0:]
+    opening, phase_index, turn = 1, 0, markers[0]  # round 1, its first phase, the phase's marker's holder
     if trace is not None:
         names = rs.names
         trace.add("SP-SETUP-1", "stacks", {"stacks": [len(st) for st in stacks]},
@@ -152,17 +153,17 @@ def initial_state(players: int, rs: Ruleset, setup: Setup, trace: Trace | None =
                   note=f"each player takes {spec.money} roubles")
         trace.add("SP-SETUP-2", "scores", {"scores": [0] * players}, note="each figure on space 0")
         trace.add("SP-SETUP-3", "markers", {"markers": list(markers)}, note="the start-player markers dealt")
-        first = rs.book.phases[0].name
-        trace.add("SP-PHASE-1", "opens", {"round": 1, "phase": first},
+        first = rs.book.phases[phase_index].name
+        trace.add("SP-PHASE-1", "opens", {"round": opening, "phase": first},
                   note=f"the first round opens with the {first} phase")
-        trace.add("SP-PHASE-2", "first", {"to_act": [markers[0]]},
+        trace.add("SP-PHASE-2", "first", {"to_act": [turn]},
                   note=f"the {first} phase's start-player marker's holder acts first")
     return State(
         rules=rs,
         players=players,
-        round=1,
-        phase_index=0,
-        turn=markers[0],
+        round=opening,
+        phase_index=phase_index,
+        turn=turn,
         passes=0,
         stacks=tuple(stacks),
         upper=workers[:n0],

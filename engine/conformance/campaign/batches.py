@@ -21,6 +21,7 @@ import multiprocessing.util
 import random
 import signal
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -99,6 +100,21 @@ class BatchResult:
     counts: Mapping[str, int] = field(factory=dict)
     """Class key (:func:`class_key`) → divergences of the batch (``found`` keeps only the first of each key:
     with positions a game may record a hundred)."""
+
+
+def _refuted_elsewhere(
+    diagnoser: Diagnoser, games: Sequence[Sequence[Seen]], sets: Sequence[tuple[tuple[Fault, ...], ...]]
+) -> set[tuple[Fault, ...]]:
+    """The explaining sets, among those of several choices for one divergence (``sets``), that a step the
+    peer agreed on in any of ``games`` refutes (a divergence's own game refuted them already: another
+    game's steps may tell a card's price of 2 from one of 0 that its own never did)."""
+    choices = {fs for found in sets if len(found) > 1 for fs in found}
+    out: set[tuple[Fault, ...]] = set()
+    for steps in games:  # one game's steps at a time: the diagnoser remembers answers per agreed list
+        for fs in choices - out:
+            if diagnoser.refuted(fs, steps):
+                out.add(fs)
+    return out
 
 
 def _named(found: tuple[tuple[Fault, ...], ...]) -> tuple[tuple[str, ...], ...]:
@@ -182,70 +198,43 @@ class _Games:
         """``found`` with each divergence's diagnosis (its evidence dropped: it holds the game's states)."""
         out = []
         for div in found:
-            sets: tuple[tuple[Fault, ...], ...] = ()
-            if self.spec.diagnose and div.evidence:
-                sets = diagnoser_for(game, self.spec.campaign, self.batch).diagnose(
-                    div.evidence, agreed, div.signature)
+            if not (self.spec.diagnose and div.evidence):
+                out.append(evolve(div, evidence=(), explanations=()))
+                continue
+            sets = diagnoser_for(game, self.spec.campaign, self.batch).diagnose(
+                div.evidence, agreed, div.signature)
             out.append(evolve(div, evidence=(), explanations=_named(sets)))
-            if self.spec.diagnose and div.evidence:
-                self.second[id(out[-1])] = (game, div, agreed, sets)
+            self.second[id(out[-1])] = (game, div, agreed, sets)
         return out
 
     def rediagnosed(self, found: list[tuple[int, Divergence]]) -> list[tuple[int, Divergence]]:
         """``found`` with a second look, at the batch's end, at each divergence diagnosed when its game
-        ended (:meth:`~engine.conformance.diagnosis.search.Diagnoser.
-        second_look`: with every fault the batch's divergences found, two defects acting in one step,
-        the second found later, in a later game or later in the same one); its evidence dropped then."""
-        looked: list[tuple[int, Divergence, str, tuple[tuple[Fault, ...], ...]]] = []
-        games: dict[str, dict[int, list[Seen]]] = {}
-        held_of: dict[int, tuple[str, Divergence, list[Seen], tuple[tuple[Fault, ...], ...]]] = {}
-        for ordinal, div in found:
-            held = self.second.pop(id(div), None)
-            if held is None:
-                looked.append((ordinal, div, "", ()))
-                continue
-            game, shown, agreed, first = held
-            held_of[id(div)] = held
+        ended, with every fault the batch's divergences found (two defects acting in one step, the second
+        found later, in a later game or later in the same one): :meth:`~engine.conformance.diagnosis.search.
+        Diagnoser.second_look`; then what is still unexplained against what explained the others of its
+        game (:meth:`~engine.conformance.diagnosis.search.Diagnoser.among`); then, of several explanations,
+        those another game's agreed steps refute dropped.  Its evidence is dropped then."""
+        sets: dict[int, tuple[tuple[Fault, ...], ...]] = {}  # by position in found
+        held: dict[int, tuple[str, Divergence, list[Seen], tuple[tuple[Fault, ...], ...]]] = {}
+        for i, (_ordinal, div) in enumerate(found):
+            h = self.second.pop(id(div), None)
+            if h is not None:
+                game, shown, agreed, first = held[i] = h
+                sets[i] = diagnoser_for(game, self.spec.campaign, self.batch).second_look(
+                    shown.evidence, agreed, first, div.signature)
+        for game in dict.fromkeys(h[0] for h in held.values()):
             diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
-            games.setdefault(game, {})[id(agreed)] = agreed
-            looked.append((ordinal, div, game, diagnoser.second_look(shown.evidence, agreed, first,
-                                                                     div.signature)))
-        for game in games:  # what the search left unexplained, against what explained the others
-            tally: dict[tuple[Fault, ...], int] = {}
-            for _o, _d, g, sets in looked:
-                for fs in sets if g == game else ():
-                    tally[fs] = tally.get(fs, 0) + 1
-            likeliest = sorted(tally, key=lambda fs: -tally[fs])
-            diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
-            for i, (ordinal, div, g, sets) in enumerate(looked):
-                if g == game and not sets and likeliest:
-                    _g, shown, agreed, _first = held_of[id(div)]
-                    looked[i] = (ordinal, div, g, diagnoser.among(shown.evidence, agreed, likeliest))
-        refuted = {game: self._refuted_elsewhere(game, list(agreed.values()), [
-            sets for _o, _d, g, sets in looked if g == game]) for game, agreed in games.items()}
-        out = []
-        for ordinal, div, game, sets in looked:
-            if not game:
-                out.append((ordinal, div))
-                continue
-            kept = tuple(fs for fs in sets if fs not in refuted[game]) or sets
-            out.append((ordinal, evolve(div, explanations=_named(kept))))
-        return out
-
-    def _refuted_elsewhere(
-        self, game: str, agreed: list[list[Seen]], sets: list[tuple[tuple[Fault, ...], ...]]
-    ) -> set[tuple[Fault, ...]]:
-        """The explaining sets, among those of several choices for one divergence, that a step the peer
-        agreed on in any game of the batch refutes (a divergence's own game refuted them already: another
-        game's steps may tell a card's price of 2 from one of 0 that its own never did)."""
-        choices = {fs for found in sets if len(found) > 1 for fs in found}
-        diagnoser = diagnoser_for(game, self.spec.campaign, self.batch)
-        out: set[tuple[Fault, ...]] = set()
-        for steps in agreed:
-            for fs in choices - out:
-                if diagnoser.refuted(fs, steps):
-                    out.add(fs)
-        return out
+            mine = [i for i, h in held.items() if h[0] == game]
+            likeliest = [fs for fs, _n in Counter(fs for i in mine for fs in sets[i]).most_common()]
+            for i in mine:  # what the search left unexplained, against what explained the others
+                if not sets[i] and likeliest:
+                    sets[i] = diagnoser.among(held[i][1].evidence, held[i][2], likeliest)
+            games = list({id(held[i][2]): held[i][2] for i in mine}.values())
+            refuted = _refuted_elsewhere(diagnoser, games, [sets[i] for i in mine])
+            for i in mine:
+                sets[i] = tuple(fs for fs in sets[i] if fs not in refuted) or sets[i]
+        return [(ordinal, evolve(div, explanations=_named(sets[i])) if i in sets else div)
+                for i, (ordinal, div) in enumerate(found)]
 
     def close(self) -> None:
         """Stop the peers unless they are kept for the next batch of this process."""

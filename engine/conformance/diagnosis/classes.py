@@ -55,7 +55,7 @@ class DiagnosedClass:
 
 
 def _joint(classes: list[DiagnosedClass], order: Sequence[Hashable],
-           sets: Mapping[Hashable, set[tuple[Fault, ...]]]) -> list[DiagnosedClass]:
+           sets: Mapping[Any, set[tuple[Fault, ...]]]) -> list[DiagnosedClass]:
     """Two defects acting in one step: a class whose faults each change a value the diagnosis of a class of
     its own changes joins the class of its first fault's (the step shows both; it is no third defect); a
     class whose faults are all but one such is the class of that one (a defect seen only beside another:
@@ -249,7 +249,8 @@ def cover(
     divergence's own signature, for every key) for the divergences nothing explains, or whose diagnosis
     explains fewer of each of its signatures than remain unexplained.  ``weights``: how many divergences a
     key stands for (default 1 each)."""
-    left = {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items() if sets}
+    each = {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items()}
+    left = {k: sets for k, sets in each.items() if sets}
     order = list(explanations)
     weight: Mapping[K, int] = weights or {}
     out: list[DiagnosedClass] = []
@@ -263,9 +264,8 @@ def cover(
         for k in members:
             del left[k]
         out.append(DiagnosedClass(signature_of(best), best, members))
-    out = _joint(out, order, {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items()})
-    out = _consolidated(out, {k: {tuple(sorted(fs)) for fs in sets} for k, sets in explanations.items()},
-                        order, weight)
+    out = _joint(out, order, each)
+    out = _consolidated(out, each, order, weight)
     out = _same_values(out, order, weight)
     weak = _supported(out, unexplained, weight, explanations)
     out = [c for c in out if not set(c.members) <= weak]

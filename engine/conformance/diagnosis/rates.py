@@ -69,7 +69,6 @@ from engine.conformance.campaign import batches
 from engine.conformance.campaign.duel import FAILURE_KINDS
 from engine.conformance.campaign.report import CampaignReport
 from engine.conformance.campaign.runner import run_campaign
-from engine.conformance.diagnosis.evidence import Seen
 from engine.conformance.diagnosis.expected import fault_clauses, line_clauses
 from engine.conformance.diagnosis.faults import Fault, World, parse
 from engine.conformance.diagnosis.search import Diagnoser
@@ -184,8 +183,9 @@ _T = TypeVar("_T")
 
 
 class _TimedDiagnoser(Diagnoser):
-    """A diagnoser that adds up the CPU time of its outermost :meth:`diagnose`, :meth:`second_look` and
-    :meth:`refuted` calls (a batch's end refutes other games' explanations with the last)."""
+    """A diagnoser that adds up the CPU time of its outermost :meth:`diagnose`, :meth:`second_look`,
+    :meth:`among` and :meth:`refuted` calls (a batch's end refutes other games' explanations with the
+    last)."""
 
     def __init__(self, name: str) -> None:
         super().__init__(name)
@@ -202,16 +202,17 @@ class _TimedDiagnoser(Diagnoser):
             if not self._depth:
                 self.cpu += time.process_time() - began
 
-    def diagnose(self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen], signature: str = "",
-                 searches: dict[str, int] | None = None) -> tuple[tuple[Fault, ...], ...]:
-        return self._timed(lambda: super(_TimedDiagnoser, self).diagnose(seen, agreed, signature, searches))
+    def diagnose(self, *args: Any, **kwargs: Any) -> tuple[tuple[Fault, ...], ...]:
+        return self._timed(lambda: super(_TimedDiagnoser, self).diagnose(*args, **kwargs))
 
-    def second_look(self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen],
-                    found: Sequence[tuple[Fault, ...]], signature: str = "") -> tuple[tuple[Fault, ...], ...]:
-        return self._timed(lambda: super(_TimedDiagnoser, self).second_look(seen, agreed, found, signature))
+    def second_look(self, *args: Any, **kwargs: Any) -> tuple[tuple[Fault, ...], ...]:
+        return self._timed(lambda: super(_TimedDiagnoser, self).second_look(*args, **kwargs))
 
-    def refuted(self, faults: Sequence[Fault], agreed: Sequence[Seen]) -> bool:
-        return self._timed(lambda: super(_TimedDiagnoser, self).refuted(faults, agreed))
+    def among(self, *args: Any, **kwargs: Any) -> tuple[tuple[Fault, ...], ...]:
+        return self._timed(lambda: super(_TimedDiagnoser, self).among(*args, **kwargs))
+
+    def refuted(self, *args: Any, **kwargs: Any) -> bool:
+        return self._timed(lambda: super(_TimedDiagnoser, self).refuted(*args, **kwargs))
 
 
 def _campaign(factory: PeerFactory, game: str, *, positions: bool, games: int, seed: int, max_steps: int

@@ -213,12 +213,17 @@ class Diagnoser:
             )
         return found
 
+    def _evidence(self, seen: Seen | Sequence[Seen]) -> tuple[tuple[Seen, ...], list[Any]]:
+        """The comparisons taken at one divergence (one, or several), and the reference's prediction at
+        each."""
+        seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
+        return seens, [predict(None, self.name, s) for s in seens]
+
     def explain(self, seen: Seen | Sequence[Seen], agreed: Sequence[Seen]) -> tuple[tuple[Fault, ...], ...]:
         """Every smallest set of faults (one or two) under which the reference shows what the peer showed at
         ``seen`` (one comparison, or several taken at one divergence) and at every ``agreed`` step, simplest
         first; ``()`` when none does."""
-        seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
-        references = [predict(None, self.name, s) for s in seens]
+        seens, references = self._evidence(seen)
         self.read_clauses = set()
         pool: list[Fault] = []
         seen_faults: set[Fault] = set()
@@ -275,12 +280,11 @@ class Diagnoser:
         seen many times costs one search); else the search, whose single answers are remembered.  At most
         :data:`SEARCHES` searches are made for divergences of one ``signature`` (the divergence's own),
         counted in ``searches`` (default: :attr:`searches`).
-        Where no fault found before explains it alone, pairs of them (:data:`KNOWN_PAIRS` most used) come
-        before what the search finds: two defects already diagnosed, acting in one step, are likelier than
+        Where no fault found before explains it alone, pairs of them (:meth:`known_pairs`) come before
+        what the search finds: two defects already diagnosed, acting in one step, are likelier than
         a value seen wrong only there or two values that happen to add up there."""
         self.diagnosed += 1
-        seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
-        references = [predict(None, self.name, s) for s in seens]
+        seens, references = self._evidence(seen)
         hits = [
             fs for fs in self.known if self._score(fs, seens, references)[1] and not self.refuted(fs, agreed)
         ]
@@ -331,8 +335,7 @@ class Diagnoser:
             if min(map(len, found)) > 1:  # of pairs, those of two defects diagnosed elsewhere
                 return self.ranked(fs for fs in found if not alone & set(fs))
             return tuple(found)  # a single fault: the classes weigh what each explains
-        seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
-        references = [predict(None, self.name, s) for s in seens]
+        seens, references = self._evidence(seen)
         pairs = [fs for fs in self.known_pairs(seens, references, agreed) if not alone & set(fs)]
         return self.ranked(pairs) if pairs else tuple(found)
 
@@ -342,21 +345,25 @@ class Diagnoser:
         """Those of ``sets`` (what explained other divergences: the likeliest first) that explain ``seen``,
         refuted by no ``agreed`` step, at most :data:`AMONG` tried: a divergence no search explained
         (its signature's searches spent) is tried against the diagnoses the others found."""
-        seens = (seen,) if isinstance(seen, Seen) else tuple(seen)
-        references = [predict(None, self.name, s) for s in seens]
+        seens, references = self._evidence(seen)
         return self.ranked(fs for fs in sets[:AMONG]
                            if self._score(fs, seens, references)[1] and not self.refuted(fs, agreed))
 
     def _elsewhere(self, fault: Fault, found: tuple[Fault, ...]) -> int:
         """How many other divergences ``fault`` explained alone (``found``: the explanation holding it here;
-        a single one counted itself in :attr:`uses`, a pair did not)."""
+        a single one counted itself in :attr:`met`, a pair did not)."""
         return len(self.met.get(fault, ())) - (len(found) == 1)
+
+    def _most_used(self) -> list[Fault]:
+        """The single faults found so far that explained a divergence, those that explained the most first
+        (the most recent first among those explaining as many)."""
+        singles = [fs[0] for fs in reversed(self.known) if len(fs) == 1 and self.met.get(fs[0])]
+        return sorted(singles, key=lambda f: -len(self.met[f]))
 
     def _defects(self) -> list[Fault]:
         """One single fault found so far per defect, at most :data:`KNOWN_READINGS`: the one that explained
         the most divergences, then the next that explained none of the same, and so on."""
-        singles = [fs[0] for fs in reversed(self.known) if len(fs) == 1 and self.met.get(fs[0])]
-        singles.sort(key=lambda f: -len(self.met[f]))
+        singles = self._most_used()
         out: list[Fault] = []
         seen: set[int] = set()
         for f in singles:
@@ -374,8 +381,7 @@ class Diagnoser:
         Two faults that explained a divergence alike are readings of one defect, never a pair: paired are
         faults that explained no divergence in common, those that explained the most first (the most
         recent first among those explaining as many), as long as :data:`KNOWN_PAIRS` pairs are tried."""
-        singles = [fs[0] for fs in reversed(self.known) if len(fs) == 1 and self.met.get(fs[0])]
-        singles.sort(key=lambda f: -len(self.met[f]))
+        singles = self._most_used()
         met = [set(self.met[f]) for f in singles]
         n = len(singles)
         out: list[tuple[Fault, ...]] = []
