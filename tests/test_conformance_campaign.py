@@ -446,6 +446,32 @@ def test_ctrl_c_reports_what_was_found_and_exits_with_the_usual_code() -> None:
     assert "Traceback" not in first + err
 
 
+def test_ctrl_c_in_a_pool_is_raised_where_the_campaign_waits_and_stop_ends_the_running_batches() -> None:
+    """With worker processes, Ctrl-C is noted and raised as KeyboardInterrupt by ``wait`` (never inside the
+    pool's own locking, which could leave a future's lock held and the exit waiting for ever); ``stop`` then
+    ends the workers in the middle of their work instead of waiting for it, and gives Ctrl-C back."""
+    import os
+    import signal
+
+    from engine.conformance.campaign.executors import Pool
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        pool = Pool(1)
+        assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler, "the pool notes Ctrl-C"
+        running = pool.submit(time.sleep, 3600)  # far longer than the test: only stop() can end it
+        workers = list(pool._pool._processes.values())
+        os.kill(os.getpid(), signal.SIGINT)  # noted, not raised here
+        with pytest.raises(KeyboardInterrupt):
+            pool.wait({running})
+        pool.stop()
+        assert workers and not any(w.is_alive() for w in workers), "the running work is ended, not awaited"
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        pool.shutdown()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def test_names_lists_canonical_names_and_aliases(capsys: Any) -> None:
     """``arbiter names``: the canonical spelling of every card per edition and the aliases accepted on
     input (the second edition's Czar & Carpenter is also read as the first edition's name)."""

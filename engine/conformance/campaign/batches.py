@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing.util
+import os
 import random
 import signal
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from types import FrameType
 from typing import Any
 
 from attrs import evolve, field, frozen
@@ -290,9 +292,17 @@ def close_kept_peers() -> None:
 
 
 def worker_init() -> None:
-    """A worker process: Ctrl-C reaches only the parent, and kept peers are stopped at exit."""
+    """A worker process: Ctrl-C reaches only the parent, and kept peers are stopped at exit, also when the
+    parent ends the worker in the middle of a batch (SIGTERM, after Ctrl-C)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _ended)
     multiprocessing.util.Finalize(None, close_kept_peers, exitpriority=10)
+
+
+def _ended(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM in a worker: stop its kept peers and exit at once (no batch is finished, nothing is sent)."""
+    close_kept_peers()
+    os._exit(128 + signum)
 
 
 def play_batch(spec: CampaignSpec, batch: int, count: int, deadline: float | None = None) -> BatchResult:

@@ -1,5 +1,5 @@
 """Where a campaign's work runs: at once in this process (``jobs == 1``), in worker processes, or as Ray
-tasks, behind one small interface (submit, wait, result, shutdown).
+tasks, behind one small interface (submit, wait, result, stop, shutdown).
 
 >>> Inline().result(Inline().submit(sum, [1, 2]))
 3
@@ -7,8 +7,11 @@ tasks, behind one small interface (submit, wait, result, shutdown).
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from types import FrameType
 from typing import Any
 
 from engine.conformance.campaign.batches import worker_init
@@ -36,25 +39,68 @@ class Inline:
     def result(self, future: Any) -> Any:
         return future.result()
 
-    def shutdown(self, wait: bool = True) -> None:
-        """Stop the workers (``wait``: after they finish what they run)."""
+    def stop(self) -> None:
+        """Stop at once after Ctrl-C: drop the work not started and end the work running."""
+
+    def shutdown(self) -> None:
+        """Release the workers once every piece of work submitted has been collected."""
 
 
 class Pool(Inline):
-    """Worker processes (``jobs > 1``); Ctrl-C reaches only the parent, which stops them."""
+    """Worker processes (``jobs > 1``).  Ctrl-C reaches only the parent.
+
+    While the pool lives, Ctrl-C is noted, not raised where it lands, and :meth:`wait` raises it as
+    KeyboardInterrupt: a KeyboardInterrupt inside the pool's own bookkeeping (while it holds a future's lock)
+    could leave that lock held, and the pool's exit would then wait for ever.  A process that ignores Ctrl-C
+    (started in the background), or a pool started outside the main thread, keeps its own handling.
+    :meth:`stop` ends the workers in the middle of their batches; their peers see their input close.
+    """
+
+    POLL = 0.2
+    """Seconds between two looks at a noted Ctrl-C while no batch finishes."""
 
     def __init__(self, jobs: int) -> None:
         self._pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_init)
+        self._interrupted = threading.Event()
+        self._previous: Any = None
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self._previous = signal.signal(signal.SIGINT, self._note)
+
+    def _note(self, signum: int, frame: FrameType | None) -> None:
+        self._interrupted.set()
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
         return self._pool.submit(fn, *args)
 
     def wait(self, pending: set[Any]) -> tuple[set[Any], set[Any]]:
-        done, rest = wait(pending, return_when=FIRST_COMPLETED)
-        return set(done), set(rest)
+        """The finished work among ``pending`` (at least one), or KeyboardInterrupt after Ctrl-C."""
+        while True:
+            done, rest = wait(pending, timeout=self.POLL, return_when=FIRST_COMPLETED)
+            if self._interrupted.is_set():
+                self._interrupted.clear()
+                raise KeyboardInterrupt
+            if done:
+                return set(done), set(rest)
 
-    def shutdown(self, wait: bool = True) -> None:
-        self._pool.shutdown(wait=wait, cancel_futures=True)
+    def stop(self) -> None:
+        """End every worker now, in the middle of its batch, and drop the work not started."""
+        workers = list((self._pool._processes or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.join(timeout=5.0)
+        self._restore()
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._restore()
+
+    def _restore(self) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
 
 
 class Ray(Inline):
@@ -88,9 +134,6 @@ class Ray(Inline):
 
     def result(self, future: Any) -> Any:
         return self._ray.get(future)
-
-    def shutdown(self, wait: bool = True) -> None:
-        """Stop the workers (``wait``: after they finish what they run)."""
 
 
 Executor = Inline

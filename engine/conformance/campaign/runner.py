@@ -155,38 +155,40 @@ def run_campaign(
     pending: dict[Any, int] = {}
     in_flight = n_jobs * 2 if kind != "inline" else 1
     try:
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < in_flight and (deadline is None or time.time() < deadline):
-                try:
-                    b, count = next(work)
-                except StopIteration:
-                    exhausted = True
-                    break
-                counts[b] = count
-                pending[executor.submit(play_batch, spec, b, count, deadline)] = b
-            if not pending:
-                break
-            done, _rest = executor.wait(set(pending))
-            for future in done:
-                result: BatchResult = executor.result(future)
-                results[pending.pop(future)] = result
-                tracker.add(result, waivers)
-                if progress is not None:
-                    progress(tracker)
-    except KeyboardInterrupt:
-        interrupted = True
-        executor.shutdown(wait=False)
-    play_seconds = time.monotonic() - started
-    classes = group(results, waivers)
-    if shrink and not interrupted:
         try:
-            classes = shrink_all(executor, spec, counts, classes, seconds=shrink_seconds, tracker=tracker,
-                                  progress=progress)
+            exhausted = False
+            while True:
+                while not exhausted and len(pending) < in_flight and _in_time(deadline):
+                    try:
+                        b, count = next(work)
+                    except StopIteration:
+                        exhausted = True
+                        break
+                    counts[b] = count
+                    pending[executor.submit(play_batch, spec, b, count, deadline)] = b
+                if not pending:
+                    break
+                done, _rest = executor.wait(set(pending))
+                for future in done:
+                    result: BatchResult = executor.result(future)
+                    results[pending.pop(future)] = result
+                    tracker.add(result, waivers)
+                    if progress is not None:
+                        progress(tracker)
         except KeyboardInterrupt:
             interrupted = True
-            executor.shutdown(wait=False)
-    executor.shutdown()
+            executor.stop()
+        play_seconds = time.monotonic() - started
+        classes = group(results, waivers)
+        if shrink and not interrupted:
+            try:
+                classes = shrink_all(executor, spec, counts, classes, seconds=shrink_seconds, tracker=tracker,
+                                      progress=progress)
+            except KeyboardInterrupt:
+                interrupted = True
+                executor.stop()
+    finally:
+        executor.shutdown()
     close_kept_peers()
     done_results = list(results.values())
     return CampaignReport(
@@ -210,3 +212,6 @@ def run_campaign(
     )
 
 
+def _in_time(deadline: float | None) -> bool:
+    """Whether a batch may still start before the wall-clock ``deadline`` (none: always)."""
+    return deadline is None or time.time() < deadline
