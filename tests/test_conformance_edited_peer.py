@@ -32,9 +32,10 @@ from engine.conformance.peers.protocol import (
     position_request,
     state_request,
 )
-from engine.errors import ArbiterError, InputError, NotYourTurn
+from engine.errors import ArbiterError, IllegalAction, InputError, NotYourTurn
 from engine.game import get_game
 from engine.petersburg import Buy, Pass, Reveal, cost_breakdown
+from engine.petersburg.model import STACKS
 
 ROOT = Path(__file__).resolve().parent.parent
 DISCOUNT = "petersburg:edit:phases/param/lower_row_discount/value=2"
@@ -476,6 +477,38 @@ def _take6_classes(peer: type[ReferencePeer], variant: str) -> set[str]:
     report = run_campaign(in_process(peer), games=4, jobs=1, seed=3, shrink=False, game_names=["take6"],
                           variants=[variant], players=[2, 3], max_steps=200, positions=True)
     return {c.signature for c in report.classes}
+
+
+class _ObservesOnlyFromThree(ReferencePeer):
+    """Defect: the Observatory draws only from a stack of three or more cards (a slip in the stack test:
+    ``len(stack) >= 3``), so a stack of two is neither offered nor accepted."""
+
+    name = "petersburg: no Observatory draw from a stack of two"
+
+    def _short(self, action: Any) -> bool:
+        return (isinstance(action, dict) and action.get("type") == "observe"
+                and len(self.state.stacks[STACKS.index(action["stack"])]) == 2)
+
+    def legal(self, player: int) -> list[Any]:
+        return [a for a in super().legal(player) if not self._short(a)]
+
+    def do_apply(self, player: int, action: Any) -> None:
+        if self._short(action):
+            raise IllegalAction("SP-OBS-3", "the stack has two cards")
+        super().do_apply(player, action)
+
+
+def test_a_denied_observatory_draw_is_named_where_its_grant_parts_from_a_draw_the_peer_allows() -> None:
+    """SP-OBS-3 (attribution, issue 25): a seat with actions of several kinds whose Observatory draw from a
+    stack of two the peer neither offers nor accepts, while it offers and accepts a draw from a larger
+    stack: the two draws' grants part at the stack's size (SP-OBS-3: never a stack's last card), so both
+    the missing and the refused draw are named there, one class, not the Observatory's grant (SP-OBS-1)
+    that the allowed draw passes too.  Two purchases part first at the card each names, which says
+    nothing of a refusal; the multi-defect and edited-peer tests keep their names."""
+    report = run_campaign(in_process(_ObservesOnlyFromThree), games=8, jobs=1, seed=6, shrink=False,
+                          game_names=["petersburg"], max_steps=300, positions=True)
+    assert [(c.signature, set(c.kinds)) for c in report.classes] == [
+        ("petersburg:unexplained:SP-OBS-3", {"legal-missing", "refused-legal"})], report.classes
 
 
 class _ShortChanged(ReferencePeer):

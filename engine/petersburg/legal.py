@@ -204,7 +204,7 @@ def legal_actions(s: State, p: int) -> tuple[Any, ...]:
         return tuple(out)
     if rs.observatory_kinds and observatory_ready(rs, s.phase_index, area, turned) >= 0:
         for st, stack in enumerate(s.stacks):
-            if len(stack) >= 2:
+            if len(stack) >= 2:  # SP-OBS-3: never a stack's last card
                 a = cache.get(_K_OBSERVE | st)
                 if a is None:
                     a = cache[_K_OBSERVE | st] = Observe(p, STACKS[st])

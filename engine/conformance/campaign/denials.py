@@ -13,7 +13,7 @@ run only on a divergence, never on the hot path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from attrs import frozen
@@ -206,23 +206,46 @@ def turn_elsewhere(duel: Seats, seat: int, action: Any) -> TurnElsewhere | None:
     return None
 
 
-def _parted(duel: Seats, action: Any, accepted: Any) -> Attribution | None:
+def _parted(duel: Seats, action: Any, accepted: Any, *, by_position: bool = False) -> Attribution | None:
     """A legal ``action`` the peer refused where it accepts ``accepted``, another action of the same
     kind and seat: what the refusal denies is where their grants part, the first step below the grant's
     own clause that the two derive alike but for its data (the row a row choice names: T6-CHOOSE-2), not
-    the grant the accepted one passes too.  ``None`` when they part at no such step (the kind's own rule
-    then names it, as before)."""
+    the grant the accepted one passes too.  ``by_position``: only where they part in a fact of the position,
+    not in the actions' own fields alone (the stack an Observatory draws from holds 2 cards, the other 20:
+    SP-OBS-3; two purchases part first at the card each names, which says nothing of why one is refused).
+    ``None`` when they part at no such step (the kind's own rule then names it, as before)."""
     try:
         mine, theirs = (duel.kit.why(duel.game, duel.state, a) for a in (action, accepted))
     except Exception:  # advisory, as attribution is
         return None
     if mine is None or theirs is None or mine.says != "legal" or theirs.says != "legal":
         return None
+    own = set(duel.game.action_to_json(action)) if by_position else set()
     for a, b in zip(mine.walk(), theirs.walk(), strict=False):
         if (a.clause, a.says) != (b.clause, b.says):
             return None  # the grants take other ways: no one step tells them apart
         if a is not mine and a.data != b.data and a.clause != mine.clause:
+            if {k: v for k, v in a.data.items() if k not in own} == {
+                    k: v for k, v in b.data.items() if k not in own}:
+                return None
             return Attribution((a.clause,), "", (a,))
+    return None
+
+
+def parted_from_offered(duel: Seats, action: Any, offered: Sequence[Any]) -> Attribution | None:
+    """A legal ``action`` the peer does not offer its seat where it offers that seat (JSON, ``offered``)
+    another legal action of the same kind: the step where their grants part in a fact of the position
+    (:func:`_parted`), for the first of the offered ones that parts so; ``None`` when none does (the kind's
+    own rule then names it)."""
+    for value in offered:
+        try:
+            other = duel.game.action_from_json(value)
+        except InputError:
+            continue
+        if type(other) is type(action) and other != action:
+            step = _parted(duel, action, other, by_position=True)
+            if step is not None:
+                return step
     return None
 
 
@@ -238,15 +261,18 @@ def unresolved(
     the campaign decided by fewer of them discriminates it (:func:`~engine.conformance.campaign.
     grouping.group`).  The other action refused is evidence too.
     ``(None, ())`` when the seat has actions of several kinds or the grant has no such step; when the
-    peer accepts the other one, the step where their grants part (:func:`_parted`) or ``None``."""
+    peer accepts the other one, the step where their grants part (:func:`_parted`) or ``None``.  A seat
+    with actions of several kinds is offered another action of the refused one's kind too, and the
+    refusal is named where their grants part in a fact of the position, if they do."""
     legal = duel.game.legal_actions(duel.state, seat)
-    if len(_one_of_each_kind(legal)) != 1:
-        return None, ()
+    several = len(_one_of_each_kind(legal)) != 1
     others: tuple[Any, ...] = ()
     if refused and duel.trials:
-        others = tuple(a for a in legal if a != action)[:1]
+        others = tuple(a for a in legal if a != action and type(a) is type(action))[:1]
         if others and duel.accepts(seat, duel.game.action_to_json(others[0])):
-            return _parted(duel, action, others[0]), ()
+            return _parted(duel, action, others[0], by_position=several), ()
+    if several:
+        return None, ()
     try:
         why = duel.kit.why(duel.game, duel.state, action)
     except Exception:  # advisory, as attribution is

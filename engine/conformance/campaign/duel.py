@@ -27,6 +27,7 @@ from engine.conformance.attribution import Attribution, action_clauses, attribut
 from engine.conformance.campaign.denials import (
     offered_elsewhere,
     offers_nothing,
+    parted_from_offered,
     refused_alike,
     turn_elsewhere,
     unresolved,
@@ -551,6 +552,8 @@ class Duel:
             nothing = unresolved(self, seat, self.game.action_from_json(ours[missing[0]]), refused=False)[0]
         for i, text in enumerate(missing):
             value = ours[text]
+            parted = (parted_from_offered(self, self.game.action_from_json(value), reply.values)
+                      if theirs and nothing is None else None)
             out.append(
                 Pending(
                     "legal-missing",
@@ -560,7 +563,7 @@ class Duel:
                     + ("; it offers none of the seat's legal actions" if nothing and i == 0 else "")
                     + (f", and seat {turned.seat} {self.said(turned.seat, turned.value)}, which the rules "
                        "refuse" if turned and i == 0 else ""),
-                    nothing or self.action_clauses(value),
+                    nothing or parted or self.action_clauses(value),
                     trigger=(seat, value),
                     legal=legal,
                     seen=seen,
