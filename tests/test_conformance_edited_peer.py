@@ -34,8 +34,7 @@ from engine.conformance.peers.protocol import (
 )
 from engine.errors import ArbiterError, IllegalAction, InputError, NotYourTurn
 from engine.game import get_game
-from engine.petersburg import Buy, Pass, Reveal, cost_breakdown
-from engine.petersburg.model import STACKS
+from engine.petersburg import STACKS, Buy, Pass, Reveal, cost_breakdown
 
 ROOT = Path(__file__).resolve().parent.parent
 DISCOUNT = "petersburg:edit:phases/param/lower_row_discount/value=2"
