@@ -634,6 +634,37 @@ def test_a_draft_that_changes_another_hand_is_named_by_the_draft_step() -> None:
     assert _take6_classes(_DraftLosesTheNextHand, "logic") == {"take6:unexplained:T6-LOGIC-1"}
 
 
+class _DraftTakesTheNextCardToo(ReferencePeer):
+    """Defect (logic): a draft removes from the pool the drafted card and the one after it (a slice off by
+    one: ``stock[i + 2:]``); the drafter's hand gets the drafted card as it should, so the pool is short
+    after every draft, and at the draft's end the rows are laid from the shorter pool."""
+
+    name = "take6: a draft takes the next card of the pool too"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        from engine.take6.layout import I_FIXED, replace
+
+        before = self.state
+        super().do_apply(player, action)
+        if action.get("type") != "draft":
+            return
+        seed, rnd, stock, start, deals = before[I_FIXED]
+        i = stock.index(action["card"])
+        left = stock[:i] + stock[i + 2:]
+        if self.state.phase == "draft":
+            self.state = replace(self.state, fixed=(seed, rnd, left, start, deals))
+        else:  # the draft is over: the rows are what it left
+            self.state = replace(self.state, rows=tuple((c,) for c in left), ends=left)
+
+
+def test_rows_laid_from_a_short_pool_at_the_drafts_end_are_named_by_the_draft() -> None:
+    """T6-LOGIC-1 (attribution, issue 25): the rows a logic draft's end lays are the pool it left
+    (T6-LOGIC-2), so a peer's rows holding other cards than the rules' pool left are the draft's
+    difference, named by its drafted step as a claim of the pool is: one class, not a second one named by
+    the placement rule (T6-PLACE-1) that no step of a draft derives."""
+    assert _take6_classes(_DraftTakesTheNextCardToo, "logic") == {"take6:unexplained:T6-LOGIC-1"}
+
+
 class _DealsFlips(ReferencePeer):
     """Defect: a 6 nimmt! round of simultaneous play opens as the kids' flips (seat 0 flips first)."""
 

@@ -441,6 +441,18 @@ def _where_placed(searched: Step, theirs: Mapping[str, Any]) -> str:
     return "unknown" if full else "started"
 
 
+def _cards_of(rows: Any) -> list[Any] | None:
+    """The cards of a peer's ``rows`` claim, sorted (``None`` when it is not a list of lists of cards).
+
+    >>> _cards_of([[13], [80, 79]])
+    [13, 79, 80]
+    """
+    if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
+        return None
+    cards = [c for r in rows for c in r]
+    return sorted(cards) if all(isinstance(c, int) for c in cards) else None
+
+
 def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> bool:
     """Whether the peer's rows, taken cards or turn contradict what one placement step concluded, or its
     hands what a draft did (a draft changes no hand but the drafting seat's, by the card drafted)."""
@@ -597,7 +609,9 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     search that found no row for a card the peer placed beside others, T6-PLACE-1, and both where its
     rows cannot tell a placement from a row choice: :func:`_placed_where`; the turn's other cards after a
     row choice, one of which the peer never placed), except that a peer's rows or hands other than those
-    of a round dealt within the step contradict that deal (T6-SETUP-4, or T6-SETUP-5 given); then,
+    of a round dealt within the step contradict that deal (T6-SETUP-4, or T6-SETUP-5 given), and rows laid
+    at a logic draft's end with other cards than the draft left contradict the draft (T6-LOGIC-1, as a
+    claim of its pool does), with the same cards otherwise laid, the laying (T6-LOGIC-2); then,
     for a score difference, the bullhead rules that explain it (:func:`_bullhead_groups`); then the step
     whose ``to_act`` / ``phase`` differs (the next turn, the wait, the end).
 
@@ -619,6 +633,13 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
         said = [[c] for c in deal["rows"]] if fact == "rows" else deal["hands"] if fact != "pool" else None
         if said is None or theirs.get(fact) != said:
             return (dealt[-1],)
+    drafted = [s for s in root.walk() if s.says == "drafted"]
+    laid = [s for s in root.walk() if s.says == "rows" and "rows" in s.data]
+    if drafted and laid and fact == "rows" and theirs.get("rows") != ours.get("rows"):
+        # the rows laid from what the draft left (T6-LOGIC-2): other cards are another pool left by the
+        # draft, named as a claim of the pool is (its drafted step, T6-LOGIC-1); the same cards laid
+        # otherwise are the laying
+        return (laid[-1],) if _cards_of(theirs["rows"]) == sorted(laid[-1].data["rows"]) else (drafted[-1],)
     for s in root.walk():
         if _structural(s, ours, theirs):
             if s.says == "fits-nowhere" and _placed_where(s, theirs) == "unknown":
