@@ -510,6 +510,32 @@ def test_a_denied_observatory_draw_is_named_where_its_grant_parts_from_a_draw_th
         ("petersburg:unexplained:SP-OBS-3", {"legal-missing", "refused-legal"})], report.classes
 
 
+class _CreditsThePrice(ReferencePeer):
+    """Defect: a purchase adds its price to the buyer's money instead of taking it (``money + cost``)."""
+
+    name = "petersburg: a purchase credits its price"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        before = self.state
+        super().do_apply(player, action)
+        if isinstance(action, dict) and action.get("type") in ("buy", "play"):
+            paid = before.money[player] - self.state.money[player]
+            money = list(self.state.money)
+            money[player] = before.money[player] + paid
+            self.state = self.state._replace(money=tuple(money))
+
+
+def test_a_purchase_that_credits_its_price_is_one_class_of_the_price() -> None:
+    """SP-COST-1 (attribution, issue 25): a peer crediting every price shows the money after each purchase
+    off by twice the price; for a card at the minimum price (SP-COST-6) too, which was named by the minimum
+    as if the peer had charged less than 1.  No price is below nothing, so a purchase that credits money
+    is the price's difference like every other (one class), and the minimum names only a charge from 0 up
+    to below it (the multi-defect peer's free cards keep it)."""
+    report = run_campaign(in_process(_CreditsThePrice), games=4, jobs=1, seed=1, shrink=False,
+                          game_names=["petersburg"], players=[2, 3], max_steps=200, positions=True)
+    assert [c.signature for c in report.classes] == ["petersburg:unexplained:SP-COST-1"], report.classes
+
+
 class _ShortChanged(ReferencePeer):
     """Defect: the set-up gives each player 24 roubles (SP-SETUP-2 says 25)."""
 

@@ -264,8 +264,9 @@ class PetersburgKit(KitBase):
         ``None`` for the start or the final result) depends on, the deciding one first.
 
         A money claim after a purchase is traced through the cost derivation (:func:`cost_breakdown`): the
-        minimum (SP-COST-6) when the peer charged less than it, else the reduction or displaced value whose
-        amount the difference equals, else the printed cost.
+        minimum (SP-COST-6) when the peer charged less than it but not below nothing (a purchase that
+        credits money is no minimum missed, as no price is below 1), else the reduction or displaced value
+        whose amount the difference equals, else the printed cost.
         """
         if fact == "winners":
             return ("SP-END-8", "SP-END-9")
@@ -306,8 +307,8 @@ class PetersburgKit(KitBase):
         if isinstance(claimed, list) and len(claimed) == len(a.money) and isinstance(claimed[seat], int):
             diff = claimed[action.player] - a.money[action.player]  # > 0: the peer charged less
             paid = cb.cost - diff
-            if diff > 0 and cb.cost == cb.minimum and paid < cb.minimum:
-                first = "SP-COST-6"
+            if diff > 0 and cb.cost == cb.minimum and 0 <= paid < cb.minimum:
+                first = "SP-COST-6"  # (a purchase that credits money is no price the minimum missed)
             elif cb.displace_clause and abs(diff) == cb.displace_value:
                 first = cb.displace_clause
             else:
@@ -456,15 +457,16 @@ def _seat_diffs(fact: str, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -
 
 def _price_steps(price: Step, diff: int) -> tuple[Step, ...]:
     """The steps of one price (an SP-COST-1 ``price`` step) that explain the peer charging ``diff`` roubles
-    less (``diff`` > 0) or more (< 0) than the reference: the minimum when the peer charged less than it;
-    the reductions / displaced value whose omission gives the peer's price (several: a candidate set);
-    else the printed price itself."""
+    less (``diff`` > 0) or more (< 0) than the reference: the minimum when the peer charged less than it
+    but not below nothing (a purchase that credits money is no minimum missed: no price is below 1); the
+    reductions / displaced value whose omission gives the peer's price (several: a candidate set); else
+    the printed price itself."""
     children = price.steps
     minimum = next((s for s in children if s.clause == "SP-COST-6"), None)
     cost = int(price.data.get("cost", 0))
     theirs = cost - diff
     least = int(minimum.data["minimum"]) if minimum is not None else 0  # the minimum the step applied
-    if diff > 0 and minimum is not None and minimum.says == "minimum" and theirs < least:
+    if diff > 0 and minimum is not None and minimum.says == "minimum" and 0 <= theirs < least:
         return (minimum,)
     raw = int(minimum.data["raw"]) if minimum is not None else cost
     if diff < 0:
