@@ -307,8 +307,8 @@ class PetersburgKit(KitBase):
         if isinstance(claimed, list) and len(claimed) == len(a.money) and isinstance(claimed[seat], int):
             diff = claimed[action.player] - a.money[action.player]  # > 0: the peer charged less
             paid = cb.cost - diff
-            if diff > 0 and cb.cost == cb.minimum and 0 <= paid < cb.minimum:
-                first = "SP-COST-6"  # (a purchase that credits money is no price the minimum missed)
+            if diff > 0 and cb.cost == cb.minimum and _minimum_missed(paid, cb.minimum):
+                first = "SP-COST-6"
             elif cb.displace_clause and abs(diff) == cb.displace_value:
                 first = cb.displace_clause
             else:
@@ -455,6 +455,17 @@ def _seat_diffs(fact: str, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -
             if isinstance(y, int) and not isinstance(y, bool) and y != x}
 
 
+def _minimum_missed(charged: int, least: int) -> bool:
+    """Whether a peer charging ``charged`` for a card the minimum prices at ``least`` (SP-COST-6) missed the
+    minimum: it charged less, but not below nothing (a purchase that credits money is no minimum missed,
+    as no price is below 1: the price itself is the difference).
+
+    >>> _minimum_missed(0, 1), _minimum_missed(-3, 1), _minimum_missed(1, 1)
+    (True, False, False)
+    """
+    return 0 <= charged < least
+
+
 def _price_steps(price: Step, diff: int) -> tuple[Step, ...]:
     """The steps of one price (an SP-COST-1 ``price`` step) that explain the peer charging ``diff`` roubles
     less (``diff`` > 0) or more (< 0) than the reference: the minimum when the peer charged less than it
@@ -466,7 +477,7 @@ def _price_steps(price: Step, diff: int) -> tuple[Step, ...]:
     cost = int(price.data.get("cost", 0))
     theirs = cost - diff
     least = int(minimum.data["minimum"]) if minimum is not None else 0  # the minimum the step applied
-    if diff > 0 and minimum is not None and minimum.says == "minimum" and 0 <= theirs < least:
+    if diff > 0 and minimum is not None and minimum.says == "minimum" and _minimum_missed(theirs, least):
         return (minimum,)
     raw = int(minimum.data["raw"]) if minimum is not None else cost
     if diff < 0:

@@ -441,18 +441,6 @@ def _where_placed(searched: Step, theirs: Mapping[str, Any]) -> str:
     return "unknown" if full else "started"
 
 
-def _cards_of(rows: Any) -> list[Any] | None:
-    """The cards of a peer's ``rows`` claim, sorted (``None`` when it is not a list of lists of cards).
-
-    >>> _cards_of([[13], [80, 79]])
-    [13, 79, 80]
-    """
-    if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
-        return None
-    cards = [c for r in rows for c in r]
-    return sorted(cards) if all(isinstance(c, int) for c in cards) else None
-
-
 def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> bool:
     """Whether the peer's rows, taken cards or turn contradict what one placement step concluded, or its
     hands what a draft did (a draft changes no hand but the drafting seat's, by the card drafted)."""
@@ -639,7 +627,8 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
         # the rows laid from what the draft left (T6-LOGIC-2): other cards are another pool left by the
         # draft, named as a claim of the pool is (its drafted step, T6-LOGIC-1); the same cards laid
         # otherwise are the laying
-        return (laid[-1],) if _cards_of(theirs["rows"]) == sorted(laid[-1].data["rows"]) else (drafted[-1],)
+        # (a draft's end takes and holds back no card: what the peer holds placed is its rows' cards)
+        return (laid[-1],) if _placed(theirs) == set(laid[-1].data["rows"]) else (drafted[-1],)
     for s in root.walk():
         if _structural(s, ours, theirs):
             if s.says == "fits-nowhere" and _placed_where(s, theirs) == "unknown":
