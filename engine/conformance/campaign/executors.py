@@ -84,13 +84,12 @@ class Pool(Inline):
                 return set(done), set(rest)
 
     def stop(self) -> None:
-        """End every worker now, in the middle of its batch, and drop the work not started."""
-        workers = list((self._pool._processes or {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
+        """End every worker now, in the middle of its batch, and drop the work not started: the pool sees
+        its workers gone, fails what they ran, reaps them and stops (it alone waits for them: a second
+        waiter could reap a worker the pool then never sees end)."""
+        for worker in list((self._pool._processes or {}).values()):
             worker.terminate()
-        for worker in workers:
-            worker.join(timeout=5.0)
+        self._pool.shutdown(wait=True, cancel_futures=True)
         self._restore()
 
     def shutdown(self) -> None:
