@@ -35,6 +35,7 @@ from engine.conformance.peers.protocol import (
 from engine.errors import ArbiterError, IllegalAction, InputError, NotYourTurn
 from engine.game import get_game
 from engine.petersburg import STACKS, Buy, Pass, Reveal, cost_breakdown
+from engine.petersburg.catalog import PHASES
 
 ROOT = Path(__file__).resolve().parent.parent
 DISCOUNT = "petersburg:edit:phases/param/lower_row_discount/value=2"
@@ -534,6 +535,83 @@ def test_a_purchase_that_credits_its_price_is_one_class_of_the_price() -> None:
     report = run_campaign(in_process(_CreditsThePrice), games=4, jobs=1, seed=1, shrink=False,
                           game_names=["petersburg"], players=[2, 3], max_steps=200, positions=True)
     assert [c.signature for c in report.classes] == ["petersburg:unexplained:SP-COST-1"], report.classes
+
+
+class _CountsOtherColours(ReferencePeer):
+    """Defect: the final scoring's variety bonus counts the different cards of every colour but the
+    aristocrats' (the colour test inverted: ``!=`` for ``==``)."""
+
+    name = "petersburg: the variety bonus counts the other colours"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        before = self.state
+        super().do_apply(player, action)
+        s = self.state
+        if s.over and not before.over:
+            rs = s.rules
+            vp = list(s.vp)
+            for p, area in enumerate(s.areas):
+                right = len({k for k in area if rs.colour[k] == rs.variety_colour})
+                wrong = len({k for k in area if rs.colour[k] != rs.variety_colour})
+                vp[p] += rs.variety_bonus(wrong) - rs.variety_bonus(right)
+            self.state = s._replace(vp=tuple(vp))
+
+
+def test_final_scores_wrong_in_several_seats_are_named_by_the_first_differing_seats_scoring() -> None:
+    """SP-END-4 (attribution, issue 25): a peer whose variety bonus counts the wrong cards gives final
+    scores differing in several seats.  The first differing seat decides: its part of the final scoring
+    whose amount is its difference, else its whole final scoring (SP-END-4), never a later seat's part
+    that happens to equal that seat's difference (a hand of three cards, -15 VP: it was SP-END-7, a
+    second class of the one defect)."""
+    report = run_campaign(in_process(_CountsOtherColours), games=8, jobs=1, seed=5, shrink=False,
+                          game_names=["petersburg"], max_steps=300, positions=True)
+    assert [c.signature for c in report.classes] == ["petersburg:unexplained:SP-END-4"], report.classes
+
+
+class _AsksEveryPubOwner(ReferencePeer):
+    """Defect: what a Pub owner can buy is computed with ``money * rate`` for ``money // rate``: an owner
+    with any money is asked after the building scoring, and offered more VP than it can pay for."""
+
+    name = "petersburg: the Pub's VP counted as money * rate"
+
+    def _most(self, p: int) -> int:
+        s = self.state
+        rs = s.rules
+        most = sum(s.areas[p].count(k) * rs.pub_max[k] for k in rs.pub_kinds)
+        rate = max((rs.pub_rate[k] for k in rs.pub_kinds if k in s.areas[p]), default=0)
+        return int(min(most, s.money[p] * rate))
+
+    def legal(self, player: int) -> list[Any]:
+        s = self.state
+        if s.pub_queue and player == s.pub_queue[0]:
+            return [{"type": "pub", "player": player, "vp": n} for n in range(self._most(player) + 1)]
+        return super().legal(player)
+
+    def do_apply(self, player: int, action: Any) -> None:
+        before = self.state
+        super().do_apply(player, action)
+        s = self.state
+        building = next(i for i, ph in enumerate(PHASES) if any(s.rules.colour[k] == ph.scores
+                                                               for k in s.rules.pub_kinds))
+        if before.phase_index == building and s.phase_index != building and not s.pub_queue and not s.over \
+                and isinstance(action, dict) and action.get("type") == "pass":
+            n = s.players
+            first = s.markers[building]  # the owners the rules leave out, asked all the same
+            queue = tuple(q for q in ((first + i) % n for i in range(n)) if self._most(q))
+            if queue:
+                self.state = s._replace(phase_index=building, pub_queue=queue, turn=before.turn, passes=0)
+
+
+def test_a_pub_owner_asked_who_can_afford_no_vp_is_named_by_what_an_owner_can_afford() -> None:
+    """SP-PUB-1 (attribution, issue 25): after a Pub's scoring the engine's derivation says which owners it
+    leaves out, each one who can afford no VP (SP-PUB-1 ``affords``, under SP-PUB-2 ``no-pub``: only owners
+    who can afford 1 VP are asked).  A peer counting what an owner can afford wrongly asks such an owner
+    (either rule: a candidate set) and offers more VP than the owner can pay for (SP-PUB-1 alone), which
+    discriminates the set: one class, SP-PUB-1.  (The owners' step was missing, and the queue was a second
+    class, SP-PUB-2.)"""
+    report = run_campaign(in_process(_AsksEveryPubOwner), games=8, jobs=1, seed=1, shrink=False,
+                          game_names=["petersburg"], max_steps=300, positions=True)
+    assert [c.signature for c in report.classes] == ["petersburg:unexplained:SP-PUB-1"], report.classes
 
 
 class _ShortChanged(ReferencePeer):

@@ -210,3 +210,25 @@ def test_the_pubs_last_decision_is_a_step_and_a_peer_deciding_on_contradicts_it(
     assert contradicted_steps(steps, "upper", ours, theirs) == (over,)
     scored = {**theirs, "money": [ours["money"][0] + 1, ours["money"][1]]}
     assert over not in contradicted_steps(steps, "upper", ours, scored)  # money differs: not that alone
+
+
+def test_a_pub_owner_left_out_is_a_step_of_what_it_can_afford() -> None:
+    """SP-PUB-1, SP-PUB-2: after the building scoring, the step saying there are no Pub decisions
+    (``no-pub``) holds each Pub owner it leaves out as one who can afford no VP (SP-PUB-1 ``affords``: only
+    owners who can afford 1 VP are asked); a peer asking that owner contradicts both, and after another
+    phase's scoring no owner is named (no Pub decisions follow it at all)."""
+    from engine.conformance.kits.petersburg import KIT, contradicted_steps
+
+    upper, lower = ["Market"] * 4, ["Lumberjack"] * 4
+    s = position(players=2, phase="building", turn=0, passes=1, areas=[["Pub"], []], money=[0, 5],
+                 upper=upper, lower=lower)
+    steps = GAME.derive(s, Pass(0))
+    (none,) = [x for d in steps for x in d.walk() if x.says == "no-pub"]
+    assert [(c.clause, c.says, c.data["seat"]) for c in none.steps] == [("SP-PUB-1", "affords", 0)]
+    ours = KIT.facts(GAME.apply(s, Pass(0)))
+    found = contradicted_steps(steps, "phase", ours, {**ours, "phase": "building", "to_act": [0]})
+    assert none in found and none.steps[0] in found
+    s = position(players=2, phase="worker", turn=0, passes=1, areas=[["Pub"], []], money=[0, 5], upper=upper,
+                 lower=lower)
+    (none,) = [x for d in GAME.derive(s, Pass(0)) for x in d.walk() if x.says == "no-pub"]
+    assert none.steps == ()

@@ -371,7 +371,8 @@ def _end_phase(s: State, trace: Trace | None = None) -> State:
     phase = PHASES[s.phase_index]
     if phase.scores >= 0:
         s = _score(s, phase.scores, trace)
-        if any(rs.colour[k] == phase.scores for k in rs.pub_kinds):
+        pubs = any(rs.colour[k] == phase.scores for k in rs.pub_kinds)  # the Pub's scoring: decisions
+        if pubs:
             n = s.players
             first = s.markers[s.phase_index]
             seats = ((first + i) % n for i in range(n))
@@ -386,8 +387,14 @@ def _end_phase(s: State, trace: Trace | None = None) -> State:
                     )
                 return _pub_opened(s, pub_queue=queue)
         if trace is not None:
-            trace.add("SP-PUB-2", "no-pub", {"after": phase.name, "queue": []},
-                      note=f"no Pub decisions after the {phase.name} scoring")
+            # after a Pub's scoring, each owner left out can afford no VP (SP-PUB-1), the reason it is not
+            # asked (SP-PUB-2: only owners who can afford 1 VP are)
+            owners = [p for p in range(s.players) if pubs and any(k in s.areas[p] for k in rs.pub_kinds)]
+            with trace.step("SP-PUB-2", "no-pub", {"after": phase.name, "queue": []},
+                            note=f"no Pub decisions after the {phase.name} scoring"):
+                for p in owners:
+                    trace.add("SP-PUB-1", "affords", {"seat": p, "money": s.money[p], "vp": 0},
+                              note=f"{_who(p)} owns a Pub and can afford no VP with {s.money[p]} R")
     elif trace is not None:
         trace.add(
             "SP-SCORE-5", "no-scoring", {"phase": phase.name}, note=f"the {phase.name} phase has no scoring"

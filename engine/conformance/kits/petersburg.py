@@ -498,8 +498,18 @@ def _money_steps(root: Step, diffs: Mapping[int, int]) -> tuple[Step, ...]:
     return ()
 
 
+def _parts(root: Step, seat: int, diff: int) -> list[Step]:
+    """The parts of ``seat``'s final scoring (or its Pub purchase) whose VP is ``diff`` either way."""
+    return [s for s in root.walk() if s.data.get("seat") == seat and s.says in ("variety", "money", "hand",
+            "pub-bought") and abs(int(s.data.get("vp", 0))) == abs(diff)]
+
+
 def _income_steps(root: Step, fact: str, diffs: Mapping[int, int]) -> tuple[Step, ...]:
-    """Card incomes (or final-scoring parts) of a differing seat whose amount equals the difference."""
+    """Card incomes of the first differing seat whose amount equals its difference; for VP, the parts of
+    its final scoring whose amount is its difference where every differing seat has a part of that name
+    whose amount is its own (a part left out is left out for all); else that seat's whole income (or
+    final scoring).  The first differing seat decides: another seat's part of the same amount, or a part
+    matching in one seat only, would be a coincidence."""
     key = "roubles" if fact == "money" else "vp"
     for seat, diff in diffs.items():
         cards = [s for s in root.walk() if s.says == "card-income" and s.data.get("seat") == seat]
@@ -507,12 +517,11 @@ def _income_steps(root: Step, fact: str, diffs: Mapping[int, int]) -> tuple[Step
         if found:
             return found
         if fact == "scores":
-            parts = [s for s in root.walk() if s.data.get("seat") == seat
-                     and s.says in ("variety", "money", "hand", "pub-bought")]
-            found = tuple(s for s in parts if abs(int(s.data.get("vp", 0))) == abs(diff))
+            found = tuple(s for s in _parts(root, seat, diff) if all(
+                any(o.says == s.says for o in _parts(root, q, d)) for q, d in diffs.items()))
             if found:
                 return found
-        income = [s for s in root.walk() if s.says == "income" and s.data.get("seat") == seat]
+        income = [s for s in root.walk() if s.says in ("income", "final") and s.data.get("seat") == seat]
         if income:
             return (income[0],)
     return ()
@@ -530,7 +539,8 @@ def _ends(root: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tup
       the rules' less the scoring's incomes (it did not score it), or, for a phase without a scoring, the
       rules' phase moved on, or the rules' game ended there and the peer's goes on; one that scored it as
       the rules do and stayed holds Pub decisions the step saying there are none contradicts (SP-PUB-2
-      ``no-pub``; a scoring that earned nothing cannot tell the two apart: both, a candidate set); one
+      ``no-pub``, beside each Pub owner it leaves out as one who can afford no VP, SP-PUB-1 ``affords``;
+      a scoring that earned nothing cannot tell the two apart: both, a candidate set); one
       that scored it otherwise is the scoring's (the incomes, below: who may buy at the Pub follows from
       the money);
     * the Pub's last decision taken (SP-PUB-2 ``pub-over``) where the peer, its money and scores alike,
@@ -567,7 +577,10 @@ def _ends(root: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tup
             return (ended[0],)
         none = [s for s in walked if s.says == "no-pub"]
         if none and differ("phase", "to_act") and not differ("money", "scores"):
-            return (none[0],) if earned else (ended[0], none[0])
+            # a Pub owner left out could afford no VP (SP-PUB-1), so it is not asked (SP-PUB-2): a peer
+            # asking one breaks either, a candidate set another divergence may discriminate
+            asked = (none[0], *none[0].steps)
+            return asked if earned else (ended[0], *asked)
     return (ending[0],) if game else ()
 
 
