@@ -34,7 +34,7 @@ from engine.conformance.peers.protocol import (
 )
 from engine.errors import ArbiterError, IllegalAction, InputError, NotYourTurn
 from engine.game import get_game
-from engine.petersburg import STACKS, Buy, Pass, Reveal, cost_breakdown
+from engine.petersburg import STACKS, Buy, Pass, Reveal, Take, cost_breakdown
 from engine.petersburg.catalog import PHASES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -472,6 +472,33 @@ def test_denials_each_ambiguous_between_the_turn_and_their_own_rule_share_the_tu
     assert _take6_classes(_RefusesFlipsAndRows, "kids") == {"take6:unexplained:T6-ACT-1"}
 
 
+class _TurnTestInverted(ReferencePeer):
+    """Defect: the check's turn test inverted (``p in to_act`` for ``p not in to_act``) where the
+    selection's inline path does not take it first: a seat that must choose a row is refused, and a seat
+    that may not act is accepted (its action ignored), a second selection among them."""
+
+    name = "take6: the turn test inverted"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        s = self.state
+        if s.phase not in ("deal", "over") and action.get("type") in ("select", "take_row", "draft", "flip"):
+            if player not in s.to_act:
+                return  # accepted (and ignored)
+            if action.get("type") != "select":
+                raise NotYourTurn("T6-ACT-1", f"P{player} may not act")
+        super().do_apply(player, action)
+
+
+def test_a_second_selection_accepted_joins_the_turn_tests_class_when_the_turn_test_is_broken() -> None:
+    """T6-ACT-1 (attribution, issue 25): the rules refuse a second selection because its seat may not act
+    now (``NotYourTurn``), under the selection's own rule (T6-SELECT-2); a peer whose turn test is
+    inverted accepts it, refuses the seat whose row choice waits and accepts another seat's in its place
+    (the turn's step, T6-ACT-1).  The second selection's refusal carries the turn's step as context and
+    joins that class: one class, not two.  A peer accepting only second selections keeps T6-SELECT-2
+    (the multi-defect peer's ``second-select``)."""
+    assert _take6_classes(_TurnTestInverted, "standard") == {"take6:unexplained:T6-ACT-1"}
+
+
 def _take6_classes(peer: type[ReferencePeer], variant: str) -> set[str]:
     """The classes of a short 6 nimmt! campaign of one variant (2 and 3 seats, positions) against ``peer``."""
     report = run_campaign(in_process(peer), games=4, jobs=1, seed=3, shrink=False, game_names=["take6"],
@@ -682,6 +709,32 @@ def test_a_phase_ended_a_pass_early_is_named_by_the_step_saying_the_phase_goes_o
     report = run_campaign(in_process(_EndsPhasesAPassEarly), games=4, jobs=1, seed=3, shrink=False,
                           game_names=["petersburg"], players=[2, 3], max_steps=200, positions=True)
     assert {c.signature for c in report.classes} == {"petersburg:unexplained:SP-PHASE-3"}, report.classes
+
+
+class _TakeLeavesAPass(ReferencePeer):
+    """Defect: a take leaves the count of consecutive passes at 1, not 0 (so the next passes end the phase
+    one early); the count itself is no claimed fact."""
+
+    name = "petersburg: a take counted as a pass"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        assert self.game is not None
+        parsed = self.game.action_from_json(action)
+        super().do_apply(player, action)
+        s = self.state
+        if isinstance(parsed, Take) and not s.over and s.passes == 0 and s.players > 1:
+            self.state = s._replace(passes=1)
+
+
+def test_a_phase_ended_early_into_the_pubs_decisions_is_one_class_with_the_phases_ended_elsewhere() -> None:
+    """SP-PHASE-3 (attribution, issue 25): a phase ended a pass early into the Pub's decisions keeps the
+    building phase's name, and a scoring that earned nothing leaves money and scores alike: who acts is all
+    that differs, which the next turn (SP-PHASE-2) would explain as well.  Both are the candidates, and the
+    phases the peer ended elsewhere (its phase differs: SP-PHASE-3 alone) discriminate them: one class.
+    (Who acts was named by the next turn, a second class.)"""
+    report = run_campaign(in_process(_TakeLeavesAPass), games=8, jobs=1, seed=4, shrink=False,
+                          game_names=["petersburg"], max_steps=300, positions=True)
+    assert [c.signature for c in report.classes] == ["petersburg:unexplained:SP-PHASE-3"], report.classes
 
 
 class _EndsAfterTheFirstRound(ReferencePeer):

@@ -229,11 +229,15 @@ def shared_grant(game: Game, kit: GameKit, state: Any, actions: Sequence[Any]) -
     return Attribution((step.clause,), "", (step,))
 
 
-def refusing(game: Game, kit: GameKit, state: Any, action: Any, violated: str) -> Attribution:
+def refusing(game: Game, kit: GameKit, state: Any, action: Any, violated: str, *, out_of_turn: bool = False
+             ) -> Attribution:
     """The clauses behind an action the rules refuse (``violated``) that the peer offers or accepts: the
     steps of the kit's refusal derivation the peer's acceptance contradicts (the kit's ``refuted``: a
     buy too dear only because of the minimum names the minimum, one the peer prices lower the card's
-    price), a candidate set when several, then ``violated``; without such steps ``violated`` alone.
+    price), a candidate set when several, then ``violated``; without such steps ``violated`` alone.  A
+    refusal ``out_of_turn`` (its seat may not act now: ``NotYourTurn``) under another rule than the turn's
+    (a second selection, T6-SELECT-2) has the turn's step (the kit's ``turn_clause``) last, as context:
+    the grant it fails is that step.
 
     >>> from engine.game import get_game
     >>> from engine.conformance.kits.base import get_kit
@@ -251,8 +255,9 @@ def refusing(game: Game, kit: GameKit, state: Any, action: Any, violated: str) -
                 found = tuple(refuted(why))
         except Exception:  # advisory, as above
             found = ()
+    turn = (kit.turn_clause,) if out_of_turn else ()
     if not found:
-        return Attribution((violated,))
+        return Attribution(tuple(dict.fromkeys((violated, *turn))))
     first = "|".join(sorted(dict.fromkeys(s.clause for s in found)))
     subject = "|".join(sorted({str(s.data["subject"]) for s in found if "subject" in s.data}))
-    return Attribution(tuple(dict.fromkeys((first, violated))), subject, found)
+    return Attribution(tuple(dict.fromkeys((first, violated, *turn))), subject, found)

@@ -60,7 +60,7 @@ from engine.conformance.peers.protocol import (
     state_request,
 )
 from engine.derivation import Step
-from engine.errors import InputError, RuleViolation
+from engine.errors import InputError, NotYourTurn, RuleViolation
 from engine.game import get_game
 from engine.jsonio import show
 
@@ -585,7 +585,8 @@ class Duel:
         try:
             self.game.apply(self.state, action)
         except RuleViolation as exc:
-            return str(exc), refusing(self.game, self.kit, self.state, action, exc.clause)
+            return str(exc), refusing(self.game, self.kit, self.state, action, exc.clause,
+                                      out_of_turn=isinstance(exc, NotYourTurn))
         return "the rules accept it", ()  # pragma: no cover - it was not in the legal set
 
     # -- acting ------------------------------------------------------------------------------------------
@@ -619,7 +620,8 @@ class Duel:
                 "accepted-illegal",
                 f"the peer accepts an illegal action of seat {seat} ({self.said(seat, value)}): {why}",
                 trigger=(seat, value),
-                clauses=refusing(self.game, self.kit, self.state, action, why.clause),
+                clauses=refusing(self.game, self.kit, self.state, action, why.clause,
+                                 out_of_turn=isinstance(why, NotYourTurn)),
                 evidence=(Seen("apply", self.state, action, shown=True),),
             )
         self.agreed.append(Seen("apply", self.state, action, shown=False))

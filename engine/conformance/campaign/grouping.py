@@ -36,6 +36,7 @@ from engine.conformance.campaign.duel import FAILURE_KINDS
 from engine.conformance.campaign.report import DivergenceClass
 from engine.conformance.diagnosis.classes import cover
 from engine.conformance.diagnosis.faults import parse
+from engine.conformance.kits.base import get_kit
 from engine.errors import InputError
 from engine.spec import clause_games, load_clauses
 
@@ -168,6 +169,45 @@ def _shared_denials(classes: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
+def _out_of_turn(named: Iterable[tuple[str, tuple[str, ...]]], classes: Mapping[str, str]) -> dict[str, str]:
+    """Actions the peer accepts or offers that the rules refuse because their seat may not act now, under
+    another rule than the turn's (a second selection: T6-SELECT-2; :func:`refusing` puts the turn's step
+    last, as context): where the campaign holds a class of the turn's step itself (the peer refused the
+    seat that acts, or accepted another seat's action), they join it, one turn test letting seats act out
+    of turn; else they keep their rule.  ``named``: each divergence's signature and clauses; ``classes``
+    maps the unexplained signatures to their classes; the result, the ones that change.
+
+    >>> sig = "take6:accepted-illegal:T6-SELECT-2:select"
+    >>> _out_of_turn([(sig, ("T6-SELECT-2", "T6-ACT-1"))],
+    ...              {sig: "take6:unexplained:T6-SELECT-2", "x": "take6:unexplained:T6-ACT-1"})
+    {'take6:accepted-illegal:T6-SELECT-2:select': 'take6:unexplained:T6-ACT-1'}
+    >>> _out_of_turn([(sig, ("T6-SELECT-2", "T6-ACT-1"))], {sig: "take6:unexplained:T6-SELECT-2"})
+    {}
+    """
+    present = set(classes.values())
+    out: dict[str, str] = {}
+    for sig, clauses in named:
+        parts = sig.split(":")
+        if len(parts) < 3 or parts[1] not in ("accepted-illegal", "legal-extra") or sig not in classes \
+                or len(clauses) < 2:
+            continue
+        turn = _turn_clause(parts[0])
+        joined = f"{parts[0]}:unexplained:{turn}"
+        if clauses[-1] == turn and turn not in clauses[0].split("|") and joined in present:
+            out[sig] = joined
+    return out
+
+
+@functools.cache
+def _turn_clause(game: str) -> str | None:
+    """The clause of ``game``'s step that a seat may act now (its kit's ``turn_clause``; ``None`` for a
+    name no game has)."""
+    try:
+        return get_kit(game).turn_clause
+    except InputError:
+        return None
+
+
 def unexplained_class(signature: str) -> str:
     """The class of a divergence nothing explains: its game and deciding clause (or candidate set), whatever
     its kind, detail and subject (``game:unexplained:clause``); a variant's clause that restates a step
@@ -219,6 +259,7 @@ def group(results: Mapping[int, BatchResult], waivers: Sequence[Waiver]) -> tupl
         # a signature a waiver names keeps its class (waived); the others: one class per deciding clause
         merged[sig] = sig if waiver_for(sig, waivers) else unexplained_class(_discriminated(sig, plain))
     merged.update(_shared_denials(merged))
+    merged.update(_out_of_turn([(d.signature, d.clauses) for d, _n in entries.values()], merged))
     grouped: dict[str, list[tuple[int, int, str]]] = {}
     faults: dict[str, tuple[str, ...]] = {}
     for c in found:

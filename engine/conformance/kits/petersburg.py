@@ -533,8 +533,9 @@ def _ends(root: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tup
     * a peer whose game is over where the rules' goes on: the round's end saying it goes on (SP-END-1);
       the final scoring and the refill it did not make follow from it;
     * a pass the phase went on after (SP-PHASE-3 ``goes-on``) where the peer's phase, scores or money
-      differ: it ended the phase (the Pub decisions keep the building phase's name, so who acts and the
-      scores may be all that differ);
+      differ: it ended the phase; where only who acts differs, it ended the phase (the Pub decisions keep
+      the building phase's name and its scoring may earn nothing) or slipped in the next turn (SP-PHASE-2):
+      both, a candidate set;
     * a pass that ended the phase (``phase-over``) where the peer is still in it: its money and scores are
       the rules' less the scoring's incomes (it did not score it), or, for a phase without a scoring, the
       rules' phase moved on, or the rules' game ended there and the peer's goes on; one that scored it as
@@ -560,6 +561,11 @@ def _ends(root: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> tup
     goes_on = [s for s in walked if s.says == "goes-on" and "phase" in s.data]
     if goes_on and differ("phase", "scores", "money"):
         return (goes_on[0],)
+    if goes_on and differ("to_act"):
+        # who acts, alone: the phase ended here (the Pub's decisions keep its name, its scoring may earn
+        # nothing) or the next turn slipped: both, a candidate set another divergence may discriminate
+        turn = [s for s in walked if "to_act" in s.data and s.data["to_act"] != theirs["to_act"]]
+        return (goes_on[0], *turn[-1:])
     over = [s for s in walked if s.says == "pub-over"]
     stayed = bool(over) and theirs.get("phase") == over[0].data["phase"] != ours.get("phase")
     if stayed and not differ("money", "scores"):
