@@ -340,3 +340,15 @@ def test_a_column_read_off_by_one_is_one_class_named_by_the_column(variants: lis
     report = run_campaign(edited_peer(["take6:shift:setup/*/row_capacity=1"]), games=12, jobs=1, seed=4,
                           game_names=["take6"], variants=variants, positions=True, shrink=False)
     assert [c.signature for c in report.classes] == [diagnosed], [c.signature for c in report.classes]
+
+
+def test_two_ends_winners_swapped_is_one_class_named_by_the_swap() -> None:
+    """T6-END-2, T6-KIDS-4: a peer whose winner test is inverted in code every variant shares (the
+    lowest total wins where the most should, and the other way round) shows as both ends' winners
+    changed; the fault space swaps the two ends' winners (a string column, like a number column's
+    swap), so the standard and the kids games are one class diagnosed as that swap, not one edit of each
+    end."""
+    swap = "take6:swap:end/one_round/winner,end/threshold/winner"
+    report = run_campaign(edited_peer([swap]), games=12, jobs=1, seed=4, game_names=["take6"],
+                          variants=["standard", "kids"], positions=True, shrink=False)
+    assert [c.signature for c in report.classes] == [swap], [c.signature for c in report.classes]

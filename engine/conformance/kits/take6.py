@@ -113,7 +113,8 @@ class Take6Kit(KitBase):
             TableFaults("bullheads.toml", "rule", "clause", fields=("bullheads", "n"), swaps=("bullheads",),
                         drop=True, ordered=True),
             TableFaults("setup.toml", "setup", "name", fields=("rows", "hand_size", "row_capacity")),
-            TableFaults("end.toml", "end", "name", fields=("threshold", "rounds", "winner")),
+            TableFaults("end.toml", "end", "name", fields=("threshold", "rounds", "winner"),
+                        swaps=("winner",)),
             TableFaults("deck.toml", "deck", "name", fields=("per_player", "extra")),
             TableFaults("variants.toml", "variant", "name", fields=("placement",)),
         ),
@@ -121,7 +122,8 @@ class Take6Kit(KitBase):
     )
     """The rule values of 6 nimmt! a fault may change (engine.conformance.diagnosis.faults): a bullhead
     rule's value or number (a rule left out, two rules' values swapped), a set-up's rows, hand and row
-    capacity, the end's threshold, rounds and winner, the tactics deck's size, a variant's placement."""
+    capacity, the end's threshold, rounds and winner (two ends' winners swapped), the tactics deck's
+    size, a variant's placement."""
     game_over_clause = "T6-ACT-2"
 
     # -- set-up and chance steps ------------------------------------------------------------------
