@@ -692,12 +692,16 @@ class _EndsPhasesAPassEarly(ReferencePeer):
 
     name = "petersburg: passes counted from 1 after an action"
 
+    def leaves_a_pass(self, action: Any) -> bool:
+        """Whether ``action`` (parsed) leaves one pass counted."""
+        return not isinstance(action, Pass | Reveal)
+
     def do_apply(self, player: int, action: Any) -> None:
         assert self.game is not None
         parsed = self.game.action_from_json(action)
         super().do_apply(player, action)
         s = self.state
-        if not isinstance(parsed, Pass | Reveal) and not s.over and s.passes == 0 and s.players > 1:
+        if self.leaves_a_pass(parsed) and not s.over and s.passes == 0 and s.players > 1:
             self.state = s._replace(passes=1)
 
 
@@ -711,19 +715,14 @@ def test_a_phase_ended_a_pass_early_is_named_by_the_step_saying_the_phase_goes_o
     assert {c.signature for c in report.classes} == {"petersburg:unexplained:SP-PHASE-3"}, report.classes
 
 
-class _TakeLeavesAPass(ReferencePeer):
-    """Defect: a take leaves the count of consecutive passes at 1, not 0 (so the next passes end the phase
-    one early); the count itself is no claimed fact."""
+class _TakeLeavesAPass(_EndsPhasesAPassEarly):
+    """Defect: a take (only) leaves the count of consecutive passes at 1, not 0 (so the next passes end the
+    phase one early); the count itself is no claimed fact."""
 
     name = "petersburg: a take counted as a pass"
 
-    def do_apply(self, player: int, action: Any) -> None:
-        assert self.game is not None
-        parsed = self.game.action_from_json(action)
-        super().do_apply(player, action)
-        s = self.state
-        if isinstance(parsed, Take) and not s.over and s.passes == 0 and s.players > 1:
-            self.state = s._replace(passes=1)
+    def leaves_a_pass(self, action: Any) -> bool:
+        return isinstance(action, Take)
 
 
 def test_a_phase_ended_early_into_the_pubs_decisions_is_one_class_with_the_phases_ended_elsewhere() -> None:

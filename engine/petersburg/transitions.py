@@ -389,7 +389,7 @@ def _end_phase(s: State, trace: Trace | None = None) -> State:
         if trace is not None:
             # after a Pub's scoring, each owner left out can afford no VP (SP-PUB-1), the reason it is not
             # asked (SP-PUB-2: only owners who can afford 1 VP are)
-            owners = [p for p in range(s.players) if pubs and any(k in s.areas[p] for k in rs.pub_kinds)]
+            owners = [p for p in range(s.players) if pubs and pub_rate(rs, s.areas[p])]  # 0: no Pub
             with trace.step("SP-PUB-2", "no-pub", {"after": phase.name, "queue": []},
                             note=f"no Pub decisions after the {phase.name} scoring"):
                 for p in owners:

@@ -517,8 +517,8 @@ def _income_steps(root: Step, fact: str, diffs: Mapping[int, int]) -> tuple[Step
         if found:
             return found
         if fact == "scores":
-            found = tuple(s for s in _parts(root, seat, diff) if all(
-                any(o.says == s.says for o in _parts(root, q, d)) for q, d in diffs.items()))
+            everywhere = set.intersection(*({s.says for s in _parts(root, q, d)} for q, d in diffs.items()))
+            found = tuple(s for s in _parts(root, seat, diff) if s.says in everywhere)
             if found:
                 return found
         income = [s for s in root.walk() if s.says in ("income", "final") and s.data.get("seat") == seat]
