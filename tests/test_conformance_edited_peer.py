@@ -34,7 +34,7 @@ from engine.conformance.peers.protocol import (
 )
 from engine.errors import ArbiterError, IllegalAction, InputError, NotYourTurn
 from engine.game import get_game
-from engine.petersburg import STACKS, Buy, Pass, Reveal, Take, cost_breakdown
+from engine.petersburg import STACKS, Buy, Pass, Play, Reveal, Take, cost_breakdown
 from engine.petersburg.catalog import PHASES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -497,6 +497,45 @@ def test_a_second_selection_accepted_joins_the_turn_tests_class_when_the_turn_te
     joins that class: one class, not two.  A peer accepting only second selections keeps T6-SELECT-2
     (the multi-defect peer's ``second-select``)."""
     assert _take6_classes(_TurnTestInverted, "standard") == {"take6:unexplained:T6-ACT-1"}
+
+
+class _TradingCardAtAllTheMoneyRefused(ReferencePeer):
+    """Defect: the affordability test of a trading card written ``cost < money`` (the rules: at most the
+    seat's money), the other cards' as the rules say: a trading card costing exactly what its buyer has is
+    neither offered nor accepted."""
+
+    name = "petersburg: a trading card costing all the seat has is refused"
+
+    def _at_the_bound(self, player: int, action: Any) -> bool:
+        s = self.state
+        if not isinstance(action, Buy | Play) or action.displace is None:
+            return False
+        source = "hand" if isinstance(action, Play) else action.source
+        cost = cost_breakdown(s, player, action.card, source=source, displace=action.displace).cost
+        return bool(cost == s.money[player])
+
+    def legal(self, player: int) -> list[Any]:
+        game = self.game
+        assert game is not None
+        return [game.action_to_json(a) for a in game.legal_actions(self.state, player)
+                if not self._at_the_bound(player, a)]
+
+    def do_apply(self, player: int, action: Any) -> None:
+        assert self.game is not None
+        if self._at_the_bound(player, self.game.action_from_json(action)):
+            raise IllegalAction("SP-BUY-2", "too dear")
+        super().do_apply(player, action)
+
+
+def test_a_purchase_denied_at_exactly_the_seats_money_is_named_by_the_affordability_test() -> None:
+    """SP-BUY-2 (attribution, issue 25): a peer testing a trading card's price with ``<`` denies the
+    purchases priced at exactly the seat's money, buys and plays alike.  No bound of every purchase
+    explains it (the other cards costing all the seat has are bought), and the denial's deciding step is
+    the affordability test at its bound, whatever the action's kind: one class, not one per kind's grant
+    (SP-BUY-1, SP-HAND-4) and per card whose cost edit happens to explain a few."""
+    report = run_campaign(in_process(_TradingCardAtAllTheMoneyRefused), games=8, jobs=1, seed=5,
+                          shrink=False, game_names=["petersburg"], max_steps=300, positions=True)
+    assert [c.signature for c in report.classes] == ["petersburg:unexplained:SP-BUY-2"], report.classes
 
 
 def _take6_classes(peer: type[ReferencePeer], variant: str) -> set[str]:

@@ -26,9 +26,9 @@ from engine.conformance.peers.launch import in_process
 from engine.conformance.peers.multi import MultiDefectPeer
 from engine.conformance.records.check import check_record, format_report
 from engine.conformance.records.format import schema, write_record
-from engine.errors import InputError, SpecError
+from engine.errors import IllegalAction, InputError, SpecError
 from engine.game import get_game
-from engine.petersburg import Buy, cost_breakdown
+from engine.petersburg import Buy, cost_breakdown, position
 from engine.petersburg.ruleset import ruleset
 from engine.spec import Field, Tables, check_rows
 from engine.take6.rules import SHIPPED, rules_for
@@ -44,6 +44,7 @@ def test_every_fault_reads_back_from_its_signature() -> None:
         space = fault_space(game)
         kinds = {f.kind for f in space}
         assert {"edit", "swap", "drop", "reading", "shift", "misread"} <= kinds
+        assert game == "take6" or {"skip", "negate", "bound"} <= kinds
         for f in rng.sample(space, 60) + [next(f for f in space if f.kind == k) for k in sorted(kinds)]:
             again = parse(f.signature)
             assert again == f and again.signature == f.signature
@@ -58,6 +59,10 @@ def test_every_fault_reads_back_from_its_signature() -> None:
         ("take6:tweak:setup/standard/rows=3", "unknown kind 'tweak'"),
         ("petersburg:reading:SP-COST-1", "names no option"),
         ("petersburg:skip:SP-COST-1", "cannot be left out"),
+        ("petersburg:negate:SP-COST-3", "cannot be negated"),
+        ("take6:negate:T6-PLACE-3", "cannot be negated"),
+        ("petersburg:bound:SP-BUY-1=1", "no bound to move"),
+        ("petersburg:bound:SP-BUY-2=0", "whole number but 0"),
         ("chess:edit:x/y=1", "unknown game"),
         ("take6:shift:setup/standard/row_capacity=1", r"every row with \*"),
         ("take6:shift:setup/*/row_capacity=0", "whole number but 0"),
@@ -100,6 +105,48 @@ def test_a_world_plays_by_its_faults() -> None:
     assert cost_breakdown(mine, 0, "Lumberjack", source="lower").cost == 1
     assert cost_breakdown(state, 0, "Lumberjack", source="lower").cost == 2
     assert cost_breakdown(mine, 0, "Market", source="upper").cost == 5
+
+
+@pytest.mark.parametrize(
+    "signature, paid, cost",
+    [
+        ("petersburg:negate:SP-BUY-1", -16, 16),  # the Library's 16 R credited, not paid
+        ("petersburg:skip:SP-BUY-1", 0, 16),  # bought free
+        ("petersburg:negate:SP-COST-4", 18, 18),  # 17 R printed and the Carpenter Workshop's rouble added
+        ("petersburg:negate:SP-COST-7", 10, 10),  # the Gold Smelter's 6 R and the Gold Miner's 4 R added
+        ("petersburg:skip:SP-COST-7", 6, 6),  # 6 R: nothing off for the displaced Gold Miner
+    ],
+)
+def test_a_step_of_an_amount_left_out_or_negated_plays_so(signature: str, paid: int, cost: int) -> None:
+    """SP-BUY-1, SP-COST-4, SP-COST-7: the steps of an amount a fault may leave out or apply with the
+    opposite sign (a payment, a reducer's rouble, the displaced card's value), compiled into the values the
+    interpreter reads: a purchase under the fault charges what the fault says, the rules' price and the
+    shipped rules unchanged."""
+    state = position(players=2, upper=["Library", "Gold Smelter"], money=[40, 25],
+                     areas=[["Gold Miner", "Carpenter Workshop"], []])
+    card, displace = ("Gold Smelter", "Gold Miner") if "SP-COST-7" in signature else ("Library", None)
+    mine = World("petersburg", [parse(signature)]).adopt(state)
+    assert cost_breakdown(mine, 0, card, source="upper", displace=displace).cost == cost
+    after = get_game("petersburg").apply(mine, Buy(0, card, "upper", displace))
+    assert mine.money[0] - after.money[0] == paid
+    shipped = cost_breakdown(state, 0, card, source="upper", displace=displace).cost
+    assert shipped == (16 if card == "Library" else 2) and state.rules is ruleset("first")
+
+
+def test_an_affordability_bound_one_off_refuses_a_card_costing_all_the_seat_has() -> None:
+    """SP-BUY-2: "at most the player's roubles"; under the bound one lower (an implementation comparing with
+    ``<``) a card costing exactly the seat's money is neither legal nor accepted, and the derivation says it
+    is too dear; one cheaper is bought as the rules say."""
+    game = get_game("petersburg")
+    state = position(players=2, upper=["Market", "Author"], money=[5, 25])
+    mine = World("petersburg", [parse("petersburg:bound:SP-BUY-2=-1")]).adopt(state)
+    assert Buy(0, "Market", "upper") in game.legal_actions(state, 0)
+    assert Buy(0, "Market", "upper") not in game.legal_actions(mine, 0)
+    assert Buy(0, "Author", "upper") in game.legal_actions(mine, 0)
+    with pytest.raises(IllegalAction, match="SP-BUY-2"):
+        game.apply(mine, Buy(0, "Market", "upper"))
+    assert not cost_breakdown(mine, 0, "Market", source="upper").affordable
+    assert cost_breakdown(state, 0, "Market", source="upper").affordable
 
 
 def test_a_divergence_is_explained_and_an_agreed_step_refutes() -> None:
@@ -178,6 +225,9 @@ def _edited_campaign(signatures: list[str], game: str, positions: bool, games: i
         "petersburg:drop:cards/Observatory/effect",
         "petersburg:skip:SP-COST-4",
         "petersburg:skip:SP-OBS-5",
+        "petersburg:negate:SP-BUY-1",
+        "petersburg:negate:SP-COST-7",
+        "petersburg:bound:SP-BUY-2=-1",
         "take6:edit:bullheads/T6-BULL-1/bullheads=6",
         "take6:edit:setup/standard/row_capacity=4",
     ],

@@ -164,7 +164,10 @@ def fact_clauses(
 
 def granting(game: Game, kit: GameKit, state: Any, action: Any) -> str:
     """The clause that grants ``action`` in ``state``: the root of the kit's legality derivation when it is
-    legal there, else the clause that makes an action of its kind legal (``legal_clause``).
+    legal there, else the clause that makes an action of its kind legal (``legal_clause``).  Where the
+    kit finds a step of the grant at its bound (``denied``: a purchase priced at exactly the seat's money,
+    SP-BUY-2), that step's clause (several: a candidate set): what a peer denying the action contradicts,
+    whatever the action's kind.
 
     >>> from engine.game import get_game
     >>> from engine.conformance.kits.base import get_kit
@@ -179,7 +182,9 @@ def granting(game: Game, kit: GameKit, state: Any, action: Any) -> str:
     except Exception:  # advisory, as above
         why = None
     if why is not None and why.says == "legal":
-        return why.clause
+        denied = getattr(kit, "denied", None)
+        edge = tuple(denied(why)) if denied is not None else ()
+        return "|".join(sorted({s.clause for s in edge})) if edge else why.clause
     return kit.legal_clause(action)
 
 

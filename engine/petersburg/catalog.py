@@ -596,7 +596,7 @@ class Book:
     match: Mapping[str, str]
     symbol_of: Mapping[int, str]
     compiled: dict[str, tuple[tuple[Card, ...], EffectTables]] = field(factory=dict)
-    rulesets: dict[tuple[str, tuple[tuple[str, Any], ...], frozenset[str]], Any] = field(factory=dict)
+    rulesets: dict[tuple[Any, ...], Any] = field(factory=dict)
 
     def __repr__(self) -> str:
         return f"build_book({self.tables!r})"

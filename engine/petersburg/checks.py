@@ -405,7 +405,7 @@ def diagnose(s: State, a: Any, trace: Trace | None = None) -> Any:
         cost = trace_cost(rs, area, k, src, t, money=s.money[p], trace=trace)
     else:
         cost = fast_cost(rs, area, k, src, t)
-    if cost > s.money[p]:
+    if cost > s.money[p] + rs.afford:  # SP-BUY-2 (afford: 0)
         raise IllegalAction("SP-BUY-2", f"{rs.names[k]} costs {cost}, seat {p} has {s.money[p]}")
     if trace is not None:
         _trace_scores(s, k, trace, in_hand=False)

@@ -152,7 +152,8 @@ def trace_cost(
         if rs.is_trading[k] and not dict(rs.options)["trading_discount"]:
             # the option's reading of SP-COST-5: the reducers of the card's colour owned give nothing off
             withheld = ruleset(
-                rs.variant, {**dict(rs.options), "trading_discount": True}, rs.book, rs.skips
+                rs.variant, {**dict(rs.options), "trading_discount": True}, rs.book, rs.skips,
+                negated=rs.negated, bounds=rs.bounds,
             ).reducers_for[k]
             for reducer, _amount in withheld:
                 if reducer in area:
@@ -170,7 +171,7 @@ def trace_cost(
             if lifted
             else f"{raw} R is not below the minimum of {least} R",
         )
-    ok = cost <= money
+    ok = cost <= money + rs.afford  # SP-BUY-2 (afford: 0)
     trace.add(
         "SP-BUY-2",
         "affordable" if ok else "too-dear",
@@ -223,5 +224,5 @@ def cost_breakdown(
         minimum=rs.min_cost,
         cost=cost,
         money=money,
-        affordable=cost <= money,
+        affordable=cost <= money + rs.afford,
     )

@@ -77,16 +77,26 @@ class PetersburgGame:
         return PetersburgGame(build_book(tables, checked=checked))
 
     def adopt(
-        self, state: State, *, options: Mapping[str, Any] | None = None, skips: frozenset[str] = frozenset()
+        self,
+        state: State,
+        *,
+        options: Mapping[str, Any] | None = None,
+        skips: frozenset[str] = frozenset(),
+        negated: frozenset[str] = frozenset(),
+        bounds: frozenset[tuple[str, int]] = frozenset(),
     ) -> State:
         """``state`` (a position of any book) playing by this game's tables from now on: the same cards,
-        money and scores, the ruleset compiled from :attr:`book`, with ``options`` changed and the steps
-        ``skips`` names left out (:data:`~engine.petersburg.ruleset.SKIPPABLE`: a fault model's)."""
+        money and scores, the ruleset compiled from :attr:`book`, with ``options`` changed, the steps
+        ``skips`` names left out (:data:`~engine.petersburg.ruleset.SKIPPABLE`) and those ``negated`` names
+        applied with the opposite sign (:data:`~engine.petersburg.ruleset.NEGATABLE`) and the bounds
+        ``bounds`` names moved (:data:`~engine.petersburg.ruleset.BOUNDED`): a fault model's."""
         rs = state.rules
-        if rs.book is self.book and not options and skips == rs.skips:
+        same = skips == rs.skips and negated == rs.negated and bounds == rs.bounds
+        if rs.book is self.book and not options and same:
             return state
         changed = {**dict(rs.options), **(options or {})}
-        return state._replace(rules=ruleset(rs.variant, changed, self.book, skips))
+        rules = ruleset(rs.variant, changed, self.book, skips, negated=negated, bounds=bounds)
+        return state._replace(rules=rules)
     def __repr__(self) -> str:
         return (
             f"<Game {self.name}: {self.title}, {self.min_players}–{self.max_players} players, "

@@ -22,7 +22,7 @@ from engine.errors import IllegalSetup
 from engine.jsonio import show
 from engine.petersburg.catalog import COLOURS, SHIPPED, Book, Card
 
-__all__ = ["SKIPPABLE", "Ruleset", "normalize_options", "ruleset"]
+__all__ = ["BOUNDED", "NEGATABLE", "SKIPPABLE", "Ruleset", "normalize_options", "ruleset"]
 
 
 class Ruleset:
@@ -33,10 +33,13 @@ class Ruleset:
     """
 
     __slots__ = (
+        "afford",
         "board",
         "book",
+        "bounds",
         "cache",
         "cards",
+        "charge",
         "colour",
         "cost",
         "costs",
@@ -57,6 +60,7 @@ class Ruleset:
         "min_clause",
         "min_cost",
         "names",
+        "negated",
         "nkinds",
         "obs_phase",
         "observatory_kinds",
@@ -88,11 +92,22 @@ class Ruleset:
         options: tuple[tuple[str, Any], ...],
         book: Book = SHIPPED,
         skips: frozenset[str] = frozenset(),
+        *,
+        negated: frozenset[str] = frozenset(),
+        bounds: frozenset[tuple[str, int]] = frozenset(),
     ) -> None:
         self.variant = variant
         self.book = book
         self.edits = book.tables.edits  # () for the shipped tables
         self.skips = skips  # procedural steps left out (SKIPPABLE): a fault model's, never a game's
+        self.negated = negated  # steps applied with the opposite sign (NEGATABLE): a fault model's too
+        # what a purchase takes from the seat's money per rouble of its cost (SP-BUY-1): 1; a fault model's
+        # payment left out gives 0, its payment negated -1 (the price credited)
+        self.charge = 0 if "SP-BUY-1" in skips else -1 if "SP-BUY-1" in negated else 1
+        self.bounds = bounds  # steps whose bound is off by an amount (BOUNDED): a fault model's too
+        # the roubles a card may cost beyond the seat's money and still be affordable (SP-BUY-2): 0; a fault
+        # model's bound off by one gives -1 (a card costing all the seat has refused) or 1
+        self.afford = dict(bounds).get("SP-BUY-2", 0)
         self.options = options = normalize_options(dict(options), book)  # every option, default if not given
         self.cache: dict[int, dict[int, Any]] = {}  # interned action objects per seat (a memo, not state)
         # per seat, (area, {action key: cost}): legal_actions' memo of fast_cost while the area is unchanged
@@ -114,7 +129,10 @@ class Ruleset:
         self.is_trading = tuple(c.trading for c in cards)
         self.stack_kinds = tuple(tuple(c.index for c in cards if c.stack == s) for s in book.stacks)
         t = book.effect_tables(self.edition)
-        self.dval = tuple(t.displace_value)
+        # the displaced card's value off a trading card's price (SP-COST-7 / SP-POTJ-1); a fault model may
+        # leave the step out (every value 0) or negate it (the value added to the price)
+        sign = 0 if "SP-COST-7" in skips else -1 if "SP-COST-7" in negated else 1
+        self.dval = tuple(sign * v for v in t.displace_value)
         self.displace_clause = tuple(t.displace_clause)
         self.hand_limit = tuple(t.hand_limit)
         self.hand_limit_kinds = tuple(k for k in range(n) if t.hand_limit[k])
@@ -128,10 +146,11 @@ class Ruleset:
         # reducers_for[k]: ((reducer kind, amount), ...) applying to card k (SP-COST-4, SP-COST-5)
         discount_trading = bool(opts["trading_discount"])
         red: list[tuple[tuple[int, int], ...]] = []
+        sign = -1 if "SP-COST-4" in negated else 1  # a fault model's reduction negated: added to the price
         for ci in range(n):
             red.append(
                 tuple(
-                    (r, amount)
+                    (r, sign * amount)
                     for r, colour, amount in t.reducers
                     if self.colour[ci] == colour and (discount_trading or not self.is_trading[ci])
                 )
@@ -153,14 +172,17 @@ class Ruleset:
         self.vp_per_hand_card = book.final["vp_per_hand_card"]
 
     def __repr__(self) -> str:
-        changed = [*self.edits, *(f"skip {c}" for c in sorted(self.skips))]
+        changed = [*self.edits, *(f"skip {c}" for c in sorted(self.skips)),
+                   *(f"negate {c}" for c in sorted(self.negated)),
+                   *(f"bound {c} {v:+d}" for c, v in sorted(self.bounds))]
         edits = f" [edited: {', '.join(changed)}]" if changed else ""
         return f"ruleset({self.variant!r}, {dict(self.options)!r}){edits}"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        if not self.edits and not self.skips:
+        if not self.edits and not self.skips and not self.negated and not self.bounds:
             return (ruleset, (self.variant, dict(self.options)))
-        return (ruleset, (self.variant, dict(self.options), self.book, self.skips))
+        faults = (self.skips, self.negated, self.bounds)
+        return (_rebuilt, (self.variant, dict(self.options), self.book, faults))
 
     def variety_bonus(self, n: int) -> int:
         """VP for ``n`` different aristocrats, capped at the variety table's last row.
@@ -207,10 +229,25 @@ def normalize_options(options: Mapping[str, Any] | None, book: Book = SHIPPED) -
     return tuple(sorted(out.items()))
 
 
-SKIPPABLE: tuple[str, ...] = ("SP-OBS-5",)
+SKIPPABLE: tuple[str, ...] = ("SP-BUY-1", "SP-COST-7", "SP-OBS-5")
 """The procedural steps a ruleset can leave out (``skips``), each guarded where the interpreter takes it:
-a fault model of an implementation that forgets the step (engine.conformance.diagnosis).  A skip is never
-part of a game's rules: only :meth:`PetersburgGame.adopt` with ``skips`` sets one."""
+a fault model of an implementation that forgets the step (engine.conformance.diagnosis): the payment of a
+purchase (SP-BUY-1, a buy's or a play's: :attr:`Ruleset.charge` 0), the displaced card's value off a
+trading card's price (SP-COST-7, SP-POTJ-1's value too: every ``dval`` 0), a turned Observatory's lost
+income (SP-OBS-5).  A skip is never part of a game's rules: only :meth:`PetersburgGame.adopt` with
+``skips`` sets one."""
+
+NEGATABLE: tuple[str, ...] = ("SP-BUY-1", "SP-COST-4", "SP-COST-7")
+"""The steps of an amount a ruleset can apply with the opposite sign (``negated``), each compiled into the
+value the interpreter reads: a fault model of an implementation that adds where the rules subtract (the
+price credited, not paid: :attr:`Ruleset.charge` -1; a reducer's rouble added to the price; the displaced
+card's value added to it).  Never part of a game's rules, as a skip."""
+
+BOUNDED: tuple[str, ...] = ("SP-BUY-2",)
+"""The steps whose bound a ruleset can move by an amount (``bounds``: clause and amount), compiled into the
+value the interpreter reads: a fault model of an implementation comparing with ``<`` where the rules say
+"at most" (SP-BUY-2 -1: a card costing exactly the seat's money refused, :attr:`Ruleset.afford`).  Never
+part of a game's rules, as a skip."""
 
 
 def ruleset(
@@ -218,10 +255,20 @@ def ruleset(
     options: Mapping[str, Any] | None = None,
     book: Book = SHIPPED,
     skips: frozenset[str] = frozenset(),
+    *,
+    negated: frozenset[str] = frozenset(),
+    bounds: frozenset[tuple[str, int]] = frozenset(),
 ) -> Ruleset:
     """The compiled ruleset of a variant (default ``first``) and options, from ``book`` (default: the
-    shipped tables), leaving out the steps ``skips`` names (each one of :data:`SKIPPABLE`); unknown ones
-    -> IllegalSetup.  Compiled once per book, variant, options and skips."""
+    shipped tables), leaving out the steps ``skips`` names (each one of :data:`SKIPPABLE`) and applying
+    those ``negated`` names with the opposite sign (each one of :data:`NEGATABLE`) and the bounds of
+    ``bounds`` moved (``(clause, amount)``, each of :data:`BOUNDED`); unknown ones -> IllegalSetup.
+    Compiled once per book, variant, options, skips, negations and bounds.
+
+    >>> rs = ruleset(negated=frozenset({"SP-BUY-1"}))
+    >>> rs.charge, ruleset().charge
+    (-1, 1)
+    """
     v = book.meta["default_variant"] if variant is None else variant
     if v not in book.variants:
         raise IllegalSetup("SP-VARIANT-1", f"unknown variant {v!r} (known: {', '.join(book.variants)})")
@@ -231,8 +278,34 @@ def ruleset(
             raise IllegalSetup(
                 "SP-VARIANT-2", f"no step {unknown[0]} can be left out (only {', '.join(SKIPPABLE)})"
             )
-    key = (v, normalize_options(options, book), skips if type(skips) is frozenset else frozenset(skips))
+    if negated:
+        unknown = sorted(set(negated) - set(NEGATABLE))
+        if unknown:
+            raise IllegalSetup(
+                "SP-VARIANT-2", f"no step {unknown[0]} can be negated (only {', '.join(NEGATABLE)})"
+            )
+    if bounds:
+        unknown = sorted({c for c, _ in bounds} - set(BOUNDED))
+        if unknown:
+            raise IllegalSetup(
+                "SP-VARIANT-2", f"no step {unknown[0]} has a bound to move (only {', '.join(BOUNDED)})"
+            )
+    left = skips if type(skips) is frozenset else frozenset(skips)
+    turned = negated if type(negated) is frozenset else frozenset(negated)
+    moved = bounds if type(bounds) is frozenset else frozenset(bounds)
+    key = (v, normalize_options(options, book), left, turned, moved)
     found: Ruleset | None = book.rulesets.get(key)
     if found is None:
-        found = book.rulesets[key] = Ruleset(v, key[1], book, key[2])
+        found = book.rulesets[key] = Ruleset(v, key[1], book, left, negated=turned, bounds=moved)
     return found
+
+
+def _rebuilt(
+    variant: str,
+    options: Mapping[str, Any],
+    book: Book,
+    faults: tuple[frozenset[str], frozenset[str], frozenset[tuple[str, int]]],
+) -> Ruleset:
+    """A pickled ruleset of a fault model's rules compiled again (:meth:`Ruleset.__reduce__`)."""
+    skips, negated, bounds = faults
+    return ruleset(variant, options, book, skips, negated=negated, bounds=bounds)

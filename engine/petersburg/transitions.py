@@ -117,7 +117,7 @@ def _acquire(s: State, p: int, k: int, src: int, t: int, *, into_hand: bool) -> 
         hands = _set(hands, p, _add_sorted(hands[p], k))
         return _taken(s, upper=upper, lower=lower, drawn=drawn, hands=hands, turn=turn, passes=0)
     area = s.areas[p]
-    cost = fast_cost(s.rules, area, k, src, t)
+    cost = fast_cost(s.rules, area, k, src, t) * s.rules.charge  # SP-BUY-1: paid (a fault model's charge)
     discard = s.discard
     if t >= 0:
         area = _remove(area, t)

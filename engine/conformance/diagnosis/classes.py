@@ -200,10 +200,13 @@ def _supported(
     remain unexplained of that sort accounts for a coincidence (an implementation whose defect no fault
     models, a price that happens to match one card's edited cost), not for the defect: its divergences join
     the unexplained ones of their signature, and count as unexplained for the others (a coincidence of a
-    few divergences stands no better beside many explained only by coincidences of one or two).  A column
-    fault (a shift or misread of every row) is measured by the steps deciding its divergences, whatever
-    their kind: one that explains five scorings' money where a hundred scorings stay unexplained matched
-    by coincidence the few it explains."""
+    few divergences stands no better beside many explained only by coincidences of one or two).  Nor does
+    one explaining fewer than the steps deciding its divergences leave unexplained, whatever their kind:
+    one card's cost edited explains five purchases denied at exactly the seat's money where forty such
+    denials of other cards, offered or refused, bought or played, stay unexplained (the affordability test
+    one off for trading cards).  A column fault (a shift or misread of every row) is measured by the steps
+    deciding its divergences alone: one that explains five scorings' money where a hundred scorings stay
+    unexplained matched by coincidence the few it explains."""
     weak: set[K] = set()
     while True:  # a weak diagnosis's divergences are unexplained too: another may then be as weak
         unexplained: dict[str, int] = {}
@@ -213,15 +216,18 @@ def _supported(
                     unexplained[sig] = unexplained.get(sig, 0) + weight.get(k, 1)
         more = set(weak)
         for c in classes:
-            # a column fault changes every row: it must outnumber what its deciding steps leave unexplained
-            sort = _step if any(f.kind in COLUMN_KINDS for f in c.faults) else _sort
-            mine: dict[str, int] = {}
+            # a column fault changes every row: it must outnumber what its deciding steps leave unexplained;
+            # any other, what its sorts leave or what its deciding steps leave
+            column = any(f.kind in COLUMN_KINDS for f in c.faults)
             members: tuple[Any, ...] = c.members
-            for key in members:
-                sig = sort(signatures.get(key, str(key)))
-                mine[sig] = mine.get(sig, 0) + weight.get(key, 1)
-            if all(n < unexplained.get(sig, 0) for sig, n in mine.items()):
-                more.update(members)
+            for sort in (_step,) if column else (_sort, _step):
+                mine: dict[str, int] = {}
+                for key in members:
+                    sig = sort(signatures.get(key, str(key)))
+                    mine[sig] = mine.get(sig, 0) + weight.get(key, 1)
+                if all(n < unexplained.get(sig, 0) for sig, n in mine.items()):
+                    more.update(members)
+                    break
         if more == weak:
             return weak
         weak = more

@@ -258,7 +258,7 @@ def fault_clauses(fault: Fault) -> tuple[str, ...]:
     if fault.kind in ("edit", "drop", "swap", *COLUMN_KINDS):
         for target in sorted(fault.changes):  # a swap: both rows; a shift or misread: every row
             out += _row_clauses(fault.game, target)
-    elif fault.kind in ("reading", "skip"):
+    elif fault.kind in ("reading", "skip", "negate", "bound"):
         out.append(fault.target)
     effect = fault.target.split("/")[-1].split(".")[0] == "effect"
     if fault.kind in ("edit", "drop", *COLUMN_KINDS) and effect:

@@ -11,6 +11,8 @@ drop      a row or an optional field left out    ``petersburg:drop:cards/Observa
 reading   the reading a ruling rejects           ``petersburg:reading:SP-COST-5``
 option    another value of a game option         ``take6:option:kids_piles=strict``
 skip      a procedural step not applied          ``petersburg:skip:SP-OBS-5``
+negate    a step of an amount, the opposite sign ``petersburg:negate:SP-COST-7``
+bound     a step's bound off by an amount        ``petersburg:bound:SP-BUY-2=-1``
 shift     one field of every row off by as much  ``take6:shift:setup/*/row_capacity=1``
 misread   a field of every row read from another ``petersburg:misread:*/*/effect.roubles=effect.vp``
 ========  =====================================  ==================================================
@@ -76,6 +78,8 @@ FAULT_KINDS: Mapping[str, str] = {
     "reading": "the reading a ruling rejects is followed",
     "option": "another value of a game option is played",
     "skip": "a procedural step is not applied",
+    "negate": "a step of an amount is applied with the opposite sign",
+    "bound": "a step's bound is off by an amount",
     "shift": "a field of every row differs by one amount",
     "misread": "a field of every row is read from another of its fields",
 }
@@ -111,8 +115,8 @@ class Fault:
 
     @property
     def changes(self) -> frozenset[str]:
-        """The table values the fault changes (a swap: both addresses); a reading, option or skip: its own
-        target.
+        """The table values the fault changes (a swap: both addresses); a reading, option, skip or negation:
+        its own target.
 
         >>> sorted(parse("petersburg:swap:cards/Tax Man/vp,cards/Senator/vp").changes)
         ['cards/Senator/vp', 'cards/Tax Man/vp']
@@ -124,7 +128,7 @@ class Fault:
     @property
     def signature(self) -> str:
         """The fault's stable name (a class signature's edit part)."""
-        if self.kind in ("edit", "option", *COLUMN_KINDS):
+        if self.kind in ("edit", "option", "bound", *COLUMN_KINDS):
             return f"{self.game}:{self.kind}:{self.target}={_show(self.value)}"
         if self.kind == "swap":
             return f"{self.game}:swap:{self.target},{self.value}"
@@ -169,6 +173,12 @@ class Fault:
         if self.kind == "option":
             return f"plays option {self.target}={_show(self.value)} ({rules}, {self.clause})"
         step = f" ({self.value})" if self.value else ""
+        if self.kind == "negate":
+            return f"applies {self.target} with the opposite sign{step}"
+        if self.kind == "bound":
+            text = f" ({self.shipped})" if self.shipped else ""
+            return (f"applies {self.target} with its bound {abs(self.value)} "
+                    f"{'higher' if self.value > 0 else 'lower'}{text}")
         return f"does not apply {self.target}{step}"
 
 
@@ -205,7 +215,7 @@ def parse(signature: str) -> Fault:
         get_game(game)
     except ArbiterError as exc:
         raise InputError("edit", str(exc)) from None
-    if kind in ("edit", "option", *COLUMN_KINDS):
+    if kind in ("edit", "option", "bound", *COLUMN_KINDS):
         target, eq, raw = rest.partition("=")
         if not eq:
             raise InputError("edit", f"{kind} needs TARGET=VALUE, got {rest!r}")
@@ -230,10 +240,14 @@ def _completed(fault: Fault) -> Fault:
     """``fault`` with its shipped value and clause filled in from the shipped tables and clause book."""
     game, kind = fault.game, fault.kind
     book = load_clauses(game)
-    if kind in ("reading", "skip"):
+    if kind in ("reading", "skip", "negate", "bound"):
         if fault.target not in book:
             raise InputError("edit", f"unknown clause {fault.target!r}")
         clause = book[fault.target]
+        if kind == "bound":
+            if fault.value.__class__ is not int or fault.value == 0:
+                raise InputError("edit", f"a bound moves by a whole number but {_show(fault.value)}")
+            return Fault(game, kind, fault.target, fault.value, clause.text, fault.target)
         if kind == "reading":
             option = reading_option(game, fault.target)
             if option is None:
@@ -466,10 +480,10 @@ def reading_option(game: str, ruling: str) -> tuple[str, Any] | None:
 
 
 class World:
-    """The rules under a set of faults: the game built from the edited tables, with the options and
-    skipped steps the faults name.  :meth:`adopt` puts a reference position under these rules;
-    :meth:`new_game` starts one.  Raises InputError when the faults cannot be applied (the edited tables
-    do not load, two faults of one value)."""
+    """The rules under a set of faults: the game built from the edited tables, with the options, skipped
+    steps, negated steps and moved bounds the faults name.  :meth:`adopt` puts a reference position under
+    these rules; :meth:`new_game` starts one.  Raises InputError when the faults cannot be applied (the
+    edited tables do not load, two faults of one value)."""
 
     def __init__(self, game: str, faults: Sequence[Fault]) -> None:
         self.name = game
@@ -478,6 +492,8 @@ class World:
         tables = Tables.shipped(game)
         options: dict[str, Any] = {}
         skips: set[str] = set()
+        negated: set[str] = set()
+        bounds: set[tuple[str, int]] = set()
         plan = _plan(game)
         touched: set[str] = set()
         for f in self.faults:
@@ -485,6 +501,18 @@ class World:
                 if place in touched:
                     raise InputError("edit", f"two faults change {place}")
                 touched.add(place)
+            if f.kind == "negate":
+                if f.target not in plan.negations:
+                    raise InputError("edit", f"{f.target}'s step cannot be negated (negatable: "
+                                             f"{', '.join(plan.negations) or 'none'})")
+                negated.add(f.target)
+                continue
+            if f.kind == "bound":
+                if f.target not in plan.bounds:
+                    raise InputError("edit", f"{f.target} has no bound to move (bounded: "
+                                             f"{', '.join(plan.bounds) or 'none'})")
+                bounds.add((f.target, int(f.value)))
+                continue
             tables = _apply(tables, f, options, skips, plan)
         try:
             self.game: Game = base.edited(tables, checked=False) if tables.edits else base
@@ -492,6 +520,8 @@ class World:
             raise InputError("edit", f"{', '.join(f.signature for f in self.faults)}: {exc}") from None
         self.options = options
         self.skips = frozenset(skips)
+        self.negated = frozenset(negated)
+        self.bounds = frozenset(bounds)
 
     def __repr__(self) -> str:
         return f"World({self.name!r}, [{', '.join(f.signature for f in self.faults)}])"
@@ -503,6 +533,10 @@ class World:
             extra["options"] = self.options
         if self.skips:
             extra["skips"] = self.skips
+        if self.negated:
+            extra["negated"] = self.negated
+        if self.bounds:
+            extra["bounds"] = self.bounds
         return self.game.adopt(state, **extra)  # type: ignore[attr-defined]
 
     def new_game(self, players: int, **kwargs: Any) -> Any:
@@ -516,7 +550,7 @@ class World:
         }
         options = {**dict(kwargs.pop("options", None) or {}), **applying}
         state = self.game.new_game(players, options=options, **kwargs)
-        return self.adopt(state) if self.skips else state
+        return self.adopt(state) if self.skips or self.negated or self.bounds else state
 
 
 def _places(fault: Fault) -> Iterator[str]:

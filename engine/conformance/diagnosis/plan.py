@@ -41,13 +41,20 @@ class TableFaults:
 class FaultPlan:
     """A game's fault-model space (its conformance kit's ``faults``): the table arrays, the values a string
     field or an effect parameter may take (``domains``: by field or parameter name; otherwise the values
-    seen in the same column), and the procedural steps the interpreter can leave out (``skips``: clause ids
-    whose table form is an edit, or runtime skips the game's ``adopt`` takes)."""
+    seen in the same column), the procedural steps the interpreter can leave out (``skips``: clause ids
+    whose table form is an edit, or runtime skips the game's ``adopt`` takes) and those of an amount it can
+    apply with the opposite sign (``negations``) or with a bound one off (``bounds``)."""
 
     tables: tuple[TableFaults, ...]
     domains: Mapping[str, tuple[Any, ...]] = field(factory=dict)
     skips: Mapping[str, tuple[str, ...]] = field(factory=dict)
     """Clause -> the edit signatures that leave its step out (``()``: a runtime skip)."""
+    negations: tuple[str, ...] = ()
+    """The clauses whose step of an amount the interpreter can apply with the opposite sign (runtime, as the
+    game's ``adopt`` takes them: ``negated``)."""
+    bounds: tuple[str, ...] = ()
+    """The clauses whose step compares with a bound the interpreter can move by one either way (runtime:
+    the game's ``adopt`` takes them as ``bounds``)."""
     aliases: Mapping[str, str] = field(factory=dict)
     """A name a derivation may give a row other than its key -> the key (an edition's name of a card:
     a second-edition derivation names the Abbot, the row is the Pope's)."""

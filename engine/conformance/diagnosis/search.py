@@ -73,7 +73,8 @@ SEARCHES = 3
 that the faults found so far do not explain: a defect no fault models, seen a hundred times, costs three."""
 
 _KIND_ORDER = {
-    "reading": 0, "option": 1, "skip": 2, "drop": 3, "edit": 4, "swap": 5, "shift": 6, "misread": 7,
+    "reading": 0, "option": 1, "skip": 2, "negate": 2, "bound": 2, "drop": 3, "edit": 4, "swap": 5,
+    "shift": 6, "misread": 7,
 }
 """Of faults explaining equally, the one a report names first: a reading before an option, a skipped step,
 a missing row or effect, a changed value, a swap, a column shifted or misread (a change of every row, named

@@ -6,8 +6,8 @@ divergence.
 (one and two, and 0), another value of a string column, a boolean flipped, an element of a list left out or
 kept alone, an effect left out or one of its parameters changed, two rows' values of a column swapped, a row
 left out, every option's other values (named as the reading of the ruling that rejects it, where one does),
-every skippable step. A random draw of it is the generated defective implementations the diagnosis is
-measured on.
+every skippable step, every step of an amount negated, every step's bound one off. A random draw of it is
+the generated defective implementations the diagnosis is measured on.
 
 :func:`candidates` is the part of that space one divergence can be explained by: the faults touching a
 table row or a clause the reference derivation of the step read (a row is touched when its key, a card's
@@ -158,7 +158,8 @@ def _column(game: str, signature: str) -> Fault | None:
 
 def _readings(game: str, only: set[str] | None) -> Iterator[Fault]:
     """Every option's other values: as the reading of the ruling that names it (``reading``), else
-    ``option``; and every skippable step."""
+    ``option``; every skippable step, every step of an amount that can be negated and every bound that can
+    be moved, one either way."""
     book = load_clauses(game)
     named: dict[tuple[str, Any], str] = {}
     for clause in book.values():
@@ -181,6 +182,13 @@ def _readings(game: str, only: set[str] | None) -> Iterator[Fault]:
     for clause_id in _plan(game).skips:
         if only is None or clause_id in only:
             yield Fault(game, "skip", clause_id, book[clause_id].text, None, clause_id)
+    for clause_id in _plan(game).negations:
+        if only is None or clause_id in only:
+            yield Fault(game, "negate", clause_id, book[clause_id].text, None, clause_id)
+    for clause_id in _plan(game).bounds:
+        if only is None or clause_id in only:
+            for by in (-1, 1):
+                yield Fault(game, "bound", clause_id, by, book[clause_id].text, clause_id)
 
 
 @functools.cache

@@ -67,7 +67,7 @@ def described(faults: Sequence[str | Fault]) -> list[dict[str, Any]]:
                 "row": row,
                 "field": fld,
                 "rules": f.shipped,
-                "peer": f.value if f.kind in ("edit", "option", *COLUMN_KINDS) else None,
+                "peer": f.value if f.kind in ("edit", "option", "bound", *COLUMN_KINDS) else None,
                 "clause": f.clause or None,
                 "wording": clause.text if clause is not None else None,
                 "seed": {"seed": cite.seed, "where": cite.where, "quote": cite.quote} if cite else None,

@@ -231,6 +231,11 @@ class KitBase:
         clause alone names it; see :func:`engine.conformance.attribution.refusing`)."""
         return ()
 
+    def denied(self, why: Step) -> tuple[Step, ...]:
+        """The steps of a grant derivation a peer denying the action contradicts at their bound (``()``: the
+        granting clause names it; see :func:`engine.conformance.attribution.granting`)."""
+        return ()
+
 
 def get_kit(name: str) -> GameKit:
     """The conformance kit of game ``name`` (the ``kit`` facet of its registration, engine.game);

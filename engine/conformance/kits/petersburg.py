@@ -118,13 +118,16 @@ def _fault_plan() -> FaultPlan:
     changed cost, the cost and board parameters, the final scoring, the pairings, the set-up's money and
     first workers.  A step an effect's handler takes is left out by dropping every effect of that kind
     (``skip``: the Carpenter Workshop's and the Gold Smelter's colour reduction, SP-COST-4); a turned
-    Observatory's lost income (SP-OBS-5) by the ruleset's skip."""
+    Observatory's lost income (SP-OBS-5), a purchase's payment (SP-BUY-1) and the displaced card's value
+    (SP-COST-7) by the ruleset's skips; the payment, a reducer's rouble and the displaced value negated (a
+    sign slip: the ruleset's ``negated``, :data:`~engine.petersburg.ruleset.NEGATABLE`); the affordability
+    bound one off (SP-BUY-2: ``<`` for "at most", :data:`~engine.petersburg.ruleset.BOUNDED`)."""
     from engine.petersburg import GAME
     from engine.petersburg.catalog import CARDS
-    from engine.petersburg.ruleset import ruleset
+    from engine.petersburg.ruleset import BOUNDED, NEGATABLE, ruleset
 
     aliases = {c.name: c.key for edition in GAME.variants for c in ruleset(edition).cards if c.name != c.key}
-    skips: dict[str, tuple[str, ...]] = {"SP-OBS-5": ()}
+    skips: dict[str, tuple[str, ...]] = {"SP-BUY-1": (), "SP-COST-7": (), "SP-OBS-5": ()}
     for handler in HANDLERS.values():
         holders = [c.key for c in CARDS if c.effect == handler.kind]
         if len(holders) > 1:
@@ -145,6 +148,8 @@ def _fault_plan() -> FaultPlan:
         domains={"colour": COLOURS, "count_colour": COLOURS, "phase": PHASE_NAMES,
                  "variety_colour.value": COLOURS, "match": ("any", "symbol")},
         skips=skips,
+        negations=NEGATABLE,
+        bounds=BOUNDED,
         aliases=aliases,
     )
 
@@ -339,6 +344,19 @@ class PetersburgKit(KitBase):
         if minimum is not None and minimum.says == "minimum" and minimum.data["raw"] <= dear.data["money"]:
             return (minimum,)
         return (price,)
+
+    def denied(self, why: Step) -> tuple[Step, ...]:
+        """A purchase the rules grant that the peer denies, priced at exactly the seat's money: the
+        affordability test (SP-BUY-2 ``affordable``), the one step whose outcome a bound one off flips there
+        (``<`` where the rules say "at most"); else ``()``.
+
+        >>> from engine.petersburg import GAME, Buy, position
+        >>> s = position(players=2, upper=["Market", "Author"], money=[5, 25])
+        >>> [[x.clause for x in KIT.denied(GAME.why(s, Buy(0, c, "upper")))] for c in ("Market", "Author")]
+        [['SP-BUY-2'], []]
+        """
+        return tuple(s for s in why.find(clause="SP-BUY-2", says="affordable")
+                     if s.data.get("cost") == s.data.get("money"))
 
     # -- vectors -----------------------------------------------------------------------------------
 
