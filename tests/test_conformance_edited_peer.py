@@ -592,15 +592,19 @@ class _CreditsThePrice(ReferencePeer):
             self.state = self.state._replace(money=tuple(money))
 
 
-def test_a_purchase_that_credits_its_price_is_one_class_of_the_price() -> None:
-    """SP-COST-1 (attribution, issue 25): a peer crediting every price shows the money after each purchase
-    off by twice the price; for a card at the minimum price (SP-COST-6) too, which was named by the minimum
-    as if the peer had charged less than 1.  No price is below nothing, so a purchase that credits money
-    is the price's difference like every other (one class), and the minimum names only a charge from 0 up
-    to below it (the multi-defect peer's free cards keep it)."""
+@pytest.mark.parametrize("diagnose", [True, False], ids=["diagnosed", "attributed"])
+def test_a_purchase_that_credits_its_price_is_one_class_of_the_price(diagnose: bool) -> None:
+    """SP-BUY-1, SP-COST-1 (attribution and diagnosis, issue 25): a peer crediting every price, a code slip
+    shared by buys and plays, shows the money after each purchase off by twice the price.  Diagnosed, it is
+    one class: the payment negated (``negate:SP-BUY-1``, a fault no table row holds).  Attributed without
+    diagnosis, it is one class of the price: for a card at the minimum price (SP-COST-6) too, which was named
+    by the minimum as if the peer had charged less than 1; no price is below nothing, so the minimum names
+    only a charge from 0 up to below it (the multi-defect peer's free cards keep it)."""
     report = run_campaign(in_process(_CreditsThePrice), games=4, jobs=1, seed=1, shrink=False,
-                          game_names=["petersburg"], players=[2, 3], max_steps=200, positions=True)
-    assert [c.signature for c in report.classes] == ["petersburg:unexplained:SP-COST-1"], report.classes
+                          game_names=["petersburg"], players=[2, 3], max_steps=200, positions=True,
+                          diagnose=diagnose)
+    expected = "petersburg:negate:SP-BUY-1" if diagnose else "petersburg:unexplained:SP-COST-1"
+    assert [c.signature for c in report.classes] == [expected], report.classes
 
 
 class _CountsOtherColours(ReferencePeer):

@@ -166,8 +166,9 @@ def granting(game: Game, kit: GameKit, state: Any, action: Any) -> str:
     """The clause that grants ``action`` in ``state``: the root of the kit's legality derivation when it is
     legal there, else the clause that makes an action of its kind legal (``legal_clause``).  Where the
     kit finds a step of the grant at its bound (``denied``: a purchase priced at exactly the seat's money,
-    SP-BUY-2), that step's clause (several: a candidate set): what a peer denying the action contradicts,
-    whatever the action's kind.
+    SP-BUY-2), that step's clause: what a peer denying the action contradicts, whatever the action's kind;
+    where the grant is a rule of its own (a wildcard's, SP-TRADE-4), a candidate set of both, which
+    another denial of the campaign discriminates.
 
     >>> from engine.game import get_game
     >>> from engine.conformance.kits.base import get_kit
@@ -184,7 +185,10 @@ def granting(game: Game, kit: GameKit, state: Any, action: Any) -> str:
     if why is not None and why.says == "legal":
         denied = getattr(kit, "denied", None)
         edge = tuple(denied(why)) if denied is not None else ()
-        return "|".join(sorted({s.clause for s in edge})) if edge else why.clause
+        if not edge:
+            return why.clause
+        own = () if why.clause == kit.legal_clause(action) else (why.clause,)
+        return "|".join(sorted({*(s.clause for s in edge), *own}))
     return kit.legal_clause(action)
 
 

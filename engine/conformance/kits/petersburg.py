@@ -39,6 +39,7 @@ True
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -473,6 +474,23 @@ def _seat_diffs(fact: str, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -
             if isinstance(y, int) and not isinstance(y, bool) and y != x}
 
 
+def _cards_apart(ours: Any, theirs: Any) -> set[str]:
+    """The cards one side's per-seat lists (``areas``) hold more copies of than the other's, in any seat.
+
+    >>> sorted(_cards_apart([["Market", "Pub"], []], [["Market"], ["Pub"]]))
+    ['Pub']
+    """
+    if not isinstance(ours, list) or not isinstance(theirs, list) or len(ours) != len(theirs):
+        return set()
+    out: set[str] = set()
+    for a, b in zip(ours, theirs, strict=True):
+        if isinstance(a, list) and isinstance(b, list):
+            mine = Counter(x for x in a if isinstance(x, str))
+            peer = Counter(x for x in b if isinstance(x, str))
+            out.update((mine - peer) | (peer - mine))
+    return out
+
+
 def _minimum_missed(charged: int, least: int) -> bool:
     """Whether a peer charging ``charged`` for a card the minimum prices at ``least`` (SP-COST-6) missed the
     minimum: it charged less, but not below nothing (a purchase that credits money is no minimum missed,
@@ -634,9 +652,10 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
     (the reduction the peer omitted, ``subject`` the card granting it; two equal reductions: both, a
     candidate set; the minimum SP-COST-6 when the peer charged less than it; else the printed price
     SP-COST-1 of the card).  A money or VP difference at a scoring: the card incomes (or final-scoring
-    parts) whose amount is the difference.  A differing ``stacks`` or ``upper`` after a refill: the refill
-    steps (how many cards each drew, none when the board was full).  Then the last step concluding a
-    differing ``to_act`` / ``phase``, the fact asked about first.
+    parts) whose amount is the difference.  A card in one side's area only: the last step below the
+    action's own naming it (a displaced card kept: SP-TRADE-1).  A differing ``stacks`` or ``upper`` after
+    a refill: the refill steps (how many cards each drew, none when the board was full).  Then the last
+    step concluding a differing ``to_act`` / ``phase``, the fact asked about first.
 
     >>> from engine.petersburg import GAME, Buy, position
     >>> s = position(players=2, upper=["Author"], areas=[["Gold Smelter"], []])
@@ -659,6 +678,13 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
                 found = _income_steps(root, name, diffs)
             if found:
                 return found
+    if "areas" in theirs and theirs["areas"] != ours.get("areas"):
+        # a card in one seat's area and not the other's: the last step below the action's own that names
+        # it (a displaced card left in the area: the displacement, SP-TRADE-1, whatever bought it)
+        apart = _cards_apart(ours.get("areas"), theirs.get("areas"))
+        named = [s for s in root.walk() if s.says not in ("paid", "taken") and s.data.get("card") in apart]
+        if named:
+            return (named[-1],)
     for name in ("stacks", "upper"):  # the rows and stacks a refill concludes: its steps (SP-REFILL-1)
         if name in theirs and theirs[name] != ours.get(name):
             refills = [s for s in root.walk() if s.says == "refill"]
