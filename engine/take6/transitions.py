@@ -192,7 +192,7 @@ def _resolve(
             )
         r = pl.row
         row = rows[r]
-        if pl.sixth:
+        if pl.sixth:  # T6-PLACE-2: the row's cards to the seat's pile (T6-PILE-1), the card starts it anew
             if piles is None or penalties is None:
                 piles = list(piles_t)
                 penalties = list(penalties_t)
