@@ -538,6 +538,33 @@ def test_a_purchase_denied_at_exactly_the_seats_money_is_named_by_the_affordabil
     assert [c.signature for c in report.classes] == ["petersburg:unexplained:SP-BUY-2"], report.classes
 
 
+class _KeepsTheDisplacedCard(ReferencePeer):
+    """Defect: a trading card bought or played displaces nothing (the displaced card stays in the area and
+    never reaches the discard pile), its price as the rules say."""
+
+    name = "petersburg: the displaced card stays in the area"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        before = self.state
+        super().do_apply(player, action)
+        if isinstance(action, dict) and action.get("type") in ("buy", "play") and action.get("displace"):
+            s = self.state
+            kept = before.rules.kind[action["displace"]]
+            areas = list(s.areas)
+            areas[player] = tuple(sorted((*areas[player], kept)))
+            self.state = s._replace(areas=tuple(areas), discard=s.discard[:-1])
+
+
+def test_a_displaced_card_kept_in_the_area_is_named_by_the_displacement() -> None:
+    """SP-TRADE-1 (attribution, issue 25): a peer that keeps the displaced card in the area claims an area
+    holding one card more after every trade, buys and plays alike.  The card in one side's area only is
+    named by the last step below the action's own that names it, the displacement: one class, not one per
+    purchase kind's grant (SP-BUY-1, SP-HAND-4)."""
+    report = run_campaign(in_process(_KeepsTheDisplacedCard), games=8, jobs=1, seed=5, shrink=False,
+                          game_names=["petersburg"], max_steps=300, positions=True)
+    assert [c.signature for c in report.classes] == ["petersburg:unexplained:SP-TRADE-1"], report.classes
+
+
 def _take6_classes(peer: type[ReferencePeer], variant: str) -> set[str]:
     """The classes of a short 6 nimmt! campaign of one variant (2 and 3 seats, positions) against ``peer``."""
     report = run_campaign(in_process(peer), games=4, jobs=1, seed=3, shrink=False, game_names=["take6"],
