@@ -15,7 +15,7 @@ from typing import Any
 from engine.derivation import Trace
 from engine.errors import GameOver, IllegalAction, NotYourTurn
 from engine.petersburg.catalog import PHASES, STACKS
-from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, fast_cost, trace_cost
+from engine.petersburg.costs import DRAWN, HAND, LOWER, SRC, UPPER, affordable, fast_cost, trace_cost
 from engine.petersburg.displacement import displaceable, live_targets, shows_every_symbol
 from engine.petersburg.legal import (
     hand_limit,
@@ -405,7 +405,7 @@ def diagnose(s: State, a: Any, trace: Trace | None = None) -> Any:
         cost = trace_cost(rs, area, k, src, t, money=s.money[p], trace=trace)
     else:
         cost = fast_cost(rs, area, k, src, t)
-    if cost > s.money[p] + rs.afford:  # SP-BUY-2 (afford: 0)
+    if not affordable(rs, cost, s.money[p]):
         raise IllegalAction("SP-BUY-2", f"{rs.names[k]} costs {cost}, seat {p} has {s.money[p]}")
     if trace is not None:
         _trace_scores(s, k, trace, in_hand=False)

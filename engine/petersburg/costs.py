@@ -40,6 +40,7 @@ __all__ = [
     "SAME_DISCOUNT",
     "SRC",
     "UPPER",
+    "affordable",
     "cost_breakdown",
     "fast_cost",
     "trace_cost",
@@ -110,6 +111,18 @@ def fast_cost(
     return cost if cost > least else least  # SP-COST-6: never below the minimum
 
 
+def affordable(rs: Ruleset, cost: int, money: int) -> bool:
+    """SP-BUY-2: whether a card priced ``cost`` is affordable with ``money`` roubles: at most the money (and
+    a fault model's bound, ``rs.afford``: 0 by the rules).  ``legal_actions`` adds the bound to the money
+    once per seat instead, on the hot path.
+
+    >>> from engine.petersburg import ruleset
+    >>> affordable(ruleset(), 5, 5), affordable(ruleset(bounds=frozenset({("SP-BUY-2", -1)})), 5, 5)
+    (True, False)
+    """
+    return cost <= money + rs.afford
+
+
 def trace_cost(
     rs: Ruleset, area: tuple[int, ...], k: int, src: int, t: int, *, money: int, trace: Trace
 ) -> int:
@@ -171,7 +184,7 @@ def trace_cost(
             if lifted
             else f"{raw} R is not below the minimum of {least} R",
         )
-    ok = cost <= money + rs.afford  # SP-BUY-2 (afford: 0)
+    ok = affordable(rs, cost, money)
     trace.add(
         "SP-BUY-2",
         "affordable" if ok else "too-dear",
@@ -224,5 +237,5 @@ def cost_breakdown(
         minimum=rs.min_cost,
         cost=cost,
         money=money,
-        affordable=cost <= money + rs.afford,
+        affordable=affordable(rs, cost, money),
     )

@@ -137,7 +137,7 @@ def legal_actions(s: State, p: int) -> tuple[Any, ...]:
     cache = _seat_cache(rs, p)
     names = rs.names
     area = s.areas[p]
-    money = s.money[p] + rs.afford  # SP-BUY-2: a card costing at most this is affordable (afford: 0)
+    money = s.money[p] + rs.afford  # SP-BUY-2 (costs.affordable, once per seat): a card costing at most this
     hand = s.hands[p]
     turned = s.turned[p]
     room = len(hand) < rs.hand_base or len(hand) < hand_limit(rs, area)  # no limit is below the base

@@ -103,7 +103,7 @@ class Ruleset:
         self.negated = negated  # steps applied with the opposite sign (NEGATABLE): a fault model's too
         # what a purchase takes from the seat's money per rouble of its cost (SP-BUY-1): 1; a fault model's
         # payment left out gives 0, its payment negated -1 (the price credited)
-        self.charge = 0 if "SP-BUY-1" in skips else -1 if "SP-BUY-1" in negated else 1
+        self.charge = _sign("SP-BUY-1", skips, negated)
         self.bounds = bounds  # steps whose bound is off by an amount (BOUNDED): a fault model's too
         # the roubles a card may cost beyond the seat's money and still be affordable (SP-BUY-2): 0; a fault
         # model's bound off by one gives -1 (a card costing all the seat has refused) or 1
@@ -131,7 +131,7 @@ class Ruleset:
         t = book.effect_tables(self.edition)
         # the displaced card's value off a trading card's price (SP-COST-7 / SP-POTJ-1); a fault model may
         # leave the step out (every value 0) or negate it (the value added to the price)
-        sign = 0 if "SP-COST-7" in skips else -1 if "SP-COST-7" in negated else 1
+        sign = _sign("SP-COST-7", skips, negated)
         self.dval = tuple(sign * v for v in t.displace_value)
         self.displace_clause = tuple(t.displace_clause)
         self.hand_limit = tuple(t.hand_limit)
@@ -146,7 +146,7 @@ class Ruleset:
         # reducers_for[k]: ((reducer kind, amount), ...) applying to card k (SP-COST-4, SP-COST-5)
         discount_trading = bool(opts["trading_discount"])
         red: list[tuple[tuple[int, int], ...]] = []
-        sign = -1 if "SP-COST-4" in negated else 1  # a fault model's reduction negated: added to the price
+        sign = _sign("SP-COST-4", skips, negated)  # a fault model's reduction negated: added to the price
         for ci in range(n):
             red.append(
                 tuple(
@@ -272,24 +272,12 @@ def ruleset(
     v = book.meta["default_variant"] if variant is None else variant
     if v not in book.variants:
         raise IllegalSetup("SP-VARIANT-1", f"unknown variant {v!r} (known: {', '.join(book.variants)})")
-    if skips:
-        unknown = sorted(set(skips) - set(SKIPPABLE))
+    for given, known, how in ((set(skips), SKIPPABLE, "can be left out"),
+                              (set(negated), NEGATABLE, "can be negated"),
+                              ({c for c, _ in bounds}, BOUNDED, "has a bound to move")):
+        unknown = sorted(given - set(known))
         if unknown:
-            raise IllegalSetup(
-                "SP-VARIANT-2", f"no step {unknown[0]} can be left out (only {', '.join(SKIPPABLE)})"
-            )
-    if negated:
-        unknown = sorted(set(negated) - set(NEGATABLE))
-        if unknown:
-            raise IllegalSetup(
-                "SP-VARIANT-2", f"no step {unknown[0]} can be negated (only {', '.join(NEGATABLE)})"
-            )
-    if bounds:
-        unknown = sorted({c for c, _ in bounds} - set(BOUNDED))
-        if unknown:
-            raise IllegalSetup(
-                "SP-VARIANT-2", f"no step {unknown[0]} has a bound to move (only {', '.join(BOUNDED)})"
-            )
+            raise IllegalSetup("SP-VARIANT-2", f"no step {unknown[0]} {how} (only {', '.join(known)})")
     left = skips if type(skips) is frozenset else frozenset(skips)
     turned = negated if type(negated) is frozenset else frozenset(negated)
     moved = bounds if type(bounds) is frozenset else frozenset(bounds)
@@ -298,6 +286,11 @@ def ruleset(
     if found is None:
         found = book.rulesets[key] = Ruleset(v, key[1], book, left, negated=turned, bounds=moved)
     return found
+
+
+def _sign(clause: str, skips: frozenset[str], negated: frozenset[str]) -> int:
+    """What a step of an amount is multiplied by: 1 as the rules say, 0 left out, -1 negated."""
+    return 0 if clause in skips else -1 if clause in negated else 1
 
 
 def _rebuilt(

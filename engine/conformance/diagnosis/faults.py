@@ -491,9 +491,7 @@ class World:
         base: Any = get_game(game)
         tables = Tables.shipped(game)
         options: dict[str, Any] = {}
-        skips: set[str] = set()
-        negated: set[str] = set()
-        bounds: set[tuple[str, int]] = set()
+        steps: dict[str, set[Any]] = {"skips": set(), "negated": set(), "bounds": set()}  # adopt's own names
         plan = _plan(game)
         touched: set[str] = set()
         for f in self.faults:
@@ -501,27 +499,22 @@ class World:
                 if place in touched:
                     raise InputError("edit", f"two faults change {place}")
                 touched.add(place)
-            if f.kind == "negate":
-                if f.target not in plan.negations:
-                    raise InputError("edit", f"{f.target}'s step cannot be negated (negatable: "
-                                             f"{', '.join(plan.negations) or 'none'})")
-                negated.add(f.target)
+            if f.kind in _RUNTIME:  # a step the game's adopt changes: negated, or its bound moved
+                name, listing, how = _RUNTIME[f.kind]
+                allowed: tuple[str, ...] = getattr(plan, listing)
+                if f.target not in allowed:
+                    listed = ", ".join(allowed) or "none"
+                    raise InputError("edit", f"{f.target}'s step {how} ({listing}: {listed})")
+                steps[name].add(f.target if f.kind == "negate" else (f.target, int(f.value)))
                 continue
-            if f.kind == "bound":
-                if f.target not in plan.bounds:
-                    raise InputError("edit", f"{f.target} has no bound to move (bounded: "
-                                             f"{', '.join(plan.bounds) or 'none'})")
-                bounds.add((f.target, int(f.value)))
-                continue
-            tables = _apply(tables, f, options, skips, plan)
+            tables = _apply(tables, f, options, steps["skips"], plan)
         try:
             self.game: Game = base.edited(tables, checked=False) if tables.edits else base
         except ArbiterError as exc:
             raise InputError("edit", f"{', '.join(f.signature for f in self.faults)}: {exc}") from None
         self.options = options
-        self.skips = frozenset(skips)
-        self.negated = frozenset(negated)
-        self.bounds = frozenset(bounds)
+        self.steps = {name: frozenset(given) for name, given in steps.items() if given}
+        """The steps the game's ``adopt`` leaves out, negates or moves the bound of, by argument name."""
 
     def __repr__(self) -> str:
         return f"World({self.name!r}, [{', '.join(f.signature for f in self.faults)}])"
@@ -531,12 +524,7 @@ class World:
         extra: dict[str, Any] = {}
         if self.options:
             extra["options"] = self.options
-        if self.skips:
-            extra["skips"] = self.skips
-        if self.negated:
-            extra["negated"] = self.negated
-        if self.bounds:
-            extra["bounds"] = self.bounds
+        extra.update(self.steps)
         return self.game.adopt(state, **extra)  # type: ignore[attr-defined]
 
     def new_game(self, players: int, **kwargs: Any) -> Any:
@@ -550,7 +538,13 @@ class World:
         }
         options = {**dict(kwargs.pop("options", None) or {}), **applying}
         state = self.game.new_game(players, options=options, **kwargs)
-        return self.adopt(state) if self.skips or self.negated or self.bounds else state
+        return self.adopt(state) if self.steps else state
+
+
+_RUNTIME: Mapping[str, tuple[str, str, str]] = {"negate": ("negated", "negations", "cannot be negated"),
+                                                "bound": ("bounds", "bounds", "has no bound to move")}
+"""The fault kinds the game's ``adopt`` applies: the argument it takes them as, the plan's field listing the
+steps it allows, and what a step not listed says."""
 
 
 def _places(fault: Fault) -> Iterator[str]:

@@ -125,10 +125,10 @@ def _fault_plan() -> FaultPlan:
     bound one off (SP-BUY-2: ``<`` for "at most", :data:`~engine.petersburg.ruleset.BOUNDED`)."""
     from engine.petersburg import GAME
     from engine.petersburg.catalog import CARDS
-    from engine.petersburg.ruleset import BOUNDED, NEGATABLE, ruleset
+    from engine.petersburg.ruleset import BOUNDED, NEGATABLE, SKIPPABLE, ruleset
 
     aliases = {c.name: c.key for edition in GAME.variants for c in ruleset(edition).cards if c.name != c.key}
-    skips: dict[str, tuple[str, ...]] = {"SP-BUY-1": (), "SP-COST-7": (), "SP-OBS-5": ()}
+    skips: dict[str, tuple[str, ...]] = dict.fromkeys(SKIPPABLE, ())  # the ruleset's own skips
     for handler in HANDLERS.values():
         holders = [c.key for c in CARDS if c.effect == handler.kind]
         if len(holders) > 1:
