@@ -336,6 +336,58 @@ def test_a_card_placed_in_another_row_is_named_by_its_placement_even_if_its_row_
     assert contradicted_steps((placed,), "rows", ours, same) == ()
 
 
+def test_a_card_in_no_row_beside_a_card_still_in_its_row_is_named_by_its_placement() -> None:
+    """T6-PLACE-1 (attribution, issue 25): a card the peer holds in no row while the card the rules put it
+    beside still lies in a row was never placed there (no row was taken from under it): its placement is
+    contradicted, not the 6th card of the row the peer took instead (T6-PLACE-2).  Where the card beside it
+    is gone too, the row may have been taken later: the placement is not named."""
+    placed = Step("T6-PLACE-1", "row", {"card": 8, "row": 2, "side": "end",
+                                         "candidates": [[0, "end", 5, 3], [2, "end", 2, 6]]})
+    ours = {"rows": [[1, 5], [9], [2, 8], [30]]}
+    theirs = {"rows": [[1, 5], [9], [2], [30]], "taken": [[8, 11, 21]]}
+    assert contradicted_steps((placed,), "rows", ours, theirs) == (placed,)
+    taken = {"rows": [[1, 5], [9], [40], [30]], "taken": [[2, 8, 40]]}
+    assert contradicted_steps((placed,), "rows", ours, taken) == ()
+
+
+def _last_turn() -> tuple[Any, Any]:
+    """A 3-seat game on the last turn of its first round, and the action that ends the round."""
+    s = GAME.new_game(3, seed=4)
+    while True:
+        action = GAME.legal_actions(s)[0]
+        if GAME.apply(s, action).round != s.round:
+            return s, action
+        s = GAME.apply(s, action)
+
+
+def test_a_score_difference_after_a_rounds_last_turn_is_named_from_a_probe_that_shows_the_rows() -> None:
+    """T6-PLACE-1 (attribution, issue 25): after a round's last turn the rows are dealt again, so a peer's
+    misplaced card shows only in its scores.  The kit's probe is the same position with one more card in
+    every hand: its turn places the same cards the same way and the round goes on, so the peer's rows
+    there show the card; a card in another row names its placement.  A step that ends no round, or a
+    difference that is not a score, gets no probe."""
+    kit = get_kit("take6")
+    s, action = _last_turn()
+    after = GAME.apply(s, action)
+    probe = kit.revealing(GAME, s, action, fact="scores", ours=kit.facts(after), theirs={})
+    assert probe is not None and probe.action == action
+    assert [len(h) for h in probe.state.hands] == [len(h) + 1 for h in s.hands]
+    shown = kit.facts(GAME.apply(probe.state, action))
+    assert shown["round"] == s.round and shown["rows"] != kit.facts(after)["rows"]
+    assert kit.revealed(GAME, probe, shown) == ()  # the peer agrees there: nothing named
+    (row,) = [x for d in probe.steps for x in d.walk() if x.says == "row" and x.data["card"] == action.card]
+    r = row.data["row"]
+    moved = [[c for c in cards if c != action.card] for cards in shown["rows"]]
+    other = next(i for i in range(len(moved)) if i != r and moved[i])
+    moved[other] = [*moved[other], action.card]
+    assert kit.revealed(GAME, probe, {**shown, "rows": moved}) == (row,)
+    assert kit.revealing(GAME, s, action, fact="rows", ours=kit.facts(after), theirs={}) is None
+    earlier = GAME.new_game(3, seed=4)
+    first = GAME.legal_actions(earlier)[0]
+    assert kit.revealing(GAME, earlier, first, fact="scores", ours=kit.facts(GAME.apply(earlier, first)),
+                         theirs={}) is None
+
+
 def test_a_card_fitting_no_row_that_the_peer_placed_is_named_by_where_its_rows_show_it() -> None:
     """T6-PLACE-1 / T6-PLACE-3 (attribution, issue 25): a card lower than every row's end fits no row; the
     derivation says so from the search that found none (``no-row``, T6-PLACE-1) and then awaits its

@@ -110,6 +110,20 @@ def test_a_code_mutant_run_as_a_subprocess_peer_gives_one_class_naming_its_claus
     assert (scratch / path).read_text(encoding="utf-8") == source
 
 
+def test_a_row_search_slip_is_one_class_of_the_placement_rounds_ends_included(scratch: Path) -> None:
+    """T6-PLACE-1: the hot path's row search taking any row whose end is below the card or above the best
+    so far (engine/take6/transitions.py, ``and`` -> ``or``), a mutant the benchmark drew (seed 35): one
+    class, named by the placement.  Before the kit's probe of a round's last turn it was three, the score
+    differences after those turns named by the 6th card's rule (T6-PLACE-2) and the round (T6-ROUND-1)."""
+    path = "engine/take6/transitions.py"
+    source = (ROOT / path).read_text(encoding="utf-8")
+    mutant = next(m for m in code_mutants(path, source) if m.describe().endswith(
+        "end < card and end > best_end -> end < card or end > best_end"))
+    trial = rates.mutant(mutant, scratch, games=8, seed=358004, max_steps=300)
+    assert trial.outcome == "named", described([trial])
+    assert [c.signature for c in trial.classes] == ["take6:unexplained:T6-PLACE-1"]
+
+
 def test_a_code_mutant_whose_peer_offers_no_game_of_the_draw_is_unplayable(scratch: Path) -> None:
     """A mutant of take6/rules.py under which the peer's hello offers Saint Petersburg only: the trial is
     set apart as unplayable (the draw goes on), not an error ending the whole benchmark."""

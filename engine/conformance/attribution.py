@@ -66,13 +66,18 @@ def _deciding_steps(kit: GameKit, game: Game, fact: str, step: tuple[Any, Any, A
                     ) -> tuple[tuple[Step, ...], tuple[Step, ...]]:
     """The reference derivation of ``step`` and the steps of it the peer contradicts; where the kit has
     rival explanations and ``trial`` can show the peer a position, the one its discriminating position
-    confirms."""
+    confirms; where the step hides the cause (the kit's ``revealing``), the steps its probe shows."""
     derivation = tuple(kit.derive(game, step[0], step[1]))
     if not derivation:
         return (), ()
     theirs = {**(claims or {}), fact: claimed}
     ours = kit.facts(step[2])
     found = tuple(kit.contradicted(derivation, fact, ours, theirs))
+    probe = kit.revealing(game, step[0], step[1], fact=fact, ours=ours, theirs=theirs) if trial else None
+    if probe is not None and trial is not None:
+        shown = kit.revealed(game, probe, trial(probe))
+        if shown:  # the peer's facts where the step's outcome shows name its cause
+            return derivation, shown
     if found and trial is not None:
         rivals = kit.trials(game, step[0], step[1], fact=fact, ours=ours, theirs=theirs)
         confirmed = [t for t in rivals if trial(t) == t.expect]

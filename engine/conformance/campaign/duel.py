@@ -43,7 +43,7 @@ from engine.conformance.campaign.divergence import (
 from engine.conformance.campaign.setups.base import GameSetup
 from engine.conformance.campaign.setups.generated import setup_maker
 from engine.conformance.diagnosis.evidence import Seen
-from engine.conformance.kits.base import Trial
+from engine.conformance.kits.base import EVERY_FACT, Trial
 from engine.conformance.peers.protocol import (
     Hello,
     LegalReport,
@@ -278,7 +278,8 @@ class Duel:
 
     def trial(self, trial: Trial) -> Any:
         """Show the peer a discriminating position: put it there, apply the trial's action, read the fact
-        (scores counted from that position); ``None`` when it refuses.  The peer is put back afterwards."""
+        (scores counted from that position; every fact it claims for :data:`~engine.conformance.kits.base.
+        EVERY_FACT`); ``None`` when it refuses.  The peer is put back afterwards."""
         with self.elsewhere(trial.state):
             reply = self.ask(apply_request(self.kit.action_player(trial.action) or 0,
                                            self.game.action_to_json(trial.action)))
@@ -290,7 +291,8 @@ class Duel:
             report = self.counted_from_resync(report)
             if trial.fact == "scores":
                 return list(report.scores)
-            return self.peer_claims(report).get(trial.fact)
+            claims = self.peer_claims(report)
+            return claims if trial.fact == EVERY_FACT else claims.get(trial.fact)
 
     @property
     def players(self) -> int:

@@ -35,14 +35,18 @@ from engine.derivation import Step
 from engine.game import facet_module
 from engine.spec import load_clauses
 
-__all__ = ["GameKit", "KitBase", "Trial", "get_kit"]
+__all__ = ["EVERY_FACT", "GameKit", "KitBase", "Trial", "get_kit"]
+
+EVERY_FACT = "*"
+"""A :class:`Trial`'s ``fact`` that reads every fact the peer claims there (a mapping), not one."""
 
 
 @frozen
 class Trial:
     """A discriminating position for one of several explanations of a difference: put the peer on ``state``,
     apply ``action``; if the explanation ``steps`` holds (and no other), the peer's ``fact`` then is
-    ``expect`` (counted from ``state``)."""
+    ``expect`` (counted from ``state``).  A probe that shows a step's hidden outcome (:meth:`GameKit.
+    revealing`) reads :data:`EVERY_FACT` and expects nothing (``None``)."""
 
     steps: tuple[Step, ...]
     state: Any
@@ -153,6 +157,19 @@ class GameKit(Protocol):
         position per explanation (``()``: none, or no rivals)."""
         ...
 
+    def revealing(self, game: Any, before: Any, action: Any, *, fact: str, ours: Mapping[str, Any],
+                  theirs: Mapping[str, Any]) -> Trial | None:
+        """Where the step's outcome hides the cause of a difference in ``fact`` (6 nimmt!: a round's last
+        turn, whose rows are dealt again before the peer shows them), a position like ``before`` where it
+        shows, read as :data:`EVERY_FACT` (``None``: the step hides nothing, or no such position)."""
+        ...
+
+    def revealed(self, game: Any, probe: Trial, shown: Any) -> tuple[Step, ...]:
+        """The steps of ``probe``'s own derivation the peer's facts there (``shown``, a mapping; ``None``
+        when it refused) contradict, as :meth:`contradicted` names them; ``()``: none beyond the
+        difference the probe was made for."""
+        ...
+
 
 class KitBase:
     """What every kit shares: the game's clause book, its clauses by topic, and the seat of an action
@@ -224,6 +241,15 @@ class KitBase:
     def trials(self, game: Any, before: Any, action: Any, *, fact: str, ours: Mapping[str, Any],
                theirs: Mapping[str, Any]) -> tuple[Trial, ...]:
         """No discriminating positions (a game that has them says so)."""
+        return ()
+
+    def revealing(self, game: Any, before: Any, action: Any, *, fact: str, ours: Mapping[str, Any],
+                  theirs: Mapping[str, Any]) -> Trial | None:
+        """No step hides its outcome (a game whose steps do says so)."""
+        return None
+
+    def revealed(self, game: Any, probe: Trial, shown: Any) -> tuple[Step, ...]:
+        """Nothing to read without a probe."""
         return ()
 
     def refuted(self, why: Step) -> tuple[Step, ...]:

@@ -45,7 +45,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
-from engine.conformance.kits.base import KitBase, Trial
+from engine.conformance.kits.base import EVERY_FACT, KitBase, Trial
 from engine.derivation import Step
 from engine.errors import InputError, RuleViolation
 from engine.spec import field_clause
@@ -279,7 +279,8 @@ class Take6Kit(KitBase):
         if fact != "scores":
             return ()
         root = Step("T6-TURN-1", "step", steps=tuple(game.derive(before, action)))
-        if any(_structural(s, ours, theirs) for s in root.walk()):
+        anew = _dealt_anew(root)
+        if any(_structural(s, ours, theirs, anew) for s in root.walk()):
             return ()
         found = _explanations(root, ours, theirs)
         if found is None or len(found[2]) < 2:
@@ -302,6 +303,54 @@ class Take6Kit(KitBase):
                 out.append(Trial(tuple(steps), state, action, "scores", expect))
                 break
         return tuple(out) if len(out) == len(explaining) else ()
+
+    def revealing(self, game: Any, before: Any, action: Any, *, fact: str, ours: Mapping[str, Any],
+                  theirs: Mapping[str, Any]) -> Trial | None:
+        """A score difference after a round's last turn, whose rows and taken cards the next round's deal
+        (or the game's end) hides: ``before`` with one more card in every hand (kids: under the pile), so
+        the turn is not the round's last and the peer's rows after it show where each card went.  ``None``
+        when the step ends no round, too few cards are spare, or the position so made would place the
+        turn's cards otherwise (checked on its derivation)."""
+        b: State = before
+        if fact != "scores" or (ours.get("round") == b.round and ours.get("phase") != "over"):
+            return None
+        data = game.state_to_json(b)
+        hands, piles, penalties = data["hands"], [list(p) for p in data["piles"]], list(data["penalties"])
+        # the cards to hand out: the pool's, then (a deck with none to spare) cards taken this round, their
+        # bullheads off their seat's score so the position stays whole; no card of the turn is either
+        spare = [(c, None) for c in data["stock"]] + [(c, q) for q, pile in enumerate(piles) for c in pile]
+        if len(spare) < len(hands):
+            return None
+        kids = VARIANTS[b.variant].play == "flip"
+        more = [[*h, c] if kids else sorted([*h, c]) for h, (c, _) in zip(hands, spare, strict=False)]
+        for c, q in spare[:len(hands)]:
+            if q is not None:
+                piles[q].remove(c)
+                penalties[q] -= bullheads(c)
+        stock = [c for c, q in spare[len(hands):] if q is None]
+        try:
+            state = game.from_notation(game.to_notation(game.state_from_json(
+                {**data, "hands": more, "stock": stock, "piles": piles, "penalties": penalties})))
+            derivation = tuple(game.derive(state, action))
+        except (InputError, RuleViolation, ValueError):
+            return None
+        placed = _placements(derivation)
+        if not placed or _placements(tuple(game.derive(b, action)))[:len(placed)] != placed:
+            return None
+        return Trial(derivation, state, action, EVERY_FACT, None)
+
+    def revealed(self, game: Any, probe: Trial, shown: Any) -> tuple[Step, ...]:
+        """The steps of the probe's derivation the peer's rows, taken cards or turn contradict there
+        (:func:`contradicted_steps`); its scores alone add nothing to what the round's end showed."""
+        if not isinstance(shown, Mapping):
+            return ()
+        mine = self.facts(game.apply(probe.state, probe.action))
+        for name in FACT_NAMES:
+            if name != "scores" and name in shown and shown[name] != mine.get(name):
+                found = contradicted_steps(probe.steps, name, mine, shown)
+                if found:
+                    return found
+        return ()
 
     # -- vectors -----------------------------------------------------------------------------------
 
@@ -392,6 +441,12 @@ _VALUES = frozenset(BULLHEADS[1:])
 """Every value a rule of the bullhead table gives (the alternatives a misapplied rule can give)."""
 
 
+def _placements(derivation: tuple[Step, ...]) -> list[tuple[str, str, Any, Any]]:
+    """What a turn's derivation did with each card, in order: its steps' clause, conclusion, card and row."""
+    return [(s.clause, s.says, s.data.get("card"), s.data.get("row"))
+            for root in derivation for s in root.walk() if "card" in s.data]
+
+
 def _seat_list(facts: Mapping[str, Any], name: str, seat: int) -> list[Any] | None:
     value = facts.get(name)
     if isinstance(value, list) and 0 <= seat < len(value) and isinstance(value[seat], list):
@@ -443,14 +498,23 @@ def _where_placed(searched: Step, theirs: Mapping[str, Any]) -> str:
     return "unknown" if full else "started"
 
 
-def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) -> bool:
+def _dealt_anew(root: Step) -> bool:
+    """Whether a derivation ends its round: the rows after it are another round's (dealt, or to be laid
+    after a draft), and say nothing of where this round's cards went."""
+    return any(s.says in ("dealt", "draft-starts") for s in root.walk())
+
+
+def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any], anew: bool = False) -> bool:
     """Whether the peer's rows, taken cards or turn contradict what one placement step concluded, or its
-    hands what a draft did (a draft changes no hand but the drafting seat's, by the card drafted)."""
+    hands what a draft did (a draft changes no hand but the drafting seat's, by the card drafted).
+    ``anew``: the step's rows are another round's (:func:`_dealt_anew`)."""
     d, says = step.data, step.says
     seat = d.get("seat", -1)
     elsewhere = theirs.get("round", ours.get("round")) != ours.get("round")
     if says in ("room", "sixth", "takes", "row") and elsewhere:
         return False  # the peer went on to another round: its rows and taken cards say nothing of this one's
+    if says == "row" and anew:
+        return False  # both went on to the next round: its rows hold other cards
     if says in ("room", "sixth", "takes"):
         cards = d.get("cards", [])
         if not cards or "taken" not in theirs:
@@ -463,7 +527,12 @@ def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any]) 
         mine, peer = _row_of(ours, card), _row_of(theirs, card)
         if mine is None and isinstance(d.get("row"), int):
             mine = d["row"]  # a row the step went on to take: the card was placed there all the same
-        return mine is not None and peer is not None and mine != peer
+        if peer is None:  # in no row of the peer's: not beside the card the rules put it beside, if that
+            # card still lies in a row (no row was taken from under it: the card was never placed there)
+            beside = next((c[2] for c in d.get("candidates", ()) if c[:2] == [d.get("row"), d.get("side")]),
+                          None)
+            return isinstance(beside, int) and _row_of(theirs, beside) is not None
+        return mine is not None and mine != peer
     if says == "rest" and "rows" in theirs and "taken" in theirs and not elsewhere:
         # the turn's other revealed cards, placed after a row choice: one the rules hold in a row, a pile
         # or waiting that the peer holds nowhere was never placed
@@ -631,8 +700,9 @@ def contradicted_steps(derivation: Sequence[Step], fact: str, ours: Mapping[str,
         # otherwise are the laying
         # (a draft's end takes and holds back no card: what the peer holds placed is its rows' cards)
         return (laid[-1],) if _placed(theirs) == set(laid[-1].data["rows"]) else (drafted[-1],)
+    anew = _dealt_anew(root)
     for s in root.walk():
-        if _structural(s, ours, theirs):
+        if _structural(s, ours, theirs, anew):
             if s.says == "fits-nowhere" and _placed_where(s, theirs) == "unknown":
                 return (s, *(c for c in s.steps if c.says == "no-row"))  # placed, or a row chosen: both
             return (s,)
