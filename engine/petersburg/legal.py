@@ -247,7 +247,8 @@ def observatory_ready(rs: Ruleset, phase: int, area: tuple[int, ...], turned: tu
 
 
 def pub_capacity(rs: Ruleset, area: tuple[int, ...], money: int) -> int:
-    """The most VP the owner can buy at their Pubs now: min(sum of max_vp, money // rate) (SP-PUB-1)."""
+    """The most VP the owner can buy at their Pubs now: min(sum of max_vp, money // rate) (SP-PUB-1); 0
+    without a Pub.  A seat whose capacity is 0 is not asked (SP-PUB-2)."""
     most = 0
     rate = 0
     for k in rs.pub_kinds:

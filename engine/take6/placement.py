@@ -87,7 +87,9 @@ def locate(
     rows: Sequence[Sequence[int]], card: int, placement: str, capacity: int, tie_to_start: bool = False
 ) -> Placement:
     """The placement of ``card`` on ``rows`` under a placement kind (``ends`` or ``ends_and_starts``), a row
-    capacity and the professional tie rule.  Pure; used by the engine for every card it resolves."""
+    capacity and the professional tie rule: the search for its row (T6-PLACE-1 after a row's last card,
+    T6-PRO-1 at either end: :func:`search_clause`), the smallest difference, and the row's capacity.
+    Pure; used by the engine for every card it resolves."""
     both = placement == "ends_and_starts"
     candidates: list[Candidate] = []
     for i, row in enumerate(rows):
