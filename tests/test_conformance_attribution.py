@@ -350,6 +350,22 @@ def test_a_card_in_no_row_beside_a_card_still_in_its_row_is_named_by_its_placeme
     assert contradicted_steps((placed,), "rows", ours, taken) == ()
 
 
+def test_piles_other_than_a_flip_leaves_them_are_named_by_the_flip() -> None:
+    """T6-KIDS-2 (attribution, issue 25): a flip changes no pile but the flipping seat's, by its top card; a
+    peer whose piles (or hands) then differ contradicts the flip, which leads the game's end or turn that
+    follow from it, not the rule of the action's kind; piles alike name nothing of the flip."""
+    s = GAME.new_game(3, seed=2, variant="kids")
+    action = GAME.legal_actions(s)[0]
+    steps = GAME.derive(s, action)
+    (flipped,) = [x for d in steps for x in d.walk() if x.says == "flipped"]
+    ours = get_kit("take6").facts(GAME.apply(s, action))
+    piles = [list(p) for p in ours["piles"]]
+    piles[2] = piles[2][1:]  # another seat's top card gone too
+    theirs = {**ours, "piles": piles, "hands": [sorted(p) for p in piles]}
+    assert contradicted_steps(steps, "piles", ours, theirs) == (flipped,)
+    assert flipped not in contradicted_steps(steps, "rows", ours, {**ours, "rows": [[1], [2], [3], [4], [5]]})
+
+
 def _last_turn() -> tuple[Any, Any]:
     """A 3-seat game on the last turn of its first round, and the action that ends the round."""
     s = GAME.new_game(3, seed=4)

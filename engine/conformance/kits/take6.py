@@ -506,7 +506,8 @@ def _dealt_anew(root: Step) -> bool:
 
 def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any], anew: bool = False) -> bool:
     """Whether the peer's rows, taken cards or turn contradict what one placement step concluded, or its
-    hands what a draft did (a draft changes no hand but the drafting seat's, by the card drafted).
+    hands what a draft or a flip did (a draft changes no hand but the drafting seat's, by the card drafted;
+    a flip no pile but the flipping seat's, by its top card).
     ``anew``: the step's rows are another round's (:func:`_dealt_anew`)."""
     d, says = step.data, step.says
     seat = d.get("seat", -1)
@@ -540,6 +541,8 @@ def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any], 
         return any(c in held and c not in shown for c in d["cards"])
     if says == "drafted":  # the draft's one change of the hands: the card into the seat's (T6-LOGIC-1)
         return "hands" in theirs and theirs["hands"] != ours.get("hands") and not elsewhere
+    if says == "flipped":  # the flip's one change of the piles: its card off the seat's (T6-KIDS-2)
+        return not elsewhere and any(n in theirs and theirs[n] != ours.get(n) for n in ("hands", "piles"))
     if says == "no-row":  # the card placed beside another where none fits: the search that found none
         return "rows" in theirs and _where_placed(step, theirs) == "beside"
     if says == "fits-nowhere" and _placed_where(step, theirs) == "beside":
