@@ -22,7 +22,8 @@ VARIETY_CAP = len(VARIETY) - 1
 
 def phase_income(state: State, colour: int, trace: Trace | None = None) -> tuple[tuple[int, int], ...]:
     """Per seat, the roubles and VP its cards of ``colour`` (a colour id) score now: each card's printed
-    income (SP-SCORE-4), plus a per-card income for every owned card of its counted colour (SP-MARI-1); a
+    income (SP-SCORE-4), plus a per-card income for every owned card of its counted colour (the card's own
+    clause: the Mariinskij Theater SP-MARI-1, the Tax Man SP-TAX-1); a
     turned Observatory scores nothing this round (SP-OBS-5).  With ``trace``, one ``income`` step per seat
     (SP-SCORE-4: what its cards indicate) whose children are each card's (``card-income``: SP-SCORE-4 for
     a printed income, the card's own clause for a per-card one, SP-OBS-5 for a turned card).  The phase's
