@@ -34,7 +34,7 @@ from engine.conformance.peers.protocol import (
 )
 from engine.errors import ArbiterError, IllegalAction, InputError, NotYourTurn
 from engine.game import get_game
-from engine.petersburg import STACKS, Buy, Pass, Play, Reveal, Take, cost_breakdown
+from engine.petersburg import STACKS, Buy, Pass, Play, Reveal, Take, cost_breakdown, position
 from engine.petersburg.catalog import PHASES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -918,3 +918,66 @@ def test_a_round_opened_in_another_phase_is_named_by_its_deal() -> None:
                           positions=True, diagnose=False)
     assert report.classes, "the peer's flips show"
     assert {c.first.clauses[0] for c in report.classes} == {"T6-SETUP-5"}, report.classes
+
+
+def test_a_reducer_owned_of_another_colour_is_in_the_price_and_names_a_purchase_too_cheap() -> None:
+    """SP-COST-4 (derivation and attribution, issue 25): the price of a card a reducer owned does not reduce
+    (another colour) says so (``no-reduction``, the reducer as subject, the rouble it takes off a card it
+    reduces); a peer allowing such a card one rouble beyond the seat's money is named by that step, not by
+    the card's printed price (SP-COST-1), which names a card the reducer does reduce."""
+    from engine.conformance.kits.petersburg import KIT as kit
+    from engine.petersburg import GAME as game
+
+    s = position(players=2, upper=["Market", "Author"], areas=[["Carpenter Workshop"], []], money=[3, 25])
+    author = game.why(s, Buy(0, "Author", "upper"))
+    (idle,) = author.find(says="no-reduction")
+    assert (idle.clause, idle.data["subject"], idle.data["amount"]) == ("SP-COST-4", "Carpenter Workshop", 1)
+    assert kit.refuted(author) == (idle,)
+    market = game.why(s, Buy(0, "Market", "upper"))
+    assert not market.find(says="no-reduction")
+    assert [x.clause for x in kit.refuted(market)] == ["SP-COST-1"]
+
+
+class _ReducesEveryColour(ReferencePeer):
+    """Defect: a reducer takes its rouble off a card of any colour (the colour test ``or``-ed away): a
+    purchase costs one rouble less for every reducer owned that the rules apply to nothing there."""
+
+    name = "petersburg: reducers of every colour"
+
+    def do_apply(self, player: int, action: Any) -> None:
+        before = self.state
+        super().do_apply(player, action)
+        if isinstance(action, dict) and action.get("type") in ("buy", "play"):
+            rs = before.rules
+            k = rs.kind[action["card"]]
+            granted = {r for r, _ in rs.reducers_for[k]}
+            back = sum(a for r, a in {r: a for red in rs.reducers_for for r, a in red}.items()
+                       if r in before.areas[player] and r not in granted)
+            paid = before.money[player] - self.state.money[player]
+            money = list(self.state.money)
+            money[player] += min(back, max(paid - 1, 0))  # never below the 1-rouble minimum
+            self.state = self.state._replace(money=tuple(money))
+
+
+def test_a_purchase_cheaper_by_a_reducer_of_another_colour_is_one_class_of_the_reduction_rule() -> None:
+    """SP-COST-4 (attribution, issue 25): a peer whose reducers reduce every colour charges less for cards
+    the rules leave unreduced; each such purchase is named by the reducer's rule (``no-reduction``), one
+    class.  It was named by each card's printed price (SP-COST-1)."""
+    report = run_campaign(in_process(_ReducesEveryColour), games=8, jobs=1, seed=3, shrink=False,
+                          game_names=["petersburg"], max_steps=300, positions=True, diagnose=False)
+    assert [c.signature for c in report.classes] == ["petersburg:unexplained:SP-COST-4"], report.classes
+
+
+def test_a_purchase_denied_below_the_seats_money_is_named_by_the_reduction_whose_omission_denies_it() -> None:
+    """SP-COST-2 (attribution, issue 25): a purchase the rules grant, priced below the seat's money, that
+    the peer denies is decided by the reductions whose omission alone would price it beyond the money (two
+    identical Markets owned: 2 roubles off); at exactly the money, by the affordability test (SP-BUY-2)."""
+    from engine.conformance.kits.petersburg import KIT as kit
+    from engine.petersburg import GAME as game
+
+    owned = [["Market", "Market", "Carpenter Workshop"], []]
+    buy = Buy(0, "Market", "upper")
+    below = game.why(position(players=2, upper=["Market"], areas=owned, money=[3, 25]), buy)
+    assert [(x.clause, x.data["subject"]) for x in kit.denied(below)] == [("SP-COST-2", "Market")]
+    at = game.why(position(players=2, upper=["Market"], areas=owned, money=[2, 25]), buy)
+    assert [(x.clause, x.says) for x in kit.denied(at)] == [("SP-BUY-2", "affordable")]

@@ -128,8 +128,11 @@ def trace_cost(
 ) -> int:
     """:func:`fast_cost` with its derivation recorded into ``trace``: one ``SP-COST-1`` step (``price``)
     whose children are the displaced card's value (SP-COST-7 / SP-POTJ-1), each reduction fast_cost applied
-    (``subject`` the card that grants it), and the minimum (SP-COST-6: ``minimum`` when it lifts the price,
-    ``above-minimum`` otherwise); then the SP-BUY-2 step (``affordable`` / ``too-dear``).  Returns the cost.
+    (``subject`` the card that grants it), each reducer owned that gives nothing off this card
+    (``no-reduction``: SP-COST-4 for one of another colour, SP-COST-5 for a trading card the option leaves
+    out; ``amount`` what it takes off a card it reduces), and the minimum (SP-COST-6: ``minimum`` when it
+    lifts the price, ``above-minimum`` otherwise); then the SP-BUY-2 step (``affordable`` / ``too-dear``).
+    Returns the cost.
 
     >>> from engine.petersburg import ruleset
     >>> rs = ruleset()
@@ -162,18 +165,25 @@ def trace_cost(
             # a reducer's rouble off a trading card: the reducer's rule, extended by SP-COST-5
             with trace.step("SP-COST-4", "reduction", facts, note=f"{r.amount} R less {r.reason}"):
                 trace.add("SP-COST-5", "trading-card", {"card": name}, note="trading cards of its colour too")
+        considered = {reducer for reducer, _amount in rs.reducers_for[k]}
         if rs.is_trading[k] and not dict(rs.options)["trading_discount"]:
             # the option's reading of SP-COST-5: the reducers of the card's colour owned give nothing off
             withheld = ruleset(
                 rs.variant, {**dict(rs.options), "trading_discount": True}, rs.book, rs.skips,
                 negated=rs.negated, bounds=rs.bounds,
             ).reducers_for[k]
-            for reducer, _amount in withheld:
+            for reducer, amount in withheld:
+                considered.add(reducer)
                 if reducer in area:
                     owned = rs.names[reducer]
-                    trace.add("SP-COST-5", "no-reduction", {"card": name, "subject": owned},
+                    trace.add("SP-COST-5", "no-reduction", {"card": name, "subject": owned, "amount": amount},
                               note=f"no rouble less for {owned} owned: {name} is a trading card",
                               chosen="trading_discount=false")
+        for reducer, amount in _reducers(rs).items():  # SP-COST-4: a reducer owned of another colour
+            if reducer in area and reducer not in considered:
+                owned = rs.names[reducer]
+                trace.add("SP-COST-4", "no-reduction", {"card": name, "subject": owned, "amount": amount},
+                          note=f"no rouble less for {owned} owned: it reduces cards of another colour")
         least = rs.min_cost
         lifted = raw < least
         trace.add(
@@ -192,6 +202,11 @@ def trace_cost(
         note=f"{cost} R {'<=' if ok else '>'} the {money} R the seat has",
     )
     return cost
+
+
+def _reducers(rs: Ruleset) -> dict[int, int]:
+    """Every reducer kind of the ruleset and the roubles it takes off a card it reduces (SP-COST-4)."""
+    return {reducer: amount for granted in rs.reducers_for for reducer, amount in granted}
 
 
 def cost_breakdown(

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.conformance.diagnosis.plan import FaultPlan, TableFaults
@@ -334,7 +334,9 @@ class PetersburgKit(KitBase):
 
     def refuted(self, why: Step) -> tuple[Step, ...]:
         """A buy or play refused as too dear (SP-BUY-2) that the peer allows: the minimum (SP-COST-6) when
-        the price without it is affordable, else the card's price (SP-COST-1, ``subject`` the card)."""
+        the price without it is affordable; an owned reducer the rules apply to nothing here whose rouble
+        off makes it affordable (``no-reduction``, SP-COST-4 / SP-COST-5; several: a candidate set); else
+        the card's price (SP-COST-1, ``subject`` the card)."""
         if why.clause != "SP-BUY-2":
             return ()
         dear = next(iter(why.find(clause="SP-BUY-2", says="too-dear")), None)
@@ -342,22 +344,35 @@ class PetersburgKit(KitBase):
         if dear is None or price is None:
             return ()
         minimum = next((s for s in price.steps if s.clause == "SP-COST-6"), None)
-        if minimum is not None and minimum.says == "minimum" and minimum.data["raw"] <= dear.data["money"]:
+        money = dear.data["money"]
+        if minimum is not None and minimum.says == "minimum" and minimum.data["raw"] <= money:
             return (minimum,)
-        return (price,)
+        least = int(minimum.data["minimum"]) if minimum is not None else 0
+        raw = int(minimum.data["raw"]) if minimum is not None else int(price.data.get("cost", 0))
+        return _spared(price.steps, lambda off: max(least, raw - off) <= money) or (price,)
 
     def denied(self, why: Step) -> tuple[Step, ...]:
         """A purchase the rules grant that the peer denies, priced at exactly the seat's money: the
         affordability test (SP-BUY-2 ``affordable``), the one step whose outcome a bound one off flips there
-        (``<`` where the rules say "at most"); else ``()``.
+        (``<`` where the rules say "at most"); priced below it, the reductions whose omission alone would
+        make it too dear (SP-COST-2..4, several: a candidate set); else ``()``.
 
         >>> from engine.petersburg import GAME, Buy, position
         >>> s = position(players=2, upper=["Market", "Author"], money=[5, 25])
         >>> [[x.clause for x in KIT.denied(GAME.why(s, Buy(0, c, "upper")))] for c in ("Market", "Author")]
         [['SP-BUY-2'], []]
         """
-        return tuple(s for s in why.find(clause="SP-BUY-2", says="affordable")
-                     if s.data.get("cost") == s.data.get("money"))
+        bound = tuple(s for s in why.find(clause="SP-BUY-2", says="affordable")
+                      if s.data.get("cost") == s.data.get("money"))
+        if bound:
+            return bound
+        ok = next(iter(why.find(clause="SP-BUY-2", says="affordable")), None)
+        price = next(iter(why.find(says="price")), None)
+        if ok is None or price is None:
+            return ()
+        # below the bound: the reductions whose omission would price the card beyond the seat's money
+        cost, money = int(ok.data["cost"]), int(ok.data["money"])
+        return tuple(s for s in price.steps if s.says == "reduction" and cost + int(s.data["amount"]) > money)
 
     # -- vectors -----------------------------------------------------------------------------------
 
@@ -506,8 +521,9 @@ def _price_steps(price: Step, diff: int) -> tuple[Step, ...]:
     """The steps of one price (an SP-COST-1 ``price`` step) that explain the peer charging ``diff`` roubles
     less (``diff`` > 0) or more (< 0) than the reference: the minimum when the peer charged less than it
     but not below nothing (a purchase that credits money is no minimum missed: no price is below 1); the
-    reductions / displaced value whose omission gives the peer's price (several: a candidate set); else
-    the printed price itself."""
+    reductions / displaced value whose omission gives the peer's price (several: a candidate set); an owned
+    reducer the rules apply to nothing here (``no-reduction``: another colour, or a trading card the
+    option leaves out) whose rouble off gives it; else the printed price itself."""
     children = price.steps
     minimum = next((s for s in children if s.clause == "SP-COST-6"), None)
     cost = int(price.data.get("cost", 0))
@@ -521,7 +537,22 @@ def _price_steps(price: Step, diff: int) -> tuple[Step, ...]:
                       and max(least, raw + int(s.data.get("amount", 0))) == theirs)
         if found:
             return found
+    if diff > 0:  # reducers owned that the rules say reduce nothing here, taken off all the same
+        found = _spared(children, lambda off: max(least, raw - off) == theirs)
+        if found:
+            return found
     return (price,)
+
+
+def _spared(children: Sequence[Step], gives: Callable[[int], bool]) -> tuple[Step, ...]:
+    """Of a price's ``no-reduction`` steps (owned reducers the rules apply to nothing here), those whose
+    roubles off ``gives`` what the peer shows: each one that does alone (several: a candidate set), else
+    all of them together (two reducers of another colour, both taken off)."""
+    idle = [s for s in children if s.says == "no-reduction"]
+    alone = tuple(s for s in idle if gives(int(s.data.get("amount", 0))))
+    if alone or len(idle) < 2:
+        return alone
+    return tuple(idle) if gives(sum(int(s.data.get("amount", 0)) for s in idle)) else ()
 
 
 def _money_steps(root: Step, diffs: Mapping[int, int]) -> tuple[Step, ...]:
