@@ -451,6 +451,24 @@ def test_a_card_the_peer_never_placed_after_a_row_choice_is_named_by_the_turn_go
     assert contradicted_steps(steps, "rows", ours, waiting) != (rest,)
 
 
+def test_another_number_of_rows_after_a_row_choice_is_named_by_the_choice() -> None:
+    """T6-PLACE-3 (attribution, issue 25): rows are only ever laid anew where a row is taken (a row choice,
+    a 6th card); a peer with another number of rows after a row choice lost or added one there: the
+    choice's take is contradicted, not the later cards' placements the shifted rows then disagree with."""
+    from engine.take6 import Deal
+
+    s = GAME.new_game(2, setup=Deal(hands=((1, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+                                           (11, 12, 13, 14, 15, 16, 17, 18, 19, 20)), rows=(30, 40, 50, 60)))
+    s = GAME.apply(GAME.apply(s, Select(0, 1)), Select(1, 11))
+    steps = GAME.derive(s, TakeRow(0, 1))
+    (takes,) = [x for d in steps for x in d.walk() if x.says == "takes"]
+    ours = get_kit("take6").facts(GAME.apply(s, TakeRow(0, 1)))
+    assert ours["rows"] == [[30], [1, 11], [50], [60]]
+    for rows in ([[30], [1, 11], [60]], [[30], [1, 11], [50], [50], [60]]):
+        assert contradicted_steps(steps, "rows", ours, {**ours, "rows": rows}) == (takes,)
+    assert takes not in contradicted_steps(steps, "rows", ours, {**ours, "rows": [[30, 11], [1], [50], [60]]})
+
+
 def test_rows_and_hands_of_a_round_dealt_within_a_step_are_named_by_that_deal() -> None:
     """T6-SETUP-4 / T6-SETUP-5 (attribution, issue 25): a step that ends a round deals the next one; a peer
     whose rows, hands or pool then differ from that deal contradicts the deal's step (seeded: T6-SETUP-4),

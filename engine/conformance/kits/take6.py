@@ -466,6 +466,12 @@ def _row_of(facts: Mapping[str, Any], card: int) -> int | None:
     return next((i for i, r in enumerate(rows) if isinstance(r, list) and card in r), None)
 
 
+def _row_count(facts: Mapping[str, Any]) -> int | None:
+    """How many rows ``facts`` hold (``None``: no rows claimed)."""
+    rows = facts.get("rows")
+    return len(rows) if isinstance(rows, list) else None
+
+
 def _placed(facts: Mapping[str, Any]) -> set[Any]:
     """The cards ``facts`` hold in a row, a pile taken this round, or waiting to be placed."""
     waiting = [x[0] for x in facts.get("pending") or [] if isinstance(x, list) and x]
@@ -516,6 +522,9 @@ def _structural(step: Step, ours: Mapping[str, Any], theirs: Mapping[str, Any], 
         return False  # the peer went on to another round: its rows and taken cards say nothing of this one's
     if says == "row" and anew:
         return False  # both went on to the next round: its rows hold other cards
+    if says in ("sixth", "takes") and not anew and _row_count(theirs) not in (None, _row_count(ours)):
+        return True  # the peer has another number of rows: the first step that laid a row anew lost or
+        # added one (the rows are only ever replaced there)
     if says in ("room", "sixth", "takes"):
         cards = d.get("cards", [])
         if not cards or "taken" not in theirs:
