@@ -73,12 +73,14 @@ def _deciding_steps(kit: GameKit, game: Game, fact: str, step: tuple[Any, Any, A
     theirs = {**(claims or {}), fact: claimed}
     ours = kit.facts(step[2])
     found = tuple(kit.contradicted(derivation, fact, ours, theirs))
-    probe = kit.revealing(game, step[0], step[1], fact=fact, ours=ours, theirs=theirs) if trial else None
-    if probe is not None and trial is not None:
+    if trial is None:
+        return derivation, found
+    probe = kit.revealing(game, step[0], step[1], fact=fact, ours=ours, theirs=theirs)
+    if probe is not None:
         shown = kit.revealed(game, probe, trial(probe))
         if shown:  # the peer's facts where the step's outcome shows name its cause
             return derivation, shown
-    if found and trial is not None:
+    if found:
         rivals = kit.trials(game, step[0], step[1], fact=fact, ours=ours, theirs=theirs)
         confirmed = [t for t in rivals if trial(t) == t.expect]
         if len(confirmed) == 1:

@@ -343,12 +343,10 @@ class PetersburgKit(KitBase):
         price = next(iter(why.find(says="price")), None)
         if dear is None or price is None:
             return ()
-        minimum = next((s for s in price.steps if s.clause == "SP-COST-6"), None)
+        minimum, least, raw = _minimum_of(price)
         money = dear.data["money"]
-        if minimum is not None and minimum.says == "minimum" and minimum.data["raw"] <= money:
+        if minimum is not None and minimum.says == "minimum" and raw <= money:
             return (minimum,)
-        least = int(minimum.data["minimum"]) if minimum is not None else 0
-        raw = int(minimum.data["raw"]) if minimum is not None else int(price.data.get("cost", 0))
         return _spared(price.steps, lambda off: max(least, raw - off) <= money) or (price,)
 
     def denied(self, why: Step) -> tuple[Step, ...]:
@@ -362,17 +360,16 @@ class PetersburgKit(KitBase):
         >>> [[x.clause for x in KIT.denied(GAME.why(s, Buy(0, c, "upper")))] for c in ("Market", "Author")]
         [['SP-BUY-2'], []]
         """
-        bound = tuple(s for s in why.find(clause="SP-BUY-2", says="affordable")
-                      if s.data.get("cost") == s.data.get("money"))
-        if bound:
-            return bound
         ok = next(iter(why.find(clause="SP-BUY-2", says="affordable")), None)
-        price = next(iter(why.find(says="price")), None)
-        if ok is None or price is None:
+        if ok is None:
             return ()
-        # below the bound: the reductions whose omission would price the card beyond the seat's money
         cost, money = int(ok.data["cost"]), int(ok.data["money"])
-        return tuple(s for s in price.steps if s.says == "reduction" and cost + int(s.data["amount"]) > money)
+        if cost == money:
+            return (ok,)
+        # below the bound: the reductions whose omission would price the card beyond the seat's money
+        price = next(iter(why.find(says="price")), None)
+        return () if price is None else tuple(
+            s for s in price.steps if s.says == "reduction" and cost + int(s.data["amount"]) > money)
 
     # -- vectors -----------------------------------------------------------------------------------
 
@@ -525,13 +522,10 @@ def _price_steps(price: Step, diff: int) -> tuple[Step, ...]:
     reducer the rules apply to nothing here (``no-reduction``: another colour, or a trading card the
     option leaves out) whose rouble off gives it; else the printed price itself."""
     children = price.steps
-    minimum = next((s for s in children if s.clause == "SP-COST-6"), None)
-    cost = int(price.data.get("cost", 0))
-    theirs = cost - diff
-    least = int(minimum.data["minimum"]) if minimum is not None else 0  # the minimum the step applied
+    minimum, least, raw = _minimum_of(price)
+    theirs = int(price.data.get("cost", 0)) - diff
     if diff > 0 and minimum is not None and minimum.says == "minimum" and _minimum_missed(theirs, least):
         return (minimum,)
-    raw = int(minimum.data["raw"]) if minimum is not None else cost
     if diff < 0:
         found = tuple(s for s in children if s.says in ("reduction", "displaced-value")
                       and max(least, raw + int(s.data.get("amount", 0))) == theirs)
@@ -542,6 +536,15 @@ def _price_steps(price: Step, diff: int) -> tuple[Step, ...]:
         if found:
             return found
     return (price,)
+
+
+def _minimum_of(price: Step) -> tuple[Step | None, int, int]:
+    """A price's minimum step (SP-COST-6), the minimum it applied (0 without one) and the price before it
+    (the cost itself without one)."""
+    minimum = next((s for s in price.steps if s.clause == "SP-COST-6"), None)
+    if minimum is None:
+        return None, 0, int(price.data.get("cost", 0))
+    return minimum, int(minimum.data["minimum"]), int(minimum.data["raw"])
 
 
 def _spared(children: Sequence[Step], gives: Callable[[int], bool]) -> tuple[Step, ...]:

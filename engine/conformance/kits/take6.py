@@ -326,7 +326,7 @@ class Take6Kit(KitBase):
         for c, q in spare[:len(hands)]:
             if q is not None:
                 piles[q].remove(c)
-                penalties[q] -= bullheads(c)
+                penalties[q] -= b.rules.heads[c]
         stock = [c for c, q in spare[len(hands):] if q is None]
         try:
             state = game.from_notation(game.to_notation(game.state_from_json(
